@@ -1,0 +1,31 @@
+#pragma once
+// Sort-key conditions of a query, as DynamoDB's KeyConditionExpression has them. Keys are
+// compared as bytes (UTF-8 code units); between is inclusive; begins_with is a byte prefix.
+
+#include <string>
+#include <string_view>
+
+namespace pksk {
+
+struct KeyCondition {
+  enum class Op : unsigned char { any, eq, lt, le, gt, ge, between, begins_with };
+  Op op = Op::any;
+  std::string first;   // the operand; the lower bound of between; the prefix of begins_with
+  std::string second;  // the upper bound of between
+
+  friend bool operator==(const KeyCondition&, const KeyCondition&) = default;
+};
+
+inline KeyCondition eq(std::string sk) { return {KeyCondition::Op::eq, std::move(sk), {}}; }
+inline KeyCondition lt(std::string sk) { return {KeyCondition::Op::lt, std::move(sk), {}}; }
+inline KeyCondition le(std::string sk) { return {KeyCondition::Op::le, std::move(sk), {}}; }
+inline KeyCondition gt(std::string sk) { return {KeyCondition::Op::gt, std::move(sk), {}}; }
+inline KeyCondition ge(std::string sk) { return {KeyCondition::Op::ge, std::move(sk), {}}; }
+inline KeyCondition between(std::string low, std::string high) {
+  return {KeyCondition::Op::between, std::move(low), std::move(high)};
+}
+inline KeyCondition begins_with(std::string prefix) {
+  return {KeyCondition::Op::begins_with, std::move(prefix), {}};
+}
+
+}  // namespace pksk

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds and runs every test: with g++ and with clang, then once more under
+# AddressSanitizer and UndefinedBehaviorSanitizer. Build trees live in build/ and are reused.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/install-deps.sh
+
+jobs=${PKSK_JOBS:-$(nproc)}
+builds=${PKSK_BUILDS:-"gcc clang sanitize"}
+
+configure_and_test() {
+  local name=$1; shift
+  local dir="$root/build/$name"
+  echo "=== $name: configure"
+  cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null
+  echo "=== $name: build"
+  cmake --build "$dir" -j "$jobs"
+  echo "=== $name: test"
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+}
+
+for build in $builds; do
+  case $build in
+    gcc)
+      configure_and_test gcc -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug ;;
+    clang)
+      configure_and_test clang -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug ;;
+    sanitize)
+      # Benchmarks are left out: their tiny runs already go through the two builds above.
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
+        configure_and_test sanitize -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug \
+        -DPKSK_BUILD_BENCHMARKS=OFF \
+        "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" ;;
+    *) echo "unknown build: $build" >&2; exit 2 ;;
+  esac
+done
+echo "all builds passed: $builds"
