@@ -1,0 +1,87 @@
+// A minimal driver for callgrind: opens a dataset, runs one warm-up query, then --queries=K
+// collection queries of one side (--mode). callgrind.sh runs it with K and with 0 and divides
+// the difference by K, so that opening, preparing and warming up cancel out.
+//
+//   pksk_bench_driver --mode=prepare|rows|floor|newest10|pksk [--queries=K] [--customers=N]
+//                     [--data-dir=DIR]
+//
+// Prints the checksum of what the K queries decoded, so two sides can be seen to agree.
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "dataset.hpp"
+#include "floor.hpp"
+#include "options.hpp"
+
+using namespace bench;
+
+namespace {
+
+template <class Query>
+std::uint64_t run(const CustomerStream& stream, long queries, Query&& query) {
+  Checksum cs;
+  Checksum warm;
+  fold(query(stream.pks.back(), stream.ids.back()), warm);
+  for (long i = 0; i < queries; ++i) {
+    const auto at = static_cast<std::size_t>(i) % stream.size();
+    fold(query(stream.pks[at], stream.ids[at]), cs);
+  }
+  return cs.value;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  Options options = parse_options(argc, argv);
+  std::string mode = "floor";
+  long queries = 1000;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a.starts_with("--mode=")) {
+      mode = a.substr(7);
+    } else if (a.starts_with("--queries=")) {
+      queries = std::stol(std::string(a.substr(10)));
+    } else {
+      std::fprintf(stderr, "unknown argument: %s\n", argv[i]);
+      return 2;
+    }
+  }
+
+  const std::string path = ensure_dataset_by_hand(options.data_dir, options.customers);
+  if (mode == "prepare") return 0;
+  const CustomerStream stream(options.customers);
+
+  std::uint64_t checksum = 0;
+  if (mode == "floor") {
+    Floor floor(path);
+    checksum = run(stream, queries,
+                   [&](const std::string& pk, const std::string&) { return floor.collection(pk); });
+  } else if (mode == "newest10") {
+    Floor floor(path);
+    checksum = run(stream, queries,
+                   [&](const std::string& pk, const std::string&) { return floor.newest(pk, 11); });
+  } else if (mode == "rows") {
+    Floor floor(path);
+    checksum = run(stream, queries, [&](const std::string& pk, const std::string&) {
+      Checksum cs;
+      floor.rows_only(pk, cs);
+      return std::vector<Order>{};  // rows only: nothing decoded, the sum stays below
+    });
+  } else if (mode == "pksk" || mode == "pksk_newest10") {
+    // TODO(pksk): table.query<pksk::ItemCollection<Customer, Order>>(pk) once table.hpp lands.
+    std::fprintf(stderr, "mode %s: pksk is not wired yet\n", mode.c_str());
+    return 3;
+  } else {
+    std::fprintf(stderr, "unknown mode: %s\n", mode.c_str());
+    return 2;
+  }
+  std::printf("mode=%s queries=%ld checksum=%llu\n", mode.c_str(), queries,
+              static_cast<unsigned long long>(checksum));
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 1;
+}
