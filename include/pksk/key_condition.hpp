@@ -29,3 +29,23 @@ inline KeyCondition begins_with(std::string prefix) {
 }
 
 }  // namespace pksk
+
+namespace pksk {
+
+// Whether a sort key satisfies the condition, by the same byte comparisons a backend makes.
+inline bool matches(const KeyCondition& condition, std::string_view sk) noexcept {
+  using Op = KeyCondition::Op;
+  switch (condition.op) {
+    case Op::any: return true;
+    case Op::eq: return sk == condition.first;
+    case Op::lt: return sk < condition.first;
+    case Op::le: return sk <= condition.first;
+    case Op::gt: return sk > condition.first;
+    case Op::ge: return sk >= condition.first;
+    case Op::between: return condition.first <= sk && sk <= condition.second;
+    case Op::begins_with: return sk.starts_with(condition.first);
+  }
+  return false;
+}
+
+}  // namespace pksk

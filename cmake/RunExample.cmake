@@ -1,0 +1,19 @@
+# Runs by `cmake -P`: runs EXECUTABLE with a fresh database file in WORKDIR and compares its
+# standard output with the EXPECTED file, line by line.
+file(REMOVE_RECURSE ${WORKDIR})
+file(MAKE_DIRECTORY ${WORKDIR})
+execute_process(
+  COMMAND ${EXECUTABLE} ${WORKDIR}/example.db
+  WORKING_DIRECTORY ${WORKDIR}
+  RESULT_VARIABLE result
+  OUTPUT_VARIABLE output
+  ERROR_VARIABLE errors)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "${EXECUTABLE} exited with ${result}:\n${output}\n${errors}")
+endif()
+file(READ ${EXPECTED} expected)
+if(NOT output STREQUAL expected)
+  file(WRITE ${WORKDIR}/actual_output.txt "${output}")
+  message(FATAL_ERROR "output differs from ${EXPECTED}; it is in ${WORKDIR}/actual_output.txt:\n${output}")
+endif()
+message(STATUS "output as expected")

@@ -1,0 +1,138 @@
+#pragma once
+// ItemCollection<Ts...>: the items of one partition, decoded into their entity types and kept
+// in sort-key order. Items of a type that is not a member are kept raw, never dropped.
+
+#include <array>
+#include <cstddef>
+#include <ranges>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "codec.hpp"
+#include "entity.hpp"
+#include "key.hpp"
+
+namespace pksk {
+
+// A stored item as it is, for a type the reader does not know.
+struct RawItem {
+  std::string pk;
+  std::string sk;
+  std::string type;
+  std::string json;  // the item's body
+
+  friend bool operator==(const RawItem&, const RawItem&) = default;
+};
+
+template <class... Ts>
+class ItemCollection {
+  static_assert(sizeof...(Ts) > 0, "pksk: an ItemCollection needs at least one entity type");
+  static_assert((EntityType<Ts> && ...),
+                "pksk: every member of an ItemCollection must be an entity (specialize "
+                "pksk::Entity<T> with type, pk and sk)");
+  static_assert(detail::check_collection_members<Ts...>());
+
+  template <class T>
+  static constexpr std::size_t index_of = [] {
+    constexpr std::array<bool, sizeof...(Ts)> is_t{std::is_same_v<T, Ts>...};
+    for (std::size_t i = 0; i < is_t.size(); ++i) {
+      if (is_t[i]) return i;
+    }
+    return sizeof...(Ts);
+  }();
+
+ public:
+  template <class T>
+  static constexpr bool is_member = index_of<T> < sizeof...(Ts);
+
+  using value_type = std::variant<Ts...>;
+  using const_iterator = typename std::vector<value_type>::const_iterator;
+
+  const_iterator begin() const noexcept { return items_.begin(); }
+  const_iterator end() const noexcept { return items_.end(); }
+
+  // The typed items; unknown() holds the others.
+  std::size_t size() const noexcept { return items_.size(); }
+  bool empty() const noexcept { return items_.empty() && unknown_.empty(); }
+
+  template <class T>
+    requires is_member<T>
+  std::size_t count() const noexcept {
+    return counts_[index_of<T>];
+  }
+
+  // The first item of type T in sort-key order, or nullptr.
+  template <class T>
+    requires is_member<T>
+  const T* first() const noexcept {
+    if (counts_[index_of<T>] == 0) return nullptr;
+    for (const value_type& item : items_) {
+      if (const T* found = std::get_if<T>(&item)) return found;
+    }
+    return nullptr;
+  }
+
+  // The items of type T in sort-key order: a view into the collection, no copies.
+  template <class T>
+    requires is_member<T>
+  auto items() const {
+    return items_ |
+           std::views::filter([](const value_type& item) { return std::holds_alternative<T>(item); }) |
+           std::views::transform([](const value_type& item) -> const T& { return *std::get_if<T>(&item); });
+  }
+
+  const std::vector<RawItem>& unknown() const noexcept { return unknown_; }
+
+  // Appending keeps the order of the calls: the caller appends in sort-key order.
+  template <class T>
+    requires is_member<std::remove_cvref_t<T>>
+  void push_back(T&& item) {
+    items_.emplace_back(std::in_place_type<std::remove_cvref_t<T>>, std::forward<T>(item));
+    ++counts_[index_of<std::remove_cvref_t<T>>];
+  }
+  void push_back(RawItem item) { unknown_.push_back(std::move(item)); }
+
+  void clear() noexcept {
+    items_.clear();
+    unknown_.clear();
+    counts_ = {};
+  }
+  void reserve(std::size_t n) { items_.reserve(n); }
+
+  // Decodes one stored item in place at the end of the collection, dispatching on its type.
+  void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
+                      std::string_view body, BodyDecoder& decoder) {
+    const bool known = ((type == type_name_v<Ts> && (decode_back<Ts>(body, decoder), true)) || ...);
+    if (!known) unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body)});
+  }
+
+  friend bool operator==(const ItemCollection&, const ItemCollection&) = default;
+
+ private:
+  template <class T>
+  void decode_back(std::string_view body, BodyDecoder& decoder) {
+    value_type& slot = items_.emplace_back(std::in_place_type<T>);
+    try {
+      decoder.decode(body, *std::get_if<T>(&slot));
+    } catch (...) {
+      items_.pop_back();
+      throw;
+    }
+    ++counts_[index_of<T>];
+  }
+
+  std::vector<value_type> items_;
+  std::vector<RawItem> unknown_;
+  std::array<std::size_t, sizeof...(Ts)> counts_{};
+};
+
+template <class T>
+inline constexpr bool is_item_collection_v = false;
+template <class... Ts>
+inline constexpr bool is_item_collection_v<ItemCollection<Ts...>> = true;
+
+}  // namespace pksk

@@ -1,0 +1,129 @@
+#pragma once
+// What a query asks for (QueryOptions), where a page stops (Cursor) and what it returns (Page).
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "detail/base64url.hpp"
+#include "error.hpp"
+#include "key_condition.hpp"
+
+namespace pksk {
+
+// The last evaluated key of a page: where the next page starts, exclusively. Its text form
+// is opaque and URL-safe; it carries a checksum so that a token altered in transit or by
+// hand is rejected rather than silently starting somewhere else.
+struct Cursor {
+  std::string index;  // empty for the table itself
+  std::string pk;
+  std::string sk;
+
+  std::string to_string() const;
+  static Cursor parse(std::string_view token);
+
+  friend bool operator==(const Cursor&, const Cursor&) = default;
+};
+
+struct QueryOptions {
+  std::optional<KeyCondition> sk;  // none: every item of the partition (or of the type)
+  bool forward = true;             // sort-key order; false for newest first
+  std::size_t limit = 0;           // items evaluated, as DynamoDB's Limit; 0 = no limit
+  std::optional<Cursor> start;     // resume after this key (a Page's next)
+};
+
+template <class Items>
+struct Page {
+  Items items;
+  std::optional<Cursor> next;  // empty on the last page
+
+  friend bool operator==(const Page&, const Page&) = default;
+};
+
+namespace detail {
+
+inline constexpr char cursor_version = 1;
+
+inline std::uint32_t fnv1a(std::string_view bytes) noexcept {
+  std::uint32_t hash = 2166136261u;
+  for (const char c : bytes) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 16777619u;
+  }
+  return hash;
+}
+
+inline void append_varint(std::string& out, std::size_t n) {
+  do {
+    const auto low = static_cast<unsigned char>(n & 0x7F);
+    n >>= 7;
+    out += static_cast<char>(n ? (low | 0x80) : low);
+  } while (n);
+}
+
+[[noreturn]] inline void bad_cursor(std::string_view why) {
+  throw Error("pksk: not a valid cursor token (" + std::string(why) + ")");
+}
+
+class CursorReader {
+ public:
+  explicit CursorReader(std::string_view bytes) : bytes_(bytes) {}
+
+  std::string read_field() {
+    std::size_t length = 0;
+    for (int shift = 0;; shift += 7) {
+      if (at_ >= bytes_.size() || shift > 28) bad_cursor("truncated length");
+      const auto byte = static_cast<unsigned char>(bytes_[at_++]);
+      length |= static_cast<std::size_t>(byte & 0x7F) << shift;
+      if (!(byte & 0x80)) break;
+    }
+    if (length > bytes_.size() - at_) bad_cursor("truncated key");
+    std::string field(bytes_.substr(at_, length));
+    at_ += length;
+    return field;
+  }
+  bool done() const noexcept { return at_ == bytes_.size(); }
+
+ private:
+  std::string_view bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace detail
+
+inline std::string Cursor::to_string() const {
+  std::string bytes;
+  bytes.reserve(8 + index.size() + pk.size() + sk.size());
+  bytes += detail::cursor_version;
+  for (const std::string* field : {&index, &pk, &sk}) {
+    detail::append_varint(bytes, field->size());
+    bytes += *field;
+  }
+  const std::uint32_t sum = detail::fnv1a(bytes);
+  for (int shift = 24; shift >= 0; shift -= 8) bytes += static_cast<char>((sum >> shift) & 0xFF);
+  return detail::base64url_encode(bytes);
+}
+
+inline Cursor Cursor::parse(std::string_view token) {
+  const std::optional<std::string> bytes = detail::base64url_decode(token);
+  if (!bytes) detail::bad_cursor("not base64url");
+  if (bytes->size() < 5) detail::bad_cursor("too short");
+  const std::string_view body = std::string_view(*bytes).substr(0, bytes->size() - 4);
+  std::uint32_t sum = 0;
+  for (std::size_t i = body.size(); i < bytes->size(); ++i) {
+    sum = sum << 8 | static_cast<unsigned char>((*bytes)[i]);
+  }
+  if (sum != detail::fnv1a(body)) detail::bad_cursor("checksum mismatch");
+  if (body[0] != detail::cursor_version) detail::bad_cursor("unknown version");
+  detail::CursorReader reader(body.substr(1));
+  Cursor cursor;
+  cursor.index = reader.read_field();
+  cursor.pk = reader.read_field();
+  cursor.sk = reader.read_field();
+  if (!reader.done()) detail::bad_cursor("trailing bytes");
+  return cursor;
+}
+
+}  // namespace pksk
