@@ -12,9 +12,9 @@
 #include <string>
 #include <string_view>
 
-#include "dataset.hpp"
 #include "floor.hpp"
 #include "options.hpp"
+#include "setup.hpp"
 
 using namespace bench;
 
@@ -33,11 +33,8 @@ template <class Query>
 std::uint64_t run(const CustomerStream& stream, long queries, Query&& query) {
   Checksum cs;
   Checksum warm;
-  fold(query(stream.pks.back(), stream.ids.back()), warm);
-  for (long i = 0; i < queries; ++i) {
-    const auto at = static_cast<std::size_t>(i) % stream.size();
-    fold(query(stream.pks[at], stream.ids[at]), cs);
-  }
+  fold(query(stream.size() - 1), warm);
+  for (long i = 0; i < queries; ++i) fold(query(static_cast<std::size_t>(i) % stream.size()), cs);
   return cs.value;
 }
 
@@ -59,30 +56,39 @@ int main(int argc, char** argv) try {
     }
   }
 
-  const std::string path = ensure_dataset_by_hand(options.data_dir, options.customers);
+  const std::string path = ensure_dataset(options.data_dir, options.customers);
   if (mode == "prepare") return 0;
   const CustomerStream stream(options.customers);
 
   std::uint64_t checksum = 0;
   if (mode == "floor") {
     Floor floor(path);
-    checksum = run(stream, queries,
-                   [&](const std::string& pk, const std::string&) { return floor.collection(pk); });
+    checksum =
+        run(stream, queries, [&](std::size_t at) { return floor.collection(stream.pks[at]); });
   } else if (mode == "newest10") {
     Floor floor(path);
-    checksum = run(stream, queries,
-                   [&](const std::string& pk, const std::string&) { return floor.newest(pk, 11); });
+    checksum =
+        run(stream, queries, [&](std::size_t at) { return floor.newest(stream.pks[at], 11); });
   } else if (mode == "rows") {
     Floor floor(path);
-    checksum = run(stream, queries, [&](const std::string& pk, const std::string&) {
+    checksum = run(stream, queries, [&](std::size_t at) {
       RowsOnly r;
-      r.rows = floor.rows_only(pk, r.sum);
+      r.rows = floor.rows_only(stream.pks[at], r.sum);
       return r;
     });
+#ifdef PKSK_BENCH_WITH_PKSK
   } else if (mode == "pksk" || mode == "pksk_newest10") {
-    // TODO(pksk): table.query<pksk::ItemCollection<Customer, Order>>(pk) once table.hpp lands.
-    std::fprintf(stderr, "mode %s: pksk is not wired yet\n", mode.c_str());
+    PkskSide side(path);
+    const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
+    const bool newest = mode == "pksk_newest10";
+    checksum = run(stream, queries, [&](std::size_t at) {
+      return newest ? side.newest(pks[at]) : side.collection(pks[at]);
+    });
+#else
+  } else if (mode == "pksk" || mode == "pksk_newest10") {
+    std::fprintf(stderr, "mode %s: built without pksk (PKSK_BENCH_WITH_PKSK off)\n", mode.c_str());
     return 3;
+#endif
   } else {
     std::fprintf(stderr, "unknown mode: %s\n", mode.c_str());
     return 2;

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "alloc_counter.hpp"
-#include "dataset.hpp"
 #include "floor.hpp"
 #include "model.hpp"
 #include "nlohmann_decode.hpp"
 #include "options.hpp"
+#include "setup.hpp"
 
 namespace {
 
@@ -29,6 +29,12 @@ constexpr std::string_view kRangeLow = "#ORDER#2020-06";
 constexpr std::string_view kRangeHigh = "#ORDER#2020-07";
 
 Options g_options;
+
+#ifdef PKSK_BENCH_WITH_PKSK
+constexpr const char* PKSK_BENCH_WITH_PKSK_TEXT = "wired";
+#else
+constexpr const char* PKSK_BENCH_WITH_PKSK_TEXT = "not built (baselines only)";
+#endif
 
 struct RowsResult {
   std::size_t rows = 0;
@@ -52,12 +58,23 @@ struct Env {
   CustomerStream stream;
   Floor floor;
   Normalised normalised;
+#ifdef PKSK_BENCH_WITH_PKSK
+  PkskSide pksk;
+  std::vector<pksk::PartitionKey> pksk_pks;
+#endif
 
   explicit Env(int customers)
-      : path(ensure_dataset_by_hand(g_options.data_dir, customers)),
+      : path(ensure_dataset(g_options.data_dir, customers)),
         stream(customers),
         floor(path),
-        normalised(path) {}
+        normalised(path)
+#ifdef PKSK_BENCH_WITH_PKSK
+        ,
+        pksk(path),
+        pksk_pks(pksk_partitions(stream))
+#endif
+  {
+  }
 };
 
 Env& env(int customers) {
@@ -133,8 +150,12 @@ void collection_normalised_n1(benchmark::State& state, int customers) {
           [&](std::size_t i) { return e.normalised.n_plus_one(e.stream.ids[i]); });
 }
 
-// TODO(pksk): collection/pksk — table.query<pksk::ItemCollection<Customer, Order>>(pk), once
-// include/pksk/table.hpp lands on main.
+#ifdef PKSK_BENCH_WITH_PKSK
+void collection_pksk(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk.collection(e.pksk_pks[i]); });
+}
+#endif
 
 // ---- "A" + newest 10, and a date range ---------------------------------------------------------
 
@@ -150,8 +171,18 @@ void range_floor(benchmark::State& state, int customers) {
           [&](std::size_t i) { return e.floor.range(e.stream.pks[i], kRangeLow, kRangeHigh); });
 }
 
-// TODO(pksk): newest10/pksk — table.query<CustomerOrders>(pk, {.forward = false, .limit = 11});
-// range/pksk — table.query<Order>(pk, {.sk = pksk::between(low, high)}).
+#ifdef PKSK_BENCH_WITH_PKSK
+void newest10_pksk(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk.newest(e.pksk_pks[i]); });
+}
+
+void range_pksk(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(),
+          [&](std::size_t i) { return e.pksk.range(e.pksk_pks[i], kRangeLow, kRangeHigh); });
+}
+#endif
 
 // ---- decode only, from the same bodies in memory -----------------------------------------------
 
@@ -205,7 +236,13 @@ void decode_nlohmann(benchmark::State& state, int customers) {
               [](std::string_view body, auto& out) { nlohmann_decode(body, out); });
 }
 
-// TODO(pksk): decode/pksk — pksk::BodyDecoder::decode(body, out).
+#ifdef PKSK_BENCH_WITH_PKSK
+void decode_pksk(benchmark::State& state, int customers) {
+  pksk::BodyDecoder decoder;
+  decode_case(state, customers,
+              [&](std::string_view body, auto& out) { decoder.decode(body, out); });
+}
+#endif
 
 void register_all() {
   const int n = g_options.customers;
@@ -214,6 +251,12 @@ void register_all() {
   };
   reg("collection/rows_only", collection_rows_only, n);
   reg("collection/floor", collection_floor, n);
+#ifdef PKSK_BENCH_WITH_PKSK
+  reg("collection/pksk", collection_pksk, n);
+  reg("newest10/pksk", newest10_pksk, n);
+  reg("range/pksk", range_pksk, n);
+  reg("decode/pksk", decode_pksk, n);
+#endif
   reg("collection/normalised_3q", collection_normalised_3q, n);
   reg("collection/normalised_join", collection_normalised_join, n);
   reg("collection/normalised_n+1", collection_normalised_n1, n);
@@ -224,6 +267,9 @@ void register_all() {
   for (int customers : g_options.scale) {
     const std::string items = std::to_string(customers * (kOrdersPerCustomer + 1));
     reg("scale_" + items + "/floor", collection_floor, customers);
+#ifdef PKSK_BENCH_WITH_PKSK
+    reg("scale_" + items + "/pksk", collection_pksk, customers);
+#endif
   }
 }
 
@@ -234,6 +280,12 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   register_all();
+  // On-Demand code is the implementation compiled in, not the one simdjson dispatches to.
+  // (simdjson::builtin_implementation() would name the shared library's, not this binary's.)
+#define PKSK_BENCH_STR2(x) #x
+#define PKSK_BENCH_STR(x) PKSK_BENCH_STR2(x)
+  benchmark::AddCustomContext("simdjson_builtin", PKSK_BENCH_STR(SIMDJSON_BUILTIN_IMPLEMENTATION));
+  benchmark::AddCustomContext("pksk", PKSK_BENCH_WITH_PKSK_TEXT);
   benchmark::AddCustomContext("customers", std::to_string(g_options.customers));
   benchmark::AddCustomContext("items",
                               std::to_string(g_options.customers * (kOrdersPerCustomer + 1)));

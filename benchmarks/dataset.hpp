@@ -254,10 +254,13 @@ inline std::string pksk_schema(std::string_view table) {
          "PRIMARY KEY (pk, sk)) WITHOUT ROWID";
 }
 
-// TEMPORARY: fills pksk's table by hand with the body format above, until pksk::Table::put
-// exists; then this is replaced by table.put (see fill_pksk in bench_read.cpp's history).
-// Kept to this one function so that the switch is one edit.
-inline void fill_pksk_table_by_hand(Db& db, int customers) {
+// Fills pksk's table by hand, in the body format above: used only when the benchmarks are
+// built without pksk (PKSK_BENCH_WITH_PKSK off); with pksk, fill_pksk_table in pksk_side.hpp
+// writes the same items through pksk::Table::put. Kept to this one function so that the two
+// are interchangeable.
+inline void fill_pksk_table_by_hand(const std::string& path, int customers) {
+  Db db(path);
+  apply_pksk_pragmas(db);
   db.exec(pksk_schema(kTable));
   Stmt ins(db, "INSERT INTO \"" + std::string(kTable) +
                    "\" (pk, sk, \"type\", body) VALUES (?1, ?2, ?3, ?4)");
@@ -373,15 +376,18 @@ inline void mark_dataset_built(Db& db, int customers, std::string_view filler) {
           std::string(filler) + "/" + std::to_string(customers) + "')");
 }
 
-// Builds (or reuses) the by-hand dataset: pksk's table and the normalised schema in one file.
-inline std::string ensure_dataset_by_hand(const std::string& dir, int customers) {
-  const std::string path = dataset_path(dir, customers, "hand");
+// Builds (or reuses) a dataset: pksk's table, filled by `fill_pksk(path, customers)`, and the
+// normalised schema, in one file. `filler` names the filler in the file name and its stamp.
+template <class FillPksk>
+std::string ensure_dataset(const std::string& dir, int customers, std::string_view filler,
+                           FillPksk&& fill_pksk) {
+  const std::string path = dataset_path(dir, customers, filler);
   if (dataset_built(path)) return path;
+  fill_pksk(path, customers);
   Db db(path);
   apply_pksk_pragmas(db);
-  fill_pksk_table_by_hand(db, customers);
   fill_normalised(db, customers);
-  mark_dataset_built(db, customers, "hand");
+  mark_dataset_built(db, customers, filler);
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   return path;
 }

@@ -37,15 +37,12 @@ inline Options parse_options(int& argc, char** argv) {
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    auto value = [&](std::string_view flag) -> std::string_view {
-      return a.starts_with(flag) ? a.substr(flag.size()) : std::string_view{};
-    };
-    if (auto v = value("--customers="); !v.empty()) {
-      o.customers = std::stoi(std::string(v));
-    } else if (auto v2 = value("--scale="); !v2.empty()) {
-      o.scale = parse_int_list(v2);
-    } else if (auto v3 = value("--data-dir="); !v3.empty()) {
-      o.data_dir = std::string(v3);
+    if (a.starts_with("--customers=")) {
+      o.customers = std::stoi(std::string(a.substr(12)));
+    } else if (a.starts_with("--scale=")) {  // empty: no scale cases
+      o.scale = parse_int_list(a.substr(8));
+    } else if (a.starts_with("--data-dir=")) {
+      o.data_dir = std::string(a.substr(11));
     } else {
       argv[kept++] = argv[i];
     }

@@ -1,0 +1,67 @@
+#pragma once
+// The pksk side of every comparison, written as API.md §2 shows a user writing it. Compiled
+// only when PKSK_BENCH_WITH_PKSK is set (CMake sets it once pksk's codec, keys, Table and SQLite
+// backend are all in the tree).
+
+#include <pksk/pksk.hpp>
+#include <pksk/sqlite.hpp>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "dataset.hpp"
+#include "model_entities.hpp"
+
+namespace bench {
+
+using PkskCollection = pksk::ItemCollection<Customer, Order>;
+
+inline std::size_t fold(const PkskCollection& c, Checksum& cs) {
+  for (const auto& item : c) std::visit([&](const auto& v) { cs.add(v); }, item);
+  return c.size();
+}
+
+// Writes the benchmark's items through pksk::Table::put: the bodies the floor then reads are
+// pksk's own.
+inline void fill_pksk_table(const std::string& path, int customers) {
+  pksk::sqlite::Backend backend{path};
+  pksk::Table table{backend, std::string(kTable)};
+  for (int i = 0; i < customers; ++i) {
+    CustomerData d = generate_customer(i);
+    table.put(d.customer);
+    for (const Order& o : d.orders) table.put(o);
+  }
+}
+
+class PkskSide {
+ public:
+  explicit PkskSide(const std::string& path)
+      : backend_{path}, table_{backend_, std::string(kTable)} {}
+
+  PkskCollection collection(const pksk::PartitionKey& pk) {
+    return table_.query<PkskCollection>(pk);
+  }
+  PkskCollection newest(const pksk::PartitionKey& pk) {
+    return table_.query<PkskCollection>(pk, {.forward = false, .limit = 11});
+  }
+  std::vector<Order> range(const pksk::PartitionKey& pk, std::string_view low,
+                           std::string_view high) {
+    return table_.query<Order>(pk, {.sk = pksk::between(std::string(low), std::string(high))});
+  }
+
+ private:
+  pksk::sqlite::Backend backend_;
+  pksk::Table<pksk::sqlite::Backend> table_;
+};
+
+// The stream's partition keys as pksk values, made once: a query takes a PartitionKey, and
+// building one per query would charge pksk for the benchmark's own string.
+inline std::vector<pksk::PartitionKey> pksk_partitions(const CustomerStream& stream) {
+  std::vector<pksk::PartitionKey> out;
+  out.reserve(stream.size());
+  for (const std::string& pk : stream.pks) out.push_back(pksk::PartitionKey{pk});
+  return out;
+}
+
+}  // namespace bench
