@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -780,4 +781,19 @@ TEST_CASE("a moved backend keeps its tables and handles", "[sqlite]") {
   CHECK_THROWS_AS(get(b, other, "P", "A"), pksk::Error);  // a handle of another backend
   c = std::move(b);
   CHECK(get(c, t, "P", "A"));
+}
+
+TEST_CASE("a file that is not a database fails at construction with SQLite's message", "[sqlite]") {
+  TempDir dir;
+  const std::string path = dir.file("junk.db");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f != nullptr);
+    const std::string junk(4096, 'j');
+    std::fwrite(junk.data(), 1, junk.size(), f);
+    std::fclose(f);
+  }
+  const std::string msg = backend_error_of([&] { pksk::sqlite::Backend{path}; });
+  CHECK(contains(msg, "junk.db"));
+  CHECK(contains(msg, "file is not a database"));
 }

@@ -91,6 +91,11 @@ class Backend {
   explicit Backend(std::string path, Options options = {})
       : path_(std::move(path)), options_(options) {
     namespace ds = detail::sqlite;
+    // The headers may be newer than the library the program is linked or loaded with.
+    if (sqlite3_libversion_number() < 3037000) {
+      throw Error(std::string("pksk::sqlite: needs SQLite 3.37 or later, found ") +
+                  sqlite3_libversion());
+    }
     const int flags =
         (options_.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
         SQLITE_OPEN_NOMUTEX;
@@ -204,7 +209,8 @@ class Backend {
       ds::throw_failure(t.db, rc, t.name, key_operation("put", item.pk, item.sk));
   }
 
-  // Calls visit(ItemView) with views into SQLite's memory, valid only during the call.
+  // Calls visit(ItemView) with views valid only during the call: type and body point into
+  // SQLite's memory, pk and sk are the caller's own (byte-equal to the stored keys).
   template <class Visitor>
   bool get(TableHandle table, std::string_view pk, std::string_view sk, Visitor&& visit) {
     namespace ds = detail::sqlite;
@@ -232,8 +238,9 @@ class Backend {
     return sqlite3_changes64(t.db) > 0;
   }
 
-  // One page of a partition in sort-key byte order, with DynamoDB's paging: the page ends after
-  // `limit` items or once the items read reach `page_bytes` (the item that crosses the budget
+  // One page of a partition in sort-key byte order, each item handed to visit(ItemView) as
+  // views into SQLite's memory valid only during the call, with DynamoDB's paging: the page ends
+  // after `limit` items or once the items read reach `page_bytes` (the item that crosses the budget
   // is part of the page), and then names its last item as the cursor, even if nothing follows.
   // A page_bytes of 0 thus ends every page after one item.
   template <class Visitor>

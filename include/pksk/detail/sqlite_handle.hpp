@@ -4,11 +4,15 @@
 #include <sqlite3.h>
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "../error.hpp"
+
+// pragma_table_list, pragma_table_xinfo's hidden column and sqlite3_changes64.
+static_assert(SQLITE_VERSION_NUMBER >= 3037000, "pksk's SQLite backend needs SQLite 3.37 or later");
 
 namespace pksk::detail::sqlite {
 
@@ -71,6 +75,7 @@ inline Statement prepare(sqlite3* db, std::string_view sql, std::string_view tab
 // bytes, which is what the (possibly non-UTF-8) begins_with successor relies on.
 // SQLITE_STATIC: every caller keeps the bytes alive until the statement is reset.
 inline int bind_text(sqlite3_stmt* stmt, int index, std::string_view text) noexcept {
+  if (text.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) return SQLITE_TOOBIG;
   // A null pointer would bind NULL; an empty key must stay an empty string.
   const char* data = text.data() != nullptr ? text.data() : "";
   return sqlite3_bind_text(stmt, index, data, static_cast<int>(text.size()), SQLITE_STATIC);

@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>

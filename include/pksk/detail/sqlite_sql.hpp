@@ -2,7 +2,6 @@
 // The SQL text of the SQLite backend and the pure key arithmetic behind it, kept apart from
 // the connection code so that both can be tested and read on their own.
 
-#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
