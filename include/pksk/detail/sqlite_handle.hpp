@@ -1,0 +1,120 @@
+#pragma once
+// RAII owners of SQLite's C handles and the error reporting every SQLite call goes through.
+
+#include <sqlite3.h>
+
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "../error.hpp"
+
+// pragma_table_list, pragma_table_xinfo's hidden column and sqlite3_changes64.
+static_assert(SQLITE_VERSION_NUMBER >= 3037000, "pksk's SQLite backend needs SQLite 3.37 or later");
+
+namespace pksk::detail::sqlite {
+
+struct ConnectionCloser {
+  // close_v2 rather than close: should a statement outlive the connection by mistake, the
+  // connection becomes a zombie closed with the last statement instead of leaking.
+  void operator()(sqlite3* db) const noexcept { sqlite3_close_v2(db); }
+};
+using Connection = std::unique_ptr<sqlite3, ConnectionCloser>;
+
+struct StatementFinalizer {
+  void operator()(sqlite3_stmt* stmt) const noexcept { sqlite3_finalize(stmt); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
+
+// "pksk::sqlite: <operation> on table "<table>" failed: <sqlite3_errmsg> (<code name>)".
+inline std::string failure_message(sqlite3* db, int code, std::string_view table,
+                                   std::string_view operation) {
+  std::string msg = "pksk::sqlite: ";
+  msg += operation;
+  if (!table.empty()) {
+    msg += " on table \"";
+    msg += table;
+    msg += '"';
+  }
+  msg += " failed: ";
+  // errmsg describes the connection's latest failure (with detail such as the SQL error);
+  // errstr is the fallback when there is no connection to ask.
+  msg += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
+  msg += " (SQLite code ";
+  msg += std::to_string(code);
+  msg += ')';
+  return msg;
+}
+
+[[noreturn]] inline void throw_failure(sqlite3* db, int code, std::string_view table,
+                                       std::string_view operation) {
+  throw BackendError(failure_message(db, code, table, operation));
+}
+
+inline void check(sqlite3* db, int code, std::string_view table, std::string_view operation) {
+  if (code != SQLITE_OK) throw_failure(db, code, table, operation);
+}
+
+// Cached statements are long-lived, hence SQLITE_PREPARE_PERSISTENT (a hint to keep them out
+// of the lookaside allocator).
+inline Statement prepare(sqlite3* db, std::string_view sql, std::string_view table,
+                         std::string_view operation, bool persistent = true) {
+  sqlite3_stmt* raw = nullptr;
+  const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()),
+                                    persistent ? SQLITE_PREPARE_PERSISTENT : 0, &raw, nullptr);
+  Statement stmt(raw);
+  if (rc != SQLITE_OK) throw_failure(db, rc, table, operation);
+  return stmt;
+}
+
+// Keys and bodies are bound as TEXT, never as BLOB: SQLite orders every TEXT value before every
+// BLOB value, so a BLOB operand against the TEXT sk column would not compare bytes at all. A
+// TEXT operand in a UTF-8 database is compared with memcmp (BINARY collation) whatever its
+// bytes, which is what the (possibly non-UTF-8) begins_with successor relies on.
+// SQLITE_STATIC: every caller keeps the bytes alive until the statement is reset.
+inline int bind_text(sqlite3_stmt* stmt, int index, std::string_view text) noexcept {
+  if (text.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) return SQLITE_TOOBIG;
+  // A null pointer would bind NULL; an empty key must stay an empty string.
+  const char* data = text.data() != nullptr ? text.data() : "";
+  return sqlite3_bind_text(stmt, index, data, static_cast<int>(text.size()), SQLITE_STATIC);
+}
+
+// A view of a column of the current row, in SQLite's own memory: valid until the next step or
+// reset. text before bytes, as SQLite documents, so the length is that of the text form.
+inline std::string_view column_view(sqlite3_stmt* stmt, int column) noexcept {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, column));
+  const auto size = static_cast<std::size_t>(sqlite3_column_bytes(stmt, column));
+  return text != nullptr ? std::string_view(text, size) : std::string_view();
+}
+
+// One use of a cached statement: resets it and drops its bindings however the use ends (a
+// visitor that throws included), so the next use starts clean and no binding keeps pointing at
+// the caller's dead memory. A cached statement can serve one use at a time; a visitor that
+// re-enters the backend with the same statement gets an error rather than a corrupted scan.
+class StatementUse {
+ public:
+  StatementUse(sqlite3_stmt* stmt, bool& in_use, std::string_view table, std::string_view operation)
+      : stmt_(stmt), in_use_(in_use) {
+    if (in_use_) {
+      throw Error("pksk::sqlite: " + std::string(operation) + " on table \"" + std::string(table) +
+                  "\" re-entered the backend from a visitor with a statement still in use");
+    }
+    in_use_ = true;
+  }
+  StatementUse(const StatementUse&) = delete;
+  StatementUse& operator=(const StatementUse&) = delete;
+  ~StatementUse() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    in_use_ = false;
+  }
+  sqlite3_stmt* get() const noexcept { return stmt_; }
+
+ private:
+  sqlite3_stmt* stmt_;
+  bool& in_use_;
+};
+
+}  // namespace pksk::detail::sqlite

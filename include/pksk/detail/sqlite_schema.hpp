@@ -1,0 +1,136 @@
+#pragma once
+// Creating a pksk table, or checking that an existing one is exactly what pksk would have
+// created: a table written by an older or foreign program must fail loudly, never be rewritten
+// and never be read with the wrong order (a NOCASE key, a rowid table, a reordered key).
+
+#include <sqlite3.h>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../error.hpp"
+#include "sqlite_handle.hpp"
+#include "sqlite_sql.hpp"
+
+namespace pksk::detail::sqlite {
+
+// Runs a one-off statement with text parameters and hands each row to `row`.
+template <class Row>
+void for_each_row(sqlite3* db, std::string_view sql, std::initializer_list<std::string_view> params,
+                  std::string_view table, std::string_view operation, Row&& row) {
+  Statement stmt = prepare(db, sql, table, operation, /*persistent=*/false);
+  int index = 1;
+  for (std::string_view p : params) check(db, bind_text(stmt.get(), index++, p), table, operation);
+  for (;;) {
+    const int rc = sqlite3_step(stmt.get());
+    if (rc == SQLITE_DONE) return;
+    if (rc != SQLITE_ROW) throw_failure(db, rc, table, operation);
+    row(stmt.get());
+  }
+}
+
+struct TableInfo {
+  bool exists = false;
+  std::string kind;  // "table", "view", ...
+  bool without_rowid = false;
+};
+
+inline TableInfo table_info(sqlite3* db, std::string_view table) {
+  TableInfo info;
+  // SQLite's names are case-insensitive: "Shop" and "shop" are the same table.
+  for_each_row(db,
+               "SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ?1 "
+               "COLLATE NOCASE",
+               {table}, table, "open_table (reading the schema)", [&](sqlite3_stmt* s) {
+                 info.exists = true;
+                 info.kind = std::string(column_view(s, 0));
+                 info.without_rowid = sqlite3_column_int(s, 1) != 0;
+               });
+  return info;
+}
+
+// Every difference from the schema pksk creates, one per line; empty when the table matches.
+inline std::vector<std::string> schema_differences(sqlite3* db, std::string_view table,
+                                                   std::string_view type_attribute,
+                                                   const TableInfo& info) {
+  std::vector<std::string> diffs;
+  constexpr std::string_view operation = "open_table (reading the schema)";
+  if (info.kind != "table") {
+    diffs.push_back("it is a " + info.kind + ", not a table");
+    return diffs;
+  }
+  if (!info.without_rowid) diffs.push_back("it is not a WITHOUT ROWID table");
+
+  struct Expected {
+    std::string_view name;
+    int pk_position;
+    bool seen = false;
+  };
+  Expected expected[] = {{"pk", 1}, {"sk", 2}, {type_attribute, 0}, {"body", 0}};
+  for_each_row(
+      db, "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1)", {table}, table,
+      operation, [&](sqlite3_stmt* s) {
+        const std::string name(column_view(s, 0));
+        Expected* match = nullptr;
+        for (Expected& e : expected) {
+          if (iequals_ascii(e.name, name)) match = &e;
+        }
+        if (match == nullptr) {
+          diffs.push_back("unexpected column \"" + name + "\"");
+          return;
+        }
+        match->seen = true;
+        if (!iequals_ascii(column_view(s, 1), "TEXT")) {
+          diffs.push_back("column \"" + name + "\" has type \"" + std::string(column_view(s, 1)) +
+                          "\", expected TEXT");
+        }
+        if (sqlite3_column_int(s, 2) == 0) {
+          diffs.push_back("column \"" + name + "\" is not NOT NULL");
+        }
+        if (sqlite3_column_int(s, 4) != 0) {
+          diffs.push_back("column \"" + name + "\" is a generated or hidden column");
+        }
+        const int position = sqlite3_column_int(s, 3);
+        if (position != match->pk_position) {
+          diffs.push_back(match->pk_position == 0
+                              ? "column \"" + name + "\" is part of the primary key"
+                              : "column \"" + name + "\" is not primary key column " +
+                                    std::to_string(match->pk_position) + " (it is " +
+                                    (position == 0 ? std::string("not in the key")
+                                                   : "column " + std::to_string(position)) +
+                                    ")");
+        }
+      });
+  for (const Expected& e : expected) {
+    if (!e.seen) diffs.push_back("missing column \"" + std::string(e.name) + "\"");
+  }
+
+  // The key's collation and direction decide the sort-key order, so they are checked on the
+  // primary key's index itself.
+  std::string pk_index;
+  for_each_row(db, "SELECT name FROM pragma_index_list(?1) WHERE origin = 'pk'", {table}, table,
+               operation, [&](sqlite3_stmt* s) { pk_index = std::string(column_view(s, 0)); });
+  if (pk_index.empty()) {
+    diffs.push_back("it has no PRIMARY KEY (pk, sk)");
+    return diffs;
+  }
+  for_each_row(db,
+               "SELECT name, \"desc\", coll FROM pragma_index_xinfo(?1) WHERE key = 1 "
+               "ORDER BY seqno",
+               {pk_index}, table, operation, [&](sqlite3_stmt* s) {
+                 const std::string name(column_view(s, 0));
+                 if (!iequals_ascii(column_view(s, 2), "BINARY")) {
+                   diffs.push_back("key column \"" + name + "\" has collation " +
+                                   std::string(column_view(s, 2)) +
+                                   ", expected BINARY (byte order)");
+                 }
+                 if (sqlite3_column_int(s, 1) != 0) {
+                   diffs.push_back("key column \"" + name + "\" is declared DESC");
+                 }
+               });
+  return diffs;
+}
+
+}  // namespace pksk::detail::sqlite

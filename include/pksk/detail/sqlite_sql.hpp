@@ -1,0 +1,172 @@
+#pragma once
+// The SQL text of the SQLite backend and the pure key arithmetic behind it, kept apart from
+// the connection code so that both can be tested and read on their own.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "../error.hpp"
+#include "../key_condition.hpp"
+
+namespace pksk::detail::sqlite {
+
+// Names are spliced into SQL as quoted identifiers; restricting them to [A-Za-z0-9_] means no
+// quoting rule of SQLite's can be reached by a name, and the file stays easy to query by hand.
+inline bool is_plain_identifier(std::string_view name) noexcept {
+  if (name.empty()) return false;
+  for (char c : name) {
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+inline bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+inline void validate_table_name(std::string_view name) {
+  if (!is_plain_identifier(name)) {
+    throw Error("pksk::sqlite: invalid table name \"" + std::string(name) +
+                "\": only ASCII letters, digits and underscores are allowed");
+  }
+  // SQLite reserves the prefix for its own tables (in any letter case) and would refuse to
+  // create one; saying so here is clearer than its "object name reserved" error.
+  if (name.size() >= 7 && iequals_ascii(name.substr(0, 7), "sqlite_")) {
+    throw Error("pksk::sqlite: invalid table name \"" + std::string(name) +
+                "\": the prefix sqlite_ is reserved by SQLite");
+  }
+}
+
+inline void validate_type_attribute(std::string_view table, std::string_view attribute) {
+  // SQLite column names are case-insensitive, so "PK" would collide with the pk column.
+  if (!is_plain_identifier(attribute) || iequals_ascii(attribute, "pk") ||
+      iequals_ascii(attribute, "sk") || iequals_ascii(attribute, "body")) {
+    throw Error("pksk::sqlite: table \"" + std::string(table) + "\": invalid type attribute \"" +
+                std::string(attribute) +
+                "\": it must be ASCII letters, digits or underscores and not pk, sk or body");
+  }
+}
+
+inline std::string quoted(std::string_view identifier) {
+  std::string out;
+  out.reserve(identifier.size() + 2);
+  out += '"';
+  out += identifier;
+  out += '"';
+  return out;
+}
+
+// BINARY collation (the default) compares with memcmp, i.e. in UTF-8 byte order, which is
+// DynamoDB's order for string keys; WITHOUT ROWID makes the primary key the table's B-tree, so
+// a partition is one contiguous range read in sort-key order.
+inline std::string create_table_sql(std::string_view table, std::string_view type_attribute,
+                                    bool if_not_exists = false) {
+  return std::string(if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ") +
+         quoted(table) + " (pk TEXT NOT NULL, sk TEXT NOT NULL, " + quoted(type_attribute) +
+         " TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (pk, sk)) WITHOUT ROWID";
+}
+
+inline std::string put_sql(std::string_view table, std::string_view type_attribute) {
+  // One statement, hence atomic in autocommit mode: a failed put leaves no trace.
+  return "INSERT OR REPLACE INTO " + quoted(table) + " (pk, sk, " + quoted(type_attribute) +
+         ", body) VALUES (?1, ?2, ?3, ?4)";
+}
+
+inline std::string get_sql(std::string_view table, std::string_view type_attribute) {
+  return "SELECT " + quoted(type_attribute) + ", body FROM " + quoted(table) +
+         " WHERE pk = ?1 AND sk = ?2";
+}
+
+inline std::string erase_sql(std::string_view table) {
+  return "DELETE FROM " + quoted(table) + " WHERE pk = ?1 AND sk = ?2";
+}
+
+// The smallest byte string greater than every string that starts with `prefix`, if any:
+// trailing 0xFF bytes cannot be incremented, so they are dropped and the byte before them is.
+// A prefix of 0xFF bytes only (or an empty one) has no such bound. The result need not be
+// valid UTF-8 (e.g. "\xC3" + 1 = "\xC4" alone); it is only ever compared with memcmp.
+inline std::optional<std::string> prefix_successor(std::string_view prefix) {
+  std::string out(prefix);
+  while (!out.empty() && static_cast<unsigned char>(out.back()) == 0xFF) out.pop_back();
+  if (out.empty()) return std::nullopt;
+  out.back() = static_cast<char>(static_cast<unsigned char>(out.back()) + 1);
+  return out;
+}
+
+// The shapes of a query's WHERE clause: one per key-condition operator, with begins_with
+// split on whether its prefix has an upper bound, so each shape is one fixed SQL text.
+enum class RangeShape : unsigned char {
+  any,
+  eq,
+  lt,
+  le,
+  gt,
+  ge,
+  between,
+  prefix_bounded,    // sk >= ?2 AND sk < ?3
+  prefix_unbounded,  // sk >= ?2
+};
+inline constexpr std::size_t range_shape_count = 9;
+// Shape x direction x exclusive start.
+inline constexpr std::size_t query_variant_count = range_shape_count * 2 * 2;
+
+inline std::size_t query_variant(RangeShape shape, bool forward, bool has_start) noexcept {
+  return (static_cast<std::size_t>(shape) * 2 + (forward ? 0 : 1)) * 2 + (has_start ? 1 : 0);
+}
+
+// Parameters: ?1 pk, ?2 the operand (or lower bound), ?3 the upper bound, ?4 the exclusive
+// start. pk is not selected: the caller's pk is byte-equal to it.
+inline std::string query_sql(std::string_view table, std::string_view type_attribute,
+                             RangeShape shape, bool forward, bool has_start) {
+  std::string sql =
+      "SELECT sk, " + quoted(type_attribute) + ", body FROM " + quoted(table) + " WHERE pk = ?1";
+  switch (shape) {
+    case RangeShape::any:
+      break;
+    case RangeShape::eq:
+      sql += " AND sk = ?2";
+      break;
+    case RangeShape::lt:
+      sql += " AND sk < ?2";
+      break;
+    case RangeShape::le:
+      sql += " AND sk <= ?2";
+      break;
+    case RangeShape::gt:
+      sql += " AND sk > ?2";
+      break;
+    case RangeShape::ge:
+      sql += " AND sk >= ?2";
+      break;
+    case RangeShape::between:
+      sql += " AND sk >= ?2 AND sk <= ?3";
+      break;
+    case RangeShape::prefix_bounded:
+      sql += " AND sk >= ?2 AND sk < ?3";
+      break;
+    case RangeShape::prefix_unbounded:
+      sql += " AND sk >= ?2";
+      break;
+  }
+  if (has_start) sql += forward ? " AND sk > ?4" : " AND sk < ?4";
+  sql += forward ? " ORDER BY sk ASC" : " ORDER BY sk DESC";
+  return sql;
+}
+
+// DynamoDB's approximation of an item's size: attribute names plus values, in bytes.
+inline std::size_t item_size(std::string_view type_attribute, std::string_view pk,
+                             std::string_view sk, std::string_view type,
+                             std::string_view body) noexcept {
+  return 2 + pk.size() + 2 + sk.size() + type_attribute.size() + type.size() + body.size();
+}
+
+}  // namespace pksk::detail::sqlite

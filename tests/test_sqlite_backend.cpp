@@ -1,0 +1,799 @@
+// The SQLite backend at the raw level: items, byte order, key conditions against a brute-force
+// reference, DynamoDB's paging, the schema it creates and checks, and its failures.
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <pksk/sqlite.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using pksk::ItemView;
+using pksk::KeyCondition;
+using pksk::RawQuery;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "pksk-sqlite-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+// A raw connection of the test's own, as the sqlite3 shell or another process would have.
+class RawDb {
+ public:
+  explicit RawDb(const std::string& path) {
+    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) throw std::runtime_error("open failed");
+  }
+  RawDb(const RawDb&) = delete;
+  RawDb& operator=(const RawDb&) = delete;
+  ~RawDb() { sqlite3_close_v2(db_); }
+  void exec(const std::string& sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err != nullptr ? err : "?";
+      sqlite3_free(err);
+      throw std::runtime_error(sql + ": " + msg);
+    }
+  }
+  // Every row's columns joined by '|', rows joined by '\n'.
+  std::string text(const std::string& sql) { return query_text(db_, sql); }
+  static std::string query_text(sqlite3* db, const std::string& sql) {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+      throw std::runtime_error(sql + ": " + sqlite3_errmsg(db));
+    }
+    std::string out;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+      if (!out.empty()) out += '\n';
+      for (int i = 0; i < sqlite3_column_count(s); ++i) {
+        if (i != 0) out += '|';
+        const auto* t = sqlite3_column_text(s, i);
+        if (t != nullptr) out += reinterpret_cast<const char*>(t);
+      }
+    }
+    sqlite3_finalize(s);
+    return out;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+struct Row {
+  std::string sk, type, body;
+  bool operator==(const Row&) const = default;
+};
+
+void put(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t, std::string_view pk,
+         std::string_view sk, std::string_view type = "T", std::string_view body = "{}") {
+  b.put(t, ItemView{pk, sk, type, body});
+}
+
+std::optional<Row> get(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t,
+                       std::string_view pk, std::string_view sk) {
+  std::optional<Row> row;
+  const bool found = b.get(t, pk, sk, [&](const ItemView& item) {
+    CHECK(item.pk == pk);
+    CHECK(item.sk == sk);
+    row = Row{std::string(item.sk), std::string(item.type), std::string(item.body)};
+  });
+  CHECK(found == row.has_value());
+  return row;
+}
+
+struct Page {
+  std::vector<std::string> sks;
+  pksk::QueryOutcome outcome;
+};
+
+Page query(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t, const RawQuery& q) {
+  Page page;
+  page.outcome = b.query(t, q, [&](const ItemView& item) {
+    CHECK(item.pk == q.pk);
+    page.sks.emplace_back(item.sk);
+  });
+  CHECK(page.outcome.evaluated == page.sks.size());
+  return page;
+}
+
+std::vector<std::string> sks_of(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t,
+                                std::string_view pk, const KeyCondition* cond = nullptr,
+                                bool forward = true) {
+  RawQuery q{.pk = pk, .sk = cond, .forward = forward};
+  Page page = query(b, t, q);
+  CHECK_FALSE(page.outcome.last_evaluated_sk);
+  return page.sks;
+}
+
+// Every page of a query, checking that the cursor only appears on pages that stopped early.
+std::vector<std::string> all_pages(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t,
+                                   RawQuery q, std::size_t* pages = nullptr) {
+  std::vector<std::string> all;
+  std::optional<std::string> start;
+  std::size_t count = 0;
+  for (;;) {
+    q.exclusive_start_sk = start ? std::optional<std::string_view>(*start) : std::nullopt;
+    Page page = query(b, t, q);
+    ++count;
+    REQUIRE(count < 10000);
+    all.insert(all.end(), page.sks.begin(), page.sks.end());
+    if (!page.outcome.last_evaluated_sk) break;
+    REQUIRE_FALSE(page.sks.empty());
+    CHECK(*page.outcome.last_evaluated_sk == page.sks.back());
+    start = page.outcome.last_evaluated_sk;
+  }
+  if (pages != nullptr) *pages = count;
+  return all;
+}
+
+bool bytes_less(const std::string& a, const std::string& b) {
+  // std::string's < compares chars as unsigned char (char_traits<char>::lt): byte order.
+  return a < b;
+}
+
+// The reference semantics of a key condition, in bytes.
+bool matches(const KeyCondition& c, const std::string& sk) {
+  using Op = KeyCondition::Op;
+  switch (c.op) {
+    case Op::any:
+      return true;
+    case Op::eq:
+      return sk == c.first;
+    case Op::lt:
+      return sk < c.first;
+    case Op::le:
+      return sk <= c.first;
+    case Op::gt:
+      return sk > c.first;
+    case Op::ge:
+      return sk >= c.first;
+    case Op::between:
+      return c.first <= sk && sk <= c.second;
+    case Op::begins_with:
+      return sk.compare(0, c.first.size(), c.first) == 0;
+  }
+  return false;
+}
+
+std::vector<std::string> reference(std::vector<std::string> keys, const KeyCondition& c,
+                                   bool forward) {
+  std::erase_if(keys, [&](const std::string& k) { return !matches(c, k); });
+  std::sort(keys.begin(), keys.end(), bytes_less);
+  if (!forward) std::reverse(keys.begin(), keys.end());
+  return keys;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const pksk::Error& e) {
+    return e.what();
+  }
+  FAIL("no pksk::Error was thrown");
+  return {};
+}
+
+template <class F>
+std::string backend_error_of(F&& f) {
+  try {
+    f();
+  } catch (const pksk::BackendError& e) {
+    return e.what();
+  }
+  FAIL("no pksk::BackendError was thrown");
+  return {};
+}
+
+const std::vector<std::string> unicode_keys = {
+    "a",
+    "B",
+    "b",
+    "ab",
+    "a#",
+    "A",
+    "z",
+    "é",
+    "éa",
+    "ê",
+    "e",
+    "日本",
+    "日",
+    "😀",
+    "😀x",
+    "#ORDER#1",
+    "#ORDER#2",
+    "#ORDER#10",
+    "A#1",
+    "\x7f",
+    "\xc2\x80",
+    "\xdf\xbf",
+    "\xf4\x8f\xbf\xbf",
+    "\xf4\x8f\xbf\xbf!",
+};
+
+}  // namespace
+
+TEST_CASE("put, get, replace and erase single items", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "shop"});
+  CHECK(t.name() == "shop");
+
+  CHECK_FALSE(get(b, t, "P", "A"));
+  put(b, t, "P", "A", "Customer", R"({"name":"Ada"})");
+  CHECK(get(b, t, "P", "A") == Row{"A", "Customer", R"({"name":"Ada"})"});
+  CHECK_FALSE(get(b, t, "P", "a"));  // keys are case-sensitive
+  CHECK_FALSE(get(b, t, "Q", "A"));  // and scoped by partition
+
+  put(b, t, "P", "A", "Customer", R"({"name":"Grace"})");  // replaces the whole item
+  CHECK(get(b, t, "P", "A") == Row{"A", "Customer", R"({"name":"Grace"})"});
+  CHECK(sks_of(b, t, "P") == std::vector<std::string>{"A"});
+
+  // Bytes pass through untouched, NUL included.
+  const std::string body("{\"x\":\"\0\xc3\xa9\"}", 11);
+  put(b, t, "P", "B", "", body);
+  CHECK(get(b, t, "P", "B") == Row{"B", "", body});
+
+  CHECK(b.erase(t, "P", "A"));
+  CHECK_FALSE(b.erase(t, "P", "A"));
+  CHECK_FALSE(get(b, t, "P", "A"));
+  CHECK(get(b, t, "P", "B"));
+}
+
+TEST_CASE("a query reads its partition in sort-key byte order", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  for (const auto& k : unicode_keys) put(b, t, "P", k);
+  put(b, t, "O", "0");
+  put(b, t, "Q", "0");
+
+  std::vector<std::string> expected = unicode_keys;
+  std::sort(expected.begin(), expected.end(), bytes_less);
+  CHECK(sks_of(b, t, "P") == expected);
+  std::reverse(expected.begin(), expected.end());
+  CHECK(sks_of(b, t, "P", nullptr, false) == expected);
+
+  // Spelled out: case is not folded, and code points sort by their UTF-8 bytes, not by any
+  // collation (é after z, CJK before emoji).
+  const std::vector<std::string> some = {"😀", "日本", "é", "z", "a", "B"};
+  pksk::sqlite::Backend b2{":memory:"};
+  auto t2 = b2.open_table({.name = "t"});
+  for (const auto& k : some) put(b2, t2, "P", k);
+  CHECK(sks_of(b2, t2, "P") == std::vector<std::string>{"B", "a", "z", "é", "日本", "😀"});
+}
+
+TEST_CASE("every key condition matches the byte-order reference", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  for (const auto& k : unicode_keys) put(b, t, "P", k);
+  put(b, t, "O", "a");  // neighbours that must never leak in
+  put(b, t, "Q", "a");
+
+  std::vector<std::string> operands = unicode_keys;
+  for (std::string extra : {"", "#", "#ORDER#", "0", "a$", "é", "\xc3", "\xf4\x8f\xbf",
+                            "\xf4\x8f\xbf\xbf", "日", "\xe6\x97", "~", "\xff"}) {
+    operands.push_back(extra);
+  }
+  using pksk::begins_with;
+  for (const auto& x : operands) {
+    for (const KeyCondition& c :
+         {pksk::eq(x), pksk::lt(x), pksk::le(x), pksk::gt(x), pksk::ge(x), begins_with(x)}) {
+      for (bool forward : {true, false}) {
+        INFO("op " << int(c.op) << " operand " << x << " forward " << forward);
+        CHECK(sks_of(b, t, "P", &c, forward) == reference(unicode_keys, c, forward));
+      }
+    }
+    for (const auto& y : operands) {
+      if (y < x) continue;
+      const KeyCondition c = pksk::between(x, y);
+      for (bool forward : {true, false}) {
+        INFO("between " << x << " and " << y << " forward " << forward);
+        CHECK(sks_of(b, t, "P", &c, forward) == reference(unicode_keys, c, forward));
+      }
+    }
+  }
+  const KeyCondition any{};
+  CHECK(sks_of(b, t, "P", &any) == sks_of(b, t, "P"));
+}
+
+TEST_CASE("between is inclusive and rejects an empty range as DynamoDB does", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  for (const char* k : {"#ORDER#2020-11-30", "#ORDER#2020-12-01", "#ORDER#2020-12-15",
+                        "#ORDER#2020-12-31", "#ORDER#2021-01-01"}) {
+    put(b, t, "P", k);
+  }
+  const auto dec = pksk::between("#ORDER#2020-12-01", "#ORDER#2020-12-31");
+  CHECK(sks_of(b, t, "P", &dec) ==
+        std::vector<std::string>{"#ORDER#2020-12-01", "#ORDER#2020-12-15", "#ORDER#2020-12-31"});
+  const auto same = pksk::between("#ORDER#2020-12-15", "#ORDER#2020-12-15");
+  CHECK(sks_of(b, t, "P", &same) == std::vector<std::string>{"#ORDER#2020-12-15"});
+
+  const auto backwards = pksk::between("b", "a");
+  RawQuery q{.pk = "P", .sk = &backwards};
+  const std::string msg = error_of([&] { b.query(t, q, [](const ItemView&) {}); });
+  CHECK(contains(msg, "\"t\""));
+  CHECK(contains(msg, "lower bound greater than its upper bound"));
+  // A byte comparison: "é" (0xC3...) is above "z" even though a collation might disagree.
+  const auto bytes = pksk::between("é", "z");
+  RawQuery q2{.pk = "P", .sk = &bytes};
+  CHECK_THROWS_AS(b.query(t, q2, [](const ItemView&) {}), pksk::Error);
+}
+
+TEST_CASE("begins_with is a byte prefix, whatever the last bytes of the prefix", "[sqlite]") {
+  using pksk::detail::sqlite::prefix_successor;
+  CHECK(prefix_successor("abc") == "abd");
+  CHECK(prefix_successor("a\xff") == "b");
+  CHECK(prefix_successor("a\xfe\xff\xff") == "a\xff");
+  CHECK(prefix_successor("\xc3") == "\xc4");  // not valid UTF-8, and does not need to be
+  CHECK(prefix_successor("\xf4\x8f\xbf\xbf") == "\xf4\x8f\xbf\xc0");
+  CHECK_FALSE(prefix_successor("\xff\xff"));
+  CHECK_FALSE(prefix_successor(""));
+
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  // 0xFF never occurs in UTF-8, but SQLite stores such bytes as given: they exercise the
+  // prefixes whose successor drops bytes or does not exist.
+  const std::vector<std::string> keys = {
+      "a",
+      "a\xff",
+      "a\xff\xff",
+      "a\xff\xff"
+      "b",
+      "b",
+      "\xff",
+      "\xff\xff",
+      "\xff\xff\x01",
+      "\xff\xfe",
+      "é",
+      "éa",
+      "ê",
+      "\xf4\x8f\xbf\xbf",
+      "\xf4\x8f\xbf\xbf\xf4\x8f\xbf\xbf",
+      "\xf4\x8f\xbf\xc0",  // just above every key that begins with U+10FFFF
+  };
+  for (const auto& k : keys) put(b, t, "P", k);
+  for (std::string prefix : {"a", "a\xff", "a\xff\xff", "\xff", "\xff\xff", "\xff\xff\xff", "é",
+                             "\xc3", "\xf4\x8f\xbf\xbf", "\xf4", ""}) {
+    const auto c = pksk::begins_with(prefix);
+    for (bool forward : {true, false}) {
+      INFO("prefix of " << prefix.size() << " bytes, forward " << forward);
+      CHECK(sks_of(b, t, "P", &c, forward) == reference(keys, c, forward));
+    }
+  }
+  const auto e = pksk::begins_with("é");
+  CHECK(sks_of(b, t, "P", &e) == std::vector<std::string>{"é", "éa"});
+}
+
+TEST_CASE("why operands are bound as TEXT: SQLite orders all TEXT before any BLOB", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  sqlite3* db = b.native_handle();
+  // A BLOB operand against a TEXT column is not a byte comparison at all...
+  CHECK(RawDb::query_text(db, "SELECT 'zzz' < x'00', 'a' >= x'61'") == "1|0");
+  // ...whereas TEXT against TEXT is memcmp, even for bytes that are not UTF-8.
+  CHECK(RawDb::query_text(db,
+                          "SELECT 'z' < CAST(x'c3' AS TEXT), CAST(x'ff' AS TEXT) > "
+                          "CAST(x'c3bf' AS TEXT), 'B' < 'a'") == "1|1|1");
+}
+
+TEST_CASE("limit, exclusive start and the last evaluated key", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  for (const char* k : {"a", "b", "c", "d", "e"}) put(b, t, "P", k);
+
+  Page p = query(b, t, {.pk = "P", .limit = 2});
+  CHECK(p.sks == std::vector<std::string>{"a", "b"});
+  CHECK(p.outcome.last_evaluated_sk == "b");
+
+  p = query(b, t, {.pk = "P", .forward = false, .limit = 2});
+  CHECK(p.sks == std::vector<std::string>{"e", "d"});
+  CHECK(p.outcome.last_evaluated_sk == "d");
+
+  // Stopped at the limit on the very last item: DynamoDB still returns the cursor.
+  p = query(b, t, {.pk = "P", .limit = 5});
+  CHECK(p.sks.size() == 5);
+  CHECK(p.outcome.last_evaluated_sk == "e");
+  p = query(b, t, {.pk = "P", .limit = 2, .exclusive_start_sk = "c"});
+  CHECK(p.sks == std::vector<std::string>{"d", "e"});
+  CHECK(p.outcome.last_evaluated_sk == "e");
+  p = query(b, t, {.pk = "P", .limit = 2, .exclusive_start_sk = "e"});
+  CHECK(p.sks.empty());
+  CHECK_FALSE(p.outcome.last_evaluated_sk);
+
+  p = query(b, t, {.pk = "P", .limit = 6});
+  CHECK(p.sks.size() == 5);
+  CHECK_FALSE(p.outcome.last_evaluated_sk);
+  p = query(b, t, {.pk = "P"});
+  CHECK(p.sks.size() == 5);
+  CHECK_FALSE(p.outcome.last_evaluated_sk);
+
+  // The exclusive start is exclusive in both directions and need not be an existing key.
+  p = query(b, t, {.pk = "P", .exclusive_start_sk = "b"});
+  CHECK(p.sks == std::vector<std::string>{"c", "d", "e"});
+  p = query(b, t, {.pk = "P", .forward = false, .exclusive_start_sk = "b"});
+  CHECK(p.sks == std::vector<std::string>{"a"});
+  p = query(b, t, {.pk = "P", .exclusive_start_sk = "bb"});
+  CHECK(p.sks == std::vector<std::string>{"c", "d", "e"});
+  // ...and combines with a condition.
+  const auto c = pksk::between("b", "d");
+  p = query(b, t, {.pk = "P", .sk = &c, .forward = false, .exclusive_start_sk = "d"});
+  CHECK(p.sks == std::vector<std::string>{"c", "b"});
+
+  p = query(b, t, {.pk = "nobody", .limit = 1});
+  CHECK(p.sks.empty());
+  CHECK_FALSE(p.outcome.last_evaluated_sk);
+}
+
+TEST_CASE("paging visits every item exactly once", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  std::vector<std::string> keys = unicode_keys;
+  for (int i = 0; i < 40; ++i) keys.push_back("#ORDER#" + std::to_string(1000 + i * 7));
+  for (const auto& k : keys) put(b, t, "P", k, "T", std::string(k.size() * 3 + 10, 'x'));
+  put(b, t, "P2", "a");
+
+  const auto order = pksk::begins_with("#ORDER#");
+  const auto range = pksk::between("#ORDER#1100", "\xc3\xa9");
+  for (const KeyCondition* cond : {static_cast<const KeyCondition*>(nullptr), &order, &range}) {
+    for (bool forward : {true, false}) {
+      const auto expected = reference(keys, cond != nullptr ? *cond : KeyCondition{}, forward);
+      for (std::size_t limit : {0, 1, 2, 3, 7, 63, 64, 65, 1000}) {
+        for (std::size_t page_bytes : {std::size_t{0}, std::size_t{1}, std::size_t{60},
+                                       std::size_t{200}, pksk::max_page_bytes}) {
+          INFO("limit " << limit << " page_bytes " << page_bytes << " forward " << forward);
+          std::size_t pages = 0;
+          RawQuery q{
+              .pk = "P", .sk = cond, .forward = forward, .limit = limit, .page_bytes = page_bytes};
+          CHECK(all_pages(b, t, q, &pages) == expected);
+          if (limit == 0 && page_bytes == pksk::max_page_bytes) CHECK(pages == 1);
+          if (limit == 1 || page_bytes <= 1) CHECK(pages == expected.size() + 1);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a page ends at the byte budget, the crossing item included", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t", .type_attribute = "kind"});
+  // Each item: "pk"+"P" + "sk"+1 byte + "kind"+"T" + 93 bytes of body = 104 bytes.
+  for (const char* k : {"a", "b", "c", "d"}) put(b, t, "P", k, "T", std::string(93, 'x'));
+  CHECK(pksk::detail::sqlite::item_size("kind", "P", "a", "T", std::string(93, 'x')) == 104);
+
+  Page p = query(b, t, {.pk = "P", .page_bytes = 208});  // reached exactly after two
+  CHECK(p.sks == std::vector<std::string>{"a", "b"});
+  CHECK(p.outcome.last_evaluated_sk == "b");
+  p = query(b, t, {.pk = "P", .page_bytes = 209});  // the third crosses it and is included
+  CHECK(p.sks == std::vector<std::string>{"a", "b", "c"});
+  CHECK(p.outcome.last_evaluated_sk == "c");
+  p = query(b, t, {.pk = "P", .page_bytes = 416});  // ends on the last item: cursor anyway
+  CHECK(p.sks.size() == 4);
+  CHECK(p.outcome.last_evaluated_sk == "d");
+  p = query(b, t, {.pk = "P", .page_bytes = 417});
+  CHECK(p.sks.size() == 4);
+  CHECK_FALSE(p.outcome.last_evaluated_sk);
+  p = query(b, t, {.pk = "P", .limit = 1, .page_bytes = 417});  // whichever comes first
+  CHECK(p.sks.size() == 1);
+}
+
+TEST_CASE("a partition over 1 MiB is read in 1 MiB pages", "[sqlite]") {
+  TempDir dir;
+  pksk::sqlite::Backend b{dir.file("big.db")};
+  auto t = b.open_table({.name = "big"});
+  const std::string body(300 * 1000, 'x');
+  for (const char* k : {"1", "2", "3", "4", "5", "6", "7"}) put(b, t, "P", k, "T", body);
+
+  // 3 items are 900 KB, under 1 MiB; the 4th crosses it and ends the page.
+  Page p = query(b, t, {.pk = "P"});
+  CHECK(p.sks == std::vector<std::string>{"1", "2", "3", "4"});
+  CHECK(p.outcome.last_evaluated_sk == "4");
+  p = query(b, t, {.pk = "P", .exclusive_start_sk = "4"});
+  CHECK(p.sks == std::vector<std::string>{"5", "6", "7"});
+  CHECK_FALSE(p.outcome.last_evaluated_sk);
+  p = query(b, t, {.pk = "P", .forward = false});
+  CHECK(p.sks == std::vector<std::string>{"7", "6", "5", "4"});
+  std::size_t pages = 0;
+  CHECK(all_pages(b, t, {.pk = "P"}, &pages).size() == 7);
+  CHECK(pages == 2);
+}
+
+TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]") {
+  TempDir dir;
+  const std::string path = dir.file("shop.db");
+  {
+    pksk::sqlite::Backend b{path};
+    auto t = b.open_table({.name = "shop"});
+    put(b, t, "CUSTOMER#1", "A", "Customer", R"({"name":"Ada"})");
+    CHECK(b.open_table({.name = "shop"}) == t);  // one state per table
+  }
+  RawDb raw(path);
+  CHECK(raw.text("SELECT sql FROM sqlite_master WHERE name = 'shop'") ==
+        "CREATE TABLE \"shop\" (pk TEXT NOT NULL, sk TEXT NOT NULL, \"type\" TEXT NOT NULL, "
+        "body TEXT NOT NULL, PRIMARY KEY (pk, sk)) WITHOUT ROWID");
+  CHECK(raw.text("PRAGMA journal_mode") == "wal");
+  CHECK(raw.text("SELECT pk, sk, type, body FROM shop") ==
+        "CUSTOMER#1|A|Customer|{\"name\":\"Ada\"}");
+
+  pksk::sqlite::Backend b{path};
+  auto t = b.open_table({.name = "shop"});
+  CHECK(get(b, t, "CUSTOMER#1", "A") == Row{"A", "Customer", R"({"name":"Ada"})"});
+  put(b, t, "CUSTOMER#1", "B", "Customer", "{}");
+  // Another connection sees the commit at once (WAL: readers do not block the writer).
+  CHECK(raw.text("SELECT count(*) FROM shop") == "2");
+  CHECK(RawDb::query_text(b.native_handle(), "PRAGMA synchronous") == "1");  // NORMAL
+  // SQLite's names are case-insensitive, and so is the lookup of an existing table.
+  auto upper = b.open_table({.name = "SHOP"});
+  CHECK(get(b, upper, "CUSTOMER#1", "A"));
+
+  pksk::sqlite::Backend mem{":memory:"};
+  CHECK(RawDb::query_text(mem.native_handle(), "PRAGMA journal_mode") == "memory");
+}
+
+TEST_CASE("a query runs on the primary key index without sorting", "[sqlite]") {
+  using namespace pksk::detail::sqlite;
+  pksk::sqlite::Backend b{":memory:"};
+  b.open_table({.name = "t"});
+  for (std::size_t shape = 0; shape < range_shape_count; ++shape) {
+    for (bool forward : {true, false}) {
+      for (bool start : {true, false}) {
+        const std::string sql =
+            query_sql("t", "type", static_cast<RangeShape>(shape), forward, start);
+        const std::string plan = RawDb::query_text(b.native_handle(), "EXPLAIN QUERY PLAN " + sql);
+        INFO(sql << "\n" << plan);
+        CHECK(contains(plan, "USING PRIMARY KEY"));
+        CHECK_FALSE(contains(plan, "TEMP B-TREE"));
+        CHECK_FALSE(contains(plan, "SCAN"));
+      }
+    }
+  }
+}
+
+TEST_CASE("statements are prepared once and reused", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto count = [&] {
+    int n = 0;
+    for (sqlite3_stmt* s = sqlite3_next_stmt(b.native_handle(), nullptr); s != nullptr;
+         s = sqlite3_next_stmt(b.native_handle(), s)) {
+      ++n;
+    }
+    return n;
+  };
+  auto t = b.open_table({.name = "t"});
+  CHECK(count() == 3);  // put, get, erase
+  for (int i = 0; i < 10; ++i) {
+    put(b, t, "P", std::to_string(i));
+    get(b, t, "P", std::to_string(i));
+  }
+  b.erase(t, "P", "0");
+  CHECK(count() == 3);
+  const auto c = pksk::begins_with("1");
+  for (int i = 0; i < 5; ++i) query(b, t, {.pk = "P", .sk = &c});
+  CHECK(count() == 4);  // one query shape, prepared on first use
+  query(b, t, {.pk = "P", .sk = &c, .forward = false});
+  query(b, t, {.pk = "P", .sk = &c, .exclusive_start_sk = "1"});
+  CHECK(count() == 6);
+  b.open_table({.name = "t"});
+  CHECK(count() == 6);
+}
+
+TEST_CASE("an existing table with another schema is refused, never rewritten", "[sqlite]") {
+  TempDir dir;
+  const std::string path = dir.file("other.db");
+  RawDb raw(path);
+  raw.exec(
+      "CREATE TABLE rowid_table (pk TEXT NOT NULL, sk TEXT NOT NULL, type TEXT NOT NULL, "
+      "body TEXT NOT NULL, PRIMARY KEY (pk, sk))");
+  raw.exec(
+      "CREATE TABLE nocase (pk TEXT NOT NULL, sk TEXT NOT NULL COLLATE NOCASE, type TEXT NOT "
+      "NULL, body TEXT NOT NULL, PRIMARY KEY (pk, sk)) WITHOUT ROWID");
+  raw.exec(
+      "CREATE TABLE swapped (pk TEXT NOT NULL, sk TEXT NOT NULL, type TEXT NOT NULL, "
+      "body TEXT NOT NULL, PRIMARY KEY (sk, pk)) WITHOUT ROWID");
+  raw.exec(
+      "CREATE TABLE untyped (pk NOT NULL, sk TEXT NOT NULL, type TEXT, body TEXT NOT NULL, "
+      "extra TEXT, PRIMARY KEY (pk, sk)) WITHOUT ROWID");
+  raw.exec("CREATE VIEW a_view AS SELECT 1");
+  raw.exec("INSERT INTO rowid_table VALUES ('p', 's', 't', '{}')");
+  const std::string before = raw.text("SELECT sql FROM sqlite_master ORDER BY name");
+
+  pksk::sqlite::Backend b{path};
+  std::string msg = error_of([&] { b.open_table({.name = "rowid_table"}); });
+  CHECK(contains(msg, "\"rowid_table\""));
+  CHECK(contains(msg, "not a WITHOUT ROWID table"));
+  msg = error_of([&] { b.open_table({.name = "nocase"}); });
+  CHECK(contains(msg, "key column \"sk\" has collation NOCASE"));
+  msg = error_of([&] { b.open_table({.name = "swapped"}); });
+  CHECK(contains(msg, "column \"pk\" is not primary key column 1 (it is column 2)"));
+  msg = error_of([&] { b.open_table({.name = "untyped"}); });
+  CHECK(contains(msg, "column \"pk\" has type \"\", expected TEXT"));
+  CHECK(contains(msg, "column \"type\" is not NOT NULL"));
+  CHECK(contains(msg, "unexpected column \"extra\""));
+  msg = error_of([&] { b.open_table({.name = "rowid_table", .type_attribute = "kind"}); });
+  CHECK(contains(msg, "missing column \"kind\""));
+  CHECK(contains(msg, "unexpected column \"type\""));
+  msg = error_of([&] { b.open_table({.name = "a_view"}); });
+  CHECK(contains(msg, "it is a view"));
+  // A pksk table opened with another discriminator name is a mismatch too.
+  b.open_table({.name = "good"});
+  msg = error_of([&] { b.open_table({.name = "good", .type_attribute = "kind"}); });
+  CHECK(contains(msg, "missing column \"kind\""));
+
+  CHECK(raw.text("SELECT sql FROM sqlite_master WHERE name <> 'good' ORDER BY name") == before);
+  CHECK(raw.text("SELECT count(*) FROM rowid_table") == "1");
+}
+
+TEST_CASE("invalid table and attribute names", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  for (std::string name : {"", "a-b", "a b", "a\"b", "x;DROP", "é", "sqlite_master", "SQLITE_x"}) {
+    INFO(name);
+    const std::string msg = error_of([&] { b.open_table({.name = name}); });
+    CHECK(contains(msg, "invalid table name \"" + name + "\""));
+  }
+  for (std::string attr : {"", "pk", "SK", "body", "a b"}) {
+    INFO(attr);
+    const std::string msg = error_of([&] { b.open_table({.name = "t", .type_attribute = attr}); });
+    CHECK(contains(msg, "invalid type attribute"));
+  }
+  CHECK_NOTHROW(b.open_table({.name = "Shop_2024", .type_attribute = "_type"}));
+  CHECK_THROWS_AS(get(b, {}, "P", "A"), pksk::Error);  // an empty handle
+}
+
+TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]") {
+  TempDir dir;
+  const std::string path = dir.file("ro.db");
+  {
+    pksk::sqlite::Backend b{path};
+    put(b, b.open_table({.name = "shop"}), "P", "A");
+  }
+  pksk::sqlite::Backend ro{path, {.read_only = true}};
+  auto t = ro.open_table({.name = "shop"});
+  CHECK(get(ro, t, "P", "A"));
+  CHECK(sks_of(ro, t, "P") == std::vector<std::string>{"A"});
+  std::string msg = backend_error_of([&] { put(ro, t, "P", "B"); });
+  CHECK(contains(msg, "put of pk \"P\", sk \"B\" on table \"shop\""));
+  CHECK(contains(msg, "attempt to write a readonly database"));
+  msg = backend_error_of([&] { ro.erase(t, "P", "A"); });
+  CHECK(contains(msg, "readonly"));
+  msg = backend_error_of([&] { ro.open_table({.name = "absent"}); });
+  CHECK(contains(msg, "\"absent\""));
+  CHECK(contains(msg, "readonly"));
+  CHECK(get(ro, t, "P", "A"));
+
+  // Read-only on a path with no file: nothing to open, and nothing is created.
+  msg = backend_error_of([&] { pksk::sqlite::Backend{dir.file("none.db"), {.read_only = true}}; });
+  CHECK(contains(msg, "none.db"));
+  CHECK(contains(msg, "unable to open database file"));
+  CHECK_FALSE(fs::exists(dir.file("none.db")));
+
+  // A file without write permission: only meaningful when permissions apply to us.
+  if (geteuid() != 0) {
+    const std::string locked_path = dir.file("perm.db");
+    {
+      pksk::sqlite::Backend b{locked_path};
+      b.open_table({.name = "shop"});
+    }
+    ::chmod(locked_path.c_str(), 0444);
+    pksk::sqlite::Backend b{locked_path};
+    auto pt = b.open_table({.name = "shop"});
+    CHECK(contains(backend_error_of([&] { put(b, pt, "P", "A"); }), "readonly"));
+  } else {
+    WARN("running as root: chmod 0444 does not stop writes, covered by Options.read_only");
+  }
+}
+
+TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
+  TempDir dir;
+  const std::string path = dir.file("locked.db");
+  pksk::sqlite::Backend b{path, {.busy_timeout = std::chrono::milliseconds(50)}};
+  auto t = b.open_table({.name = "shop"});
+  put(b, t, "P", "A");
+
+  RawDb other(path);
+  other.exec("BEGIN EXCLUSIVE");
+  const std::string msg = backend_error_of([&] { put(b, t, "P", "B", "T", "{\"x\":1}"); });
+  CHECK(contains(msg, "database is locked"));
+  CHECK(contains(msg, "on table \"shop\""));
+  CHECK(contains(msg, "put"));
+  CHECK(contains(backend_error_of([&] { b.erase(t, "P", "A"); }), "locked"));
+  // WAL: reads go on while another connection holds the write lock.
+  CHECK(sks_of(b, t, "P") == std::vector<std::string>{"A"});
+  other.exec("COMMIT");
+
+  CHECK_FALSE(get(b, t, "P", "B"));
+  CHECK(sks_of(b, t, "P") == std::vector<std::string>{"A"});
+  put(b, t, "P", "B");  // and the backend carries on once the lock is gone
+  CHECK(get(b, t, "P", "B"));
+}
+
+TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  for (const char* k : {"a", "b", "c"}) put(b, t, "P", k);
+
+  int seen = 0;
+  CHECK_THROWS_AS(b.query(t, {.pk = "P"},
+                          [&](const ItemView&) {
+                            if (++seen == 2) throw std::runtime_error("visitor");
+                          }),
+                  std::runtime_error);
+  CHECK(seen == 2);
+  CHECK(sks_of(b, t, "P") == std::vector<std::string>{"a", "b", "c"});
+  CHECK_THROWS_AS(b.get(t, "P", "a", [](const ItemView&) { throw std::runtime_error("v"); }),
+                  std::runtime_error);
+  CHECK(get(b, t, "P", "a"));
+  put(b, t, "P", "d");  // no statement is left mid-step holding the table
+  CHECK(b.erase(t, "P", "d"));
+
+  // Re-entering from a visitor: another statement is fine, the same one is refused.
+  std::vector<std::string> nested;
+  query(b, t, {.pk = "P", .limit = 1});
+  b.query(t, {.pk = "P"}, [&](const ItemView& item) {
+    b.get(t, "P", item.sk, [&](const ItemView& inner) { nested.emplace_back(inner.sk); });
+  });
+  CHECK(nested == std::vector<std::string>{"a", "b", "c"});
+  const std::string msg = error_of(
+      [&] { b.query(t, {.pk = "P"}, [&](const ItemView&) { query(b, t, {.pk = "P"}); }); });
+  CHECK(contains(msg, "re-entered"));
+  CHECK(sks_of(b, t, "P").size() == 3);
+}
+
+TEST_CASE("a moved backend keeps its tables and handles", "[sqlite]") {
+  pksk::sqlite::Backend a{":memory:"};
+  auto t = a.open_table({.name = "t"});
+  put(a, t, "P", "A");
+  pksk::sqlite::Backend b = std::move(a);
+  CHECK(get(b, t, "P", "A"));
+  CHECK_THROWS_AS(a.open_table({.name = "t"}), pksk::Error);  // NOLINT: use after move, on purpose
+
+  pksk::sqlite::Backend c{":memory:"};
+  auto other = c.open_table({.name = "t"});
+  CHECK_THROWS_AS(get(b, other, "P", "A"), pksk::Error);  // a handle of another backend
+  c = std::move(b);
+  CHECK(get(c, t, "P", "A"));
+}
+
+TEST_CASE("a file that is not a database fails at construction with SQLite's message", "[sqlite]") {
+  TempDir dir;
+  const std::string path = dir.file("junk.db");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f != nullptr);
+    const std::string junk(4096, 'j');
+    std::fwrite(junk.data(), 1, junk.size(), f);
+    std::fclose(f);
+  }
+  const std::string msg = backend_error_of([&] { pksk::sqlite::Backend{path}; });
+  CHECK(contains(msg, "junk.db"));
+  CHECK(contains(msg, "file is not a database"));
+}
