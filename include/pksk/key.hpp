@@ -87,12 +87,15 @@ std::string sort_key(const T& record) {
 // "#ORDER#{order_id}", the whole template when it has no field, "" when it starts with a
 // field): the begins_with prefix of a query for T alone.
 template <EntityType T>
-inline constexpr std::string_view sort_key_prefix_v = detail::sort_key_template<T>::prefix;
+inline constexpr std::string_view sort_key_prefix_v =
+    detail::sort_key_template<T>::diagnosed ? detail::sort_key_template<T>::prefix
+                                            : detail::sort_key_template<T>::prefix;
 
 // The literal prefix of T's partition-key template, likewise.
 template <EntityType T>
 inline constexpr std::string_view partition_key_prefix_v =
-    detail::partition_key_template<T>::prefix;
+    detail::partition_key_template<T>::diagnosed ? detail::partition_key_template<T>::prefix
+                                                 : detail::partition_key_template<T>::prefix;
 
 // True when A's and B's partition-key templates have the same literal text and the same number
 // and order of fields, whatever the fields' names: their items can share partitions.
@@ -111,11 +114,13 @@ struct item_collection_members_have_different_partition_key_shapes {
   static_assert(Ok,
                 "pksk: ItemCollection members must have partition-key templates of the same "
                 "shape (same literal text, same number and order of fields)");
+  static constexpr bool value = Ok;
 };
 
 template <class A, class B, fixed_string Type, bool Ok>
 struct item_collection_members_have_the_same_type {
   static_assert(Ok, "pksk: two ItemCollection members have the same type discriminator");
+  static constexpr bool value = Ok;
 };
 
 // Identical means the same shape: "ITEM#{id}" and "ITEM#{name}" would collide as surely as two
@@ -125,61 +130,73 @@ struct item_collection_members_have_identical_sort_key_templates {
   static_assert(Ok,
                 "pksk: two ItemCollection members have identical sort-key templates, so their "
                 "keys could collide");
+  static constexpr bool value = Ok;
+};
+
+template <class A, class B>
+struct CollectionPairCheck {
+  static constexpr bool distinct_types =
+      item_collection_members_have_the_same_type<A, B, type_text_v<A>,
+                                                 type_name_v<A> != type_name_v<B>>::value;
+  static constexpr bool distinct_sort_keys =
+      item_collection_members_have_identical_sort_key_templates<
+          A, sk_text_v<A>, B, sk_text_v<B>, !same_key_shape<sk_text_v<A>, sk_text_v<B>>()>::value;
+  static constexpr bool ok = distinct_types && distinct_sort_keys;
+};
+
+// Each unordered pair once: I < J.
+template <std::size_t I, std::size_t J, class Members, bool Ordered = (I < J)>
+struct CollectionPairAt {
+  static constexpr bool ok = true;
+};
+
+template <std::size_t I, std::size_t J, class... Ts>
+struct CollectionPairAt<I, J, std::tuple<Ts...>, true> {
+  static constexpr bool ok = CollectionPairCheck<std::tuple_element_t<I, std::tuple<Ts...>>,
+                                                 std::tuple_element_t<J, std::tuple<Ts...>>>::ok;
+};
+
+template <class Members, class Pairs>
+struct CollectionPairsCheck;
+
+template <class... Ts, std::size_t... K>
+struct CollectionPairsCheck<std::tuple<Ts...>, std::index_sequence<K...>> {
+  static constexpr std::size_t n = sizeof...(Ts);
+  static constexpr bool ok = (CollectionPairAt<K / n, K % n, std::tuple<Ts...>>::ok && ...);
+};
+
+template <class First, class Other>
+struct PartitionShapeCheck {
+  static constexpr bool ok = item_collection_members_have_different_partition_key_shapes<
+      First, pk_text_v<First>, Other, pk_text_v<Other>,
+      same_partition_shape_v<First, Other>>::value;
 };
 
 template <EntityType T>
-consteval bool check_entity_keys() {
-  return partition_key_template<T>::valid && sort_key_template<T>::valid;
-}
-
-template <class A, class B>
-consteval bool check_collection_pair() {
-  constexpr bool distinct_types = type_name_v<A> != type_name_v<B>;
-  (void)item_collection_members_have_the_same_type<A, B, type_text_v<A>, distinct_types>{};
-  constexpr bool distinct_sort_keys = !same_key_shape<sk_text_v<A>, sk_text_v<B>>();
-  (void)item_collection_members_have_identical_sort_key_templates<A, sk_text_v<A>, B, sk_text_v<B>,
-                                                                  distinct_sort_keys>{};
-  return distinct_types && distinct_sort_keys;
-}
-
-template <std::size_t I, std::size_t J, class... Ts>
-consteval bool check_collection_pair_at() {
-  if constexpr (I < J) {
-    return check_collection_pair<std::tuple_element_t<I, std::tuple<Ts...>>,
-                                 std::tuple_element_t<J, std::tuple<Ts...>>>();
-  } else {
-    return true;
-  }
-}
-
-template <class First, class Other>
-consteval bool check_same_partition_shape() {
-  constexpr bool same = same_partition_shape_v<First, Other>;
-  (void)item_collection_members_have_different_partition_key_shapes<First, pk_text_v<First>, Other,
-                                                                    pk_text_v<Other>, same>{};
-  return same;
-}
+inline constexpr bool entity_keys_valid_v =
+    partition_key_template<T>::diagnosed && sort_key_template<T>::diagnosed;
 
 // What ItemCollection<Ts...> requires of its members: valid key templates, one partition-key
-// shape, distinct type discriminators, distinct sort-key templates. Each failure is a
-// static_assert naming the members and the templates involved.
-template <class... Ts>
+// shape, distinct type discriminators, distinct sort-key templates. Reading ok instantiates the
+// checks; each failure is a static_assert naming the members and the templates involved.
+template <EntityType... Ts>
+  requires(sizeof...(Ts) > 0)
+struct CollectionMembersCheck {
+  using First = std::tuple_element_t<0, std::tuple<Ts...>>;
+  static constexpr bool keys = (entity_keys_valid_v<Ts> && ...);
+  static constexpr bool shapes = (PartitionShapeCheck<First, Ts>::ok && ...);
+  static constexpr bool pairs =
+      CollectionPairsCheck<std::tuple<Ts...>,
+                           std::make_index_sequence<sizeof...(Ts) * sizeof...(Ts)>>::ok;
+  static constexpr bool ok = keys && shapes && pairs;
+};
+
+// The same as a function. Prefer CollectionMembersCheck<Ts...>::ok where a failure must read
+// well under clang: a failed check makes clang call this function non-constant too.
+template <EntityType... Ts>
+  requires(sizeof...(Ts) > 0)
 consteval bool check_collection_members() {
-  static_assert(sizeof...(Ts) > 0, "pksk: an ItemCollection needs at least one member");
-  static_assert((EntityType<Ts> && ...),
-                "pksk: every ItemCollection member must be an entity (specialize pksk::Entity)");
-  if constexpr (sizeof...(Ts) == 0 || !(EntityType<Ts> && ...)) {
-    return false;
-  } else {
-    using First = std::tuple_element_t<0, std::tuple<Ts...>>;
-    constexpr std::size_t n = sizeof...(Ts);
-    const bool keys = (check_entity_keys<Ts>() & ...);
-    const bool shapes = (check_same_partition_shape<First, Ts>() & ...);
-    const bool pairs = []<std::size_t... K>(std::index_sequence<K...>) {
-      return (check_collection_pair_at<K / n, K % n, Ts...>() & ...);
-    }(std::make_index_sequence<n * n>{});
-    return keys && shapes && pairs;
-  }
+  return CollectionMembersCheck<Ts...>::ok;
 }
 
 }  // namespace detail

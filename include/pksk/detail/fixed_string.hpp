@@ -10,14 +10,19 @@ namespace pksk::detail {
 
 template <std::size_t N>
 struct fixed_string {
-  char chars[N + 1]{};  // NUL-terminated so that compilers print it as a string literal
+  // NUL-terminated so that compilers print it as a string literal. The constructors store the
+  // NUL explicitly: left to the default member initializer, clang 16 prints some lengths (8,
+  // 16, ...) as a list of character codes instead.
+  char chars[N + 1]{};
 
   constexpr fixed_string() = default;
   constexpr fixed_string(const char (&text)[N + 1]) noexcept {  // NOLINT: implicit on purpose
     for (std::size_t i = 0; i < N; ++i) chars[i] = text[i];
+    chars[N] = '\0';
   }
   constexpr explicit fixed_string(std::string_view text) noexcept {
     for (std::size_t i = 0; i < N && i < text.size(); ++i) chars[i] = text[i];
+    chars[N] = '\0';
   }
 
   static constexpr std::size_t size() noexcept { return N; }
