@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/hana/define_struct.hpp>
 #include <pksk/entity.hpp>
 #include <pksk/error.hpp>
 #include <pksk/key.hpp>
@@ -53,6 +54,10 @@ struct Num {
   I n{};
 };
 
+struct Adapted {
+  BOOST_HANA_DEFINE_STRUCT(Adapted, (std::string, tenant), (std::uint16_t, shard));
+};
+
 }  // namespace
 
 template <>
@@ -85,6 +90,13 @@ struct pksk::Entity<Num<I>> {
   static constexpr std::string_view type = "Num";
   static constexpr std::string_view pk = "N";
   static constexpr std::string_view sk = "N#{n}";
+};
+
+template <>
+struct pksk::Entity<Adapted> {
+  static constexpr std::string_view type = "Adapted";
+  static constexpr std::string_view pk = "TENANT#{tenant}";
+  static constexpr std::string_view sk = "SHARD#{shard}";
 };
 
 static_assert(pksk::EntityType<Customer>);
@@ -133,6 +145,14 @@ TEST_CASE("API.md entities format as documented", "[key]") {
   CHECK(pksk::partition(order).value == "CUSTOMER#123");
   CHECK(pksk::sort_key(order) == "#ORDER#2020-12-06");
   CHECK(pksk::partition(order) == pksk::partition(Customer{.id = "123"}));
+}
+
+TEST_CASE("Hana-adapted structs are entities too", "[key]") {
+  Adapted a;
+  a.tenant = "t1";
+  a.shard = 42;
+  CHECK(pksk::partition(a).value == "TENANT#t1");
+  CHECK(pksk::sort_key(a) == "SHARD#00042");
 }
 
 TEST_CASE("format_* assign into the output and reuse it", "[key]") {

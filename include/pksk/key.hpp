@@ -2,6 +2,10 @@
 // Keys of entities: the partition key and sort key of an item, formatted from its key templates
 // (Entity<T>::pk and ::sk), and the compile-time checks an ItemCollection's members must pass.
 //
+// Template syntax: literal text and {member} fields. '{' without '}', '}' without '{', an
+// empty '{}', a field naming no member and two adjacent fields ("{a}{b}", ambiguous) are
+// compile errors (static_asserts whose instantiation context names the entity and the text).
+//
 // Formatting rules, per field of a template:
 // - std::string (or std::string_view): the value verbatim. It must be non-empty, valid UTF-8
 //   (no overlongs, surrogates or code points above U+10FFFF), free of NUL, of the delimiter '#'
@@ -57,13 +61,15 @@ using sort_key_template = KeyTemplate<T, sk_text_v<T>, KeyRole::sort>;
 
 }  // namespace detail
 
-// Assigns T's partition key into out, reusing its capacity. Throws KeyError (see above).
+// Assigns T's partition key into out, reusing its capacity. Throws KeyError (see above), after
+// which out's content is unspecified.
 template <EntityType T>
 void format_partition_key(const T& record, std::string& out) {
   detail::partition_key_template<T>::format(record, out);
 }
 
-// Assigns T's sort key into out, reusing its capacity. Throws KeyError (see above).
+// Assigns T's sort key into out, reusing its capacity. Throws KeyError (see above), after which
+// out's content is unspecified.
 template <EntityType T>
 void format_sort_key(const T& record, std::string& out) {
   detail::sort_key_template<T>::format(record, out);

@@ -495,7 +495,8 @@ consteval bool same_key_shape() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A key template compiled for an entity
+// A key template compiled for an entity. Also usable for other templates of T, such as a
+// secondary index's keys: KeyTemplate<T, fixed_string<N>{text}, KeyRole::partition>.
 
 struct CompiledSegment {
   SegmentKind kind = SegmentKind::literal;
@@ -542,6 +543,7 @@ struct KeyTemplate {
   }();
 
   static void format(const T& record, std::string& out) {
+    // Reading it instantiates the checks: a bad template is reported where it is first used.
     (void)diagnosed;
     out.clear();
     out.reserve(literal_size);
