@@ -1,0 +1,38 @@
+// ItemCollection members whose partition-key templates differ in shape.
+//
+// g++-12 and clang++-16 both print the failed check with its template arguments:
+//   g++:   In instantiation of 'struct pksk::detail::CHECK<ENTITY,
+//   pksk::detail::fixed_string<N>{"..."}, ...>' clang: in instantiation of template class
+//   'pksk::detail::CHECK<ENTITY, fixed_string<N>{"..."}, ...>'
+// (fixed_string is qualified by g++ only). CheckDiagnostic.cmake relies on these substrings
+// of both outputs, which name the entity and the offending text:
+// expect: item_collection_members_have_different_partition_key_shapes<Customer,
+// expect: {"CUSTOMER#{id}"}, Invoice,
+// expect: {"CUST#{customer_id}"}
+#include <string>
+
+#include <pksk/key.hpp>
+
+struct Customer {
+  std::string id;
+};
+struct Invoice {
+  std::string customer_id;
+};
+
+template <>
+struct pksk::Entity<Customer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "A";
+};
+template <>
+struct pksk::Entity<Invoice> {
+  static constexpr std::string_view type = "Invoice";
+  static constexpr std::string_view pk = "CUST#{customer_id}";
+  static constexpr std::string_view sk = "#INVOICE";
+};
+
+static_assert(pksk::detail::check_collection_members<Customer, Invoice>());
+
+int main() {}

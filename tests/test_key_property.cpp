@@ -1,0 +1,217 @@
+// Property: whenever formatting succeeds, two different entities (different key-field values or
+// different types) never produce the same (pk, sk). Values are drawn from a small alphabet full
+// of delimiters, following literals, multibyte text and stray bytes, so that near-collisions
+// are frequent.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pksk/key.hpp>
+
+namespace {
+
+struct Customer {
+  std::string id;
+  std::string name;
+};
+struct Order {
+  std::string customer_id;
+  std::string order_id;
+};
+struct User {
+  std::string org;
+  std::string user;
+};
+// Same partition shape as User; sort keys that differ only after a shared literal.
+struct Membership {
+  std::string org;
+  std::string team;
+  std::string user;
+};
+enum class Kind { a, b, ab };
+struct Event {
+  std::string org;
+  std::string user;
+  std::int16_t day{};
+  Kind kind{};
+  std::string id;
+};
+struct Dashed {
+  std::string a;
+  long n{};
+  std::string b;
+  std::string c;
+};
+
+}  // namespace
+
+template <>
+struct pksk::Entity<Customer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "A";
+};
+template <>
+struct pksk::Entity<Order> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+};
+template <>
+struct pksk::Entity<User> {
+  static constexpr std::string_view type = "User";
+  static constexpr std::string_view pk = "USER#{org}#{user}";
+  static constexpr std::string_view sk = "PROFILE";
+};
+template <>
+struct pksk::Entity<Membership> {
+  static constexpr std::string_view type = "Membership";
+  static constexpr std::string_view pk = "USER#{org}#{user}";
+  static constexpr std::string_view sk = "TEAM#{team}";
+};
+template <>
+struct pksk::Entity<Event> {
+  static constexpr std::string_view type = "Event";
+  static constexpr std::string_view pk = "USER#{org}#{user}";
+  static constexpr std::string_view sk = "EV#{day}#{kind}#{id}";
+};
+template <>
+struct pksk::Entity<Dashed> {
+  static constexpr std::string_view type = "Dashed";
+  static constexpr std::string_view pk = "X{a}-{n}";
+  static constexpr std::string_view sk = "{b}.{c}";
+};
+
+static_assert(pksk::detail::check_collection_members<Customer, Order>());
+static_assert(pksk::detail::check_collection_members<User, Membership, Event>());
+
+namespace {
+
+class Gen {
+ public:
+  explicit Gen(std::uint64_t seed) : rng_(seed) {}
+
+  std::string string() {
+    // Mostly pieces that may appear in a key, so that accepted keys are plentiful; the rest
+    // must be rejected: delimiters, following literals, NUL, invalid UTF-8, any byte.
+    static const std::vector<std::string> good = {"a",
+                                                  "b",
+                                                  "A",
+                                                  "1",
+                                                  "ORDER",
+                                                  "TEAM",
+                                                  "EV",
+                                                  "PROFILE",
+                                                  "\xC3\xA9",
+                                                  "\xE6\x97\xA5\xE6\x9C\xAC",
+                                                  "\xF0\x9F\x98\x80"};
+    static const std::vector<std::string> bad = {"#",
+                                                 "-",
+                                                 ".",
+                                                 std::string(1, '\0'),
+                                                 "\xC3",
+                                                 "\x80",
+                                                 "\xED\xA0\x80",
+                                                 "\xF4\x90\x80\x80",
+                                                 "\xC0\xAF"};
+    std::string s;
+    const auto n = rng_() % 16 == 0 ? 0 : 1 + rng_() % 3;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const auto roll = rng_() % 32;
+      if (roll == 0) {
+        s += static_cast<char>(rng_() % 256);  // any byte at all
+      } else if (roll < 3) {
+        s += bad[rng_() % bad.size()];
+      } else {
+        s += good[rng_() % good.size()];
+      }
+    }
+    return s;
+  }
+  long integer() { return static_cast<long>(rng_() % 7) - 3; }
+  std::uint64_t next() { return rng_(); }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// What identifies an entity: its type and its key-field values.
+using Identity = std::pair<std::string, std::vector<std::string>>;
+
+struct Checker {
+  std::map<std::pair<std::string, std::string>, Identity> seen;
+  int formatted = 0;
+  int rejected = 0;
+
+  template <class T>
+  void add(const T& record, std::vector<std::string> key_values) {
+    std::string pk;
+    std::string sk;
+    try {
+      pksk::format_partition_key(record, pk);
+      pksk::format_sort_key(record, sk);
+    } catch (const pksk::KeyError&) {
+      ++rejected;
+      return;
+    }
+    ++formatted;
+    Identity id{std::string(pksk::type_name_v<T>), std::move(key_values)};
+    const auto [it, inserted] = seen.try_emplace({pk, sk}, id);
+    if (!inserted && it->second != id) {
+      INFO("pk " << pk << " sk " << sk << " from " << id.first << " and " << it->second.first);
+      FAIL("two different entities produced the same key");
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("distinct entities never share a key", "[key][property]") {
+  Gen gen(0x706B736B);
+  Checker checker;
+  for (int i = 0; i < 50000; ++i) {
+    switch (gen.next() % 6) {
+      case 0: {
+        Customer c{gen.string(), "name"};
+        checker.add(c, {c.id});
+        break;
+      }
+      case 1: {
+        Order o{gen.string(), gen.string()};
+        checker.add(o, {o.customer_id, o.order_id});
+        break;
+      }
+      case 2: {
+        User u{gen.string(), gen.string()};
+        checker.add(u, {u.org, u.user});
+        break;
+      }
+      case 3: {
+        Membership m{gen.string(), gen.string(), gen.string()};
+        checker.add(m, {m.org, m.team, m.user});
+        break;
+      }
+      case 4: {
+        Event e{gen.string(), gen.string(), static_cast<std::int16_t>(gen.integer() * 9000),
+                static_cast<Kind>(gen.next() % 3), gen.string()};
+        checker.add(e, {e.org, e.user, std::to_string(e.day),
+                        std::to_string(static_cast<int>(e.kind)), e.id});
+        break;
+      }
+      default: {
+        Dashed d{gen.string(), gen.integer(), gen.string(), gen.string()};
+        checker.add(d, {d.a, std::to_string(d.n), d.b, d.c});
+        break;
+      }
+    }
+  }
+  // The generator must exercise both outcomes, or the property says little.
+  CHECK(checker.formatted > 5000);
+  CHECK(checker.rejected > 5000);
+  CHECK(checker.seen.size() < static_cast<std::size_t>(checker.formatted));  // equal keys occur
+}
