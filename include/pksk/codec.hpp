@@ -1,0 +1,542 @@
+#pragma once
+// Entity <-> item text, in two formats from one traversal each way.
+//
+// Encoding walks the struct once (encode_value) over a writer: BodyWriter produces the JSON
+// body the SQLite backend stores, AttributeValueWriter DynamoDB's AttributeValue JSON.
+// Decoding walks it once (decode_value) over a reader of the same two formats, straight from
+// simdjson On-Demand into the struct: no DOM, a reused parser and padded buffer, keys matched
+// against compile-time field names, strings assigned into the members' own storage.
+//
+// Body format: one object, members in declaration order named as the fields; an empty optional
+// is omitted; numbers are JSON numbers (std::to_chars: exact integers, shortest round-trip
+// floating point); enums are their enumerator's name; time points ISO 8601 UTC text with the
+// clock's full precision; set<string> an array, map an object, vector an array.
+
+#include <bitset>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "detail/iso8601.hpp"
+#include "detail/json_path.hpp"
+#include "detail/json_reader.hpp"
+#include "detail/json_reader_attribute_value.hpp"
+#include "detail/json_writer.hpp"
+#include "detail/padded_buffer.hpp"
+#include "enum_name.hpp"
+#include "error.hpp"
+#include "reflect.hpp"
+
+namespace pksk {
+namespace detail {
+
+template <class T>
+inline constexpr bool dependent_false_v = false;
+
+template <class T>
+inline constexpr bool is_optional_v = false;
+template <class T>
+inline constexpr bool is_optional_v<std::optional<T>> = true;
+
+template <class T>
+inline constexpr bool is_vector_v = false;
+template <class T, class A>
+inline constexpr bool is_vector_v<std::vector<T, A>> = true;
+
+template <class T>
+inline constexpr bool is_string_map_v = false;
+template <class T, class C, class A>
+inline constexpr bool is_string_map_v<std::map<std::string, T, C, A>> = true;
+
+template <class T>
+inline constexpr bool is_string_set_v = false;
+template <class C, class A>
+inline constexpr bool is_string_set_v<std::set<std::string, C, A>> = true;
+
+template <class T>
+inline constexpr bool is_std_array_v = false;
+template <class T, std::size_t N>
+inline constexpr bool is_std_array_v<std::array<T, N>> = true;
+
+template <class T>
+inline constexpr bool is_char_v =
+    std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
+    std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>;
+
+// Integers proper: bool and the character types are not numbers in an item.
+template <class T>
+concept CodecInteger = std::is_integral_v<T> && !std::is_same_v<T, bool> && !is_char_v<T>;
+
+template <class T>
+concept CodecRecord = Reflectable<T> && !is_std_array_v<T>;
+
+// Spelled once for encode and decode, so both reject the same types with the same words.
+template <class T>
+inline constexpr bool unsupported_member_v = dependent_false_v<T>;
+#define PKSK_CODEC_UNSUPPORTED_MESSAGE                                                       \
+  "pksk codec: unsupported member type (see the 'with T = ...' line). Supported: "           \
+  "std::string, bool, integer types (not char types), float, double, enums, std::optional, " \
+  "std::vector, std::map<std::string, T>, std::set<std::string>, "                           \
+  "std::chrono::system_clock::time_point and nested aggregates or Hana-adapted structs"
+
+// ---------------------------------------------------------------------------------- encode
+
+[[noreturn]] inline void throw_encode_error(const JsonPath& path, std::string_view what) {
+  throw EncodeError("cannot encode " + path.to_string() + ": " + std::string(what));
+}
+
+template <class Writer, class T>
+void encode_value(Writer& w, const T& value, const JsonPath& path);
+
+template <class Writer, class T>
+void encode_fields(Writer& w, const T& record, const JsonPath& path) {
+  for_each_field(record, [&](auto index, const auto& field) {
+    using Field = std::remove_cvref_t<decltype(field)>;
+    if constexpr (is_optional_v<Field>) {
+      if (!field) return;  // absent attribute
+    }
+    if constexpr (is_string_set_v<Field> && Writer::omits_empty_sets) {
+      if (field.empty()) return;
+    }
+    constexpr std::string_view name = field_names_v<T>[decltype(index)::value];
+    w.field(name);
+    encode_value(w, field, path.member(name));
+  });
+}
+
+template <class Writer, class T>
+void encode_value(Writer& w, const T& value, const JsonPath& path) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    w.string(value);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    w.boolean(value);
+  } else if constexpr (CodecInteger<T>) {
+    w.number(value);
+  } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    if (!std::isfinite(value)) [[unlikely]] {
+      throw_encode_error(path, std::isnan(value) ? "NaN has no JSON representation"
+                                                 : "infinity has no JSON representation");
+    }
+    w.number(value);
+  } else if constexpr (std::is_enum_v<T>) {
+    const std::string_view name = enum_name(value);
+    if (name.empty()) [[unlikely]] {
+      throw_encode_error(path, "enum value " +
+                                   std::to_string(static_cast<long long>(
+                                       static_cast<std::underlying_type_t<T>>(value))) +
+                                   " has no enumerator name");
+    }
+    w.string(name);
+  } else if constexpr (std::is_same_v<T, TimePoint>) {
+    char buf[kIso8601MaxSize];
+    w.string(format_iso8601(value, buf));
+  } else if constexpr (is_optional_v<T>) {
+    if (value) {
+      encode_value(w, *value, path);
+    } else {
+      w.null();  // only reached inside a list: fields and map entries omit it
+    }
+  } else if constexpr (is_vector_v<T>) {
+    using Element = typename T::value_type;
+    w.begin_list();
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      w.element();
+      // Through a const Element& so that vector<bool>'s proxy becomes a plain bool.
+      encode_value<Writer, Element>(w, value[i], path.element(i));
+    }
+    w.end_list();
+  } else if constexpr (is_string_map_v<T>) {
+    w.begin_map();
+    for (const auto& [key, entry] : value) {
+      if constexpr (is_optional_v<std::remove_cvref_t<decltype(entry)>>) {
+        if (!entry) continue;
+      }
+      w.map_key(key);
+      encode_value(w, entry, path.member(key));
+    }
+    w.end_map();
+  } else if constexpr (is_string_set_v<T>) {
+    w.begin_string_set();
+    for (const std::string& s : value) w.set_element(s);
+    w.end_string_set();
+  } else if constexpr (CodecRecord<T>) {
+    w.begin_record();
+    encode_fields(w, value, path);
+    w.end_record();
+  } else {
+    static_assert(unsupported_member_v<T>, PKSK_CODEC_UNSUPPORTED_MESSAGE);
+  }
+}
+
+template <class Writer, class T>
+void encode_item(const T& value, std::string& out) {
+  out.clear();  // keeps the capacity: the next item of similar size costs no allocation
+  Writer w{out};
+  w.begin_item();
+  encode_fields(w, value, JsonPath{});
+  w.end_item();
+}
+
+// ---------------------------------------------------------------------------------- decode
+
+[[noreturn]] inline void throw_decode_error(const JsonPath& path, std::string_view what) {
+  throw DecodeError("at " + path.to_string() + ": " + std::string(what));
+}
+
+[[noreturn]] inline void throw_invalid_json(const JsonPath& path, simdjson::error_code error) {
+  throw_decode_error(path, "invalid JSON (" + std::string(simdjson::error_message(error)) + ")");
+}
+
+// A read failed: a type mismatch names what was expected and found; anything else is
+// malformed input.
+template <class Reader>
+[[noreturn]] void throw_read_error(const JsonPath& path, std::string_view expected,
+                                   typename Reader::Value& value, simdjson::error_code error) {
+  if (error != simdjson::INCORRECT_TYPE && error != simdjson::NUMBER_OUT_OF_RANGE) {
+    throw_invalid_json(path, error);
+  }
+  throw_decode_error(path,
+                     "expected " + std::string(expected) + ", found " + Reader::describe(value));
+}
+
+template <class T>
+std::string integer_range_text() {
+  return "an integer between " + std::to_string(std::numeric_limits<T>::min()) + " and " +
+         std::to_string(std::numeric_limits<T>::max());
+}
+
+template <class E>
+std::string enum_names_text() {
+  std::string text = "one of";
+  const char* separator = " ";
+  for (const auto& entry : enum_entries_v<E>) {
+    text += separator;
+    text += entry.name;
+    separator = ", ";
+  }
+  return text;
+}
+
+// One default-constructed record per type, the source of a missing field's value.
+template <class T>
+const T& default_record() {
+  static const T instance{};
+  return instance;
+}
+
+template <class Reader, class T>
+void decode_value(typename Reader::Value& value, T& out, const JsonPath& path);
+
+template <class Reader, class T, std::size_t I>
+void decode_field(ondemand::value raw, T& out, const JsonPath& path) {
+  const JsonPath here = path.member(field_names_v<T>[I]);
+  typename Reader::Value value;
+  if (auto error = Reader::open(raw, value)) [[unlikely]] {
+    throw_read_error<Reader>(here, "an AttributeValue", value, error);
+  }
+  decode_value<Reader>(value, get_field<I>(out), here);
+}
+
+// Fields in document order, each dispatched on its key by comparisons against the
+// compile-time names (short-circuiting at the first match); unknown keys are left for
+// On-Demand to skip. Fields that did not appear get their default value back, so a reused
+// struct never keeps a previous item's value and old bodies decode into newer structs.
+template <class Reader, class T>
+void decode_fields(ondemand::object& object, T& out, const JsonPath& path) {
+  constexpr std::size_t count = field_count_v<T>;
+  std::bitset<count> seen;
+  for (auto member : object) {
+    ondemand::field field;
+    if (auto error = std::move(member).get(field)) [[unlikely]] {
+      throw_invalid_json(path, error);
+    }
+    const ondemand::raw_json_string key = field.key();
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (void)((key.unsafe_is_equal(field_names_v<T>[I]) &&
+              (decode_field<Reader, T, I>(field.value(), out, path), seen.set(I), true)) ||
+             ...);
+    }(std::make_index_sequence<count>{});
+  }
+  if (!seen.all()) [[unlikely]] {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((seen.test(I) ? void() : void(get_field<I>(out) = get_field<I>(default_record<T>()))), ...);
+    }(std::make_index_sequence<count>{});
+  }
+}
+
+// simdjson reports an integer beyond 64 bits as INCORRECT_TYPE, like 1.5; the message tells
+// them apart by the number's text.
+template <class Reader, class T>
+[[noreturn]] void throw_integer_error(const JsonPath& path, typename Reader::Value& value,
+                                      simdjson::error_code error) {
+  std::string_view text = Reader::number_text(value);
+  if (!text.empty() && text.front() == '-') text.remove_prefix(1);
+  const bool integral = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+  throw_read_error<Reader>(
+      path,
+      error == simdjson::NUMBER_OUT_OF_RANGE || integral ? integer_range_text<T>() : "an integer",
+      value, integral ? simdjson::NUMBER_OUT_OF_RANGE : error);
+}
+
+template <class Reader, class T>
+void decode_integer(typename Reader::Value& value, T& out, const JsonPath& path) {
+  if constexpr (std::is_unsigned_v<T> && sizeof(T) == sizeof(std::uint64_t)) {
+    std::uint64_t n;
+    if (auto error = Reader::get_uint64(value, n)) [[unlikely]] {
+      throw_integer_error<Reader, T>(path, value, error);
+    }
+    out = static_cast<T>(n);
+  } else {
+    std::int64_t n;
+    if (auto error = Reader::get_int64(value, n)) [[unlikely]] {
+      throw_integer_error<Reader, T>(path, value, error);
+    }
+    if constexpr (!std::is_same_v<T, std::int64_t> && sizeof(T) <= sizeof(std::int64_t)) {
+      if (n < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+          (sizeof(T) < sizeof(std::int64_t) &&
+           n > static_cast<std::int64_t>(std::numeric_limits<T>::max()))) [[unlikely]] {
+        throw_decode_error(path, "expected " + integer_range_text<T>() + ", found the number " +
+                                     std::to_string(n));
+      }
+    }
+    out = static_cast<T>(n);
+  }
+}
+
+template <class Reader, class T>
+void decode_value(typename Reader::Value& value, T& out, const JsonPath& path) {
+  using Value = typename Reader::Value;
+  if constexpr (std::is_same_v<T, std::string>) {
+    std::string_view s;
+    if (auto error = Reader::get_string(value, s)) [[unlikely]] {
+      throw_read_error<Reader>(path, "a string", value, error);
+    }
+    out.assign(s);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (auto error = Reader::get_bool(value, out)) [[unlikely]] {
+      throw_read_error<Reader>(path, "a boolean", value, error);
+    }
+  } else if constexpr (CodecInteger<T>) {
+    decode_integer<Reader>(value, out, path);
+  } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    double d;
+    if (auto error = Reader::get_double(value, d)) [[unlikely]] {
+      throw_read_error<Reader>(path, "a number", value, error);
+    }
+    if constexpr (std::is_same_v<T, float>) {
+      // Beyond max() by less than half an ulp still rounds to max(): the shortest text of
+      // max() reads back as a double slightly above it.
+      constexpr double float_overflow = 0x1.ffffffp+127;
+      if (std::isfinite(d) && std::abs(d) >= float_overflow) [[unlikely]] {
+        throw_decode_error(
+            path, "expected a number in the range of float, found the number " + std::to_string(d));
+      }
+    }
+    if (!std::isfinite(d)) [[unlikely]] {
+      throw_decode_error(path, "expected a finite number, found " + std::to_string(d));
+    }
+    out = static_cast<T>(d);
+  } else if constexpr (std::is_enum_v<T>) {
+    std::string_view s;
+    if (auto error = Reader::get_string(value, s)) [[unlikely]] {
+      throw_read_error<Reader>(path, "an enumerator name (" + enum_names_text<T>() + ")", value,
+                               error);
+    }
+    const std::optional<T> e = enum_from_name<T>(s);
+    if (!e) [[unlikely]] {
+      throw_decode_error(path,
+                         "expected " + enum_names_text<T>() + ", found \"" + std::string(s) + "\"");
+    }
+    out = *e;
+  } else if constexpr (std::is_same_v<T, TimePoint>) {
+    std::string_view s;
+    if (auto error = Reader::get_string(value, s)) [[unlikely]] {
+      throw_read_error<Reader>(path, "an ISO 8601 UTC timestamp", value, error);
+    }
+    if (!parse_iso8601(s, out)) [[unlikely]] {
+      throw_decode_error(path,
+                         "expected an ISO 8601 UTC timestamp such as "
+                         "\"2024-02-29T23:59:58.123456789Z\" (at most " +
+                             std::to_string(kTimeFractionDigits) +
+                             " fraction digits, ending in Z), found \"" + std::string(s) + "\"");
+    }
+  } else if constexpr (is_optional_v<T>) {
+    if (Reader::is_null(value)) {
+      out.reset();
+    } else {
+      if (!out) out.emplace();
+      decode_value<Reader>(value, *out, path);
+    }
+  } else if constexpr (is_vector_v<T>) {
+    ondemand::array array;
+    if (auto error = Reader::get_list(value, array)) [[unlikely]] {
+      throw_read_error<Reader>(path, "an array", value, error);
+    }
+    // Elements already there are decoded over in place, so a reused struct keeps not only the
+    // vector's capacity but its elements' strings too.
+    std::size_t i = 0;
+    for (auto element : array) {
+      const JsonPath here = path.element(i);
+      ondemand::value raw;
+      if (auto error = std::move(element).get(raw)) [[unlikely]] {
+        throw_invalid_json(here, error);
+      }
+      Value item;
+      if (auto error = Reader::open(raw, item)) [[unlikely]] {
+        throw_read_error<Reader>(here, "an AttributeValue", item, error);
+      }
+      if constexpr (std::is_same_v<typename T::value_type, bool>) {
+        bool b;
+        decode_value<Reader>(item, b, here);
+        if (i < out.size()) {
+          out[i] = b;
+        } else {
+          out.push_back(b);
+        }
+      } else {
+        if (i == out.size()) out.emplace_back();
+        decode_value<Reader>(item, out[i], here);
+      }
+      ++i;
+    }
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(i), out.end());
+  } else if constexpr (is_string_map_v<T>) {
+    ondemand::object object;
+    if (auto error = Reader::get_map(value, object)) [[unlikely]] {
+      throw_read_error<Reader>(path, "an object", value, error);
+    }
+    out.clear();
+    for (auto member : object) {
+      ondemand::field field;
+      std::string_view key;
+      if (auto error = std::move(member).get(field)) [[unlikely]] {
+        throw_invalid_json(path, error);
+      }
+      if (auto error = field.unescaped_key().get(key)) [[unlikely]] {
+        throw_invalid_json(path, error);
+      }
+      auto& entry = out[std::string(key)];
+      const JsonPath here = path.member(key);
+      Value item;
+      if (auto error = Reader::open(field.value(), item)) [[unlikely]] {
+        throw_read_error<Reader>(here, "an AttributeValue", item, error);
+      }
+      decode_value<Reader>(item, entry, here);
+    }
+  } else if constexpr (is_string_set_v<T>) {
+    ondemand::array array;
+    if (auto error = Reader::get_string_set(value, array)) [[unlikely]] {
+      throw_read_error<Reader>(path, "an array of strings", value, error);
+    }
+    out.clear();
+    std::size_t i = 0;
+    for (auto element : array) {
+      const JsonPath here = path.element(i++);
+      ondemand::value raw;
+      std::string_view s;
+      if (auto error = std::move(element).get(raw)) [[unlikely]] {
+        throw_invalid_json(here, error);
+      }
+      if (auto error = raw.get_string().get(s)) [[unlikely]] {
+        throw_read_error<BodyReader>(here, "a string", raw, error);
+      }
+      out.emplace_hint(out.end(), s);
+    }
+  } else if constexpr (CodecRecord<T>) {
+    ondemand::object object;
+    if (auto error = Reader::get_record(value, object)) [[unlikely]] {
+      throw_read_error<Reader>(path, "an object", value, error);
+    }
+    decode_fields<Reader>(object, out, path);
+  } else {
+    static_assert(unsupported_member_v<T>, PKSK_CODEC_UNSUPPORTED_MESSAGE);
+  }
+}
+
+}  // namespace detail
+
+// Assigns the JSON body of value to out, reusing out's capacity.
+template <Reflectable T>
+void encode_body(const T& value, std::string& out) {
+  detail::encode_item<detail::BodyWriter>(value, out);
+}
+
+// Assigns DynamoDB's AttributeValue map of value ({"field":{"S":"..."},...}) to out.
+template <Reflectable T>
+void encode_attribute_values(const T& value, std::string& out) {
+  detail::encode_item<detail::AttributeValueWriter>(value, out);
+}
+
+// Decodes item text into structs. Keep one per thread and reuse it: it owns a simdjson parser
+// and a padded input buffer, both grown to the largest item seen and then never reallocated.
+class BodyDecoder {
+ public:
+  // Decodes a JSON body (as encode_body writes it) into out. Unknown members are ignored and
+  // missing ones take their default value. Throws DecodeError naming the JSON path.
+  template <Reflectable T>
+  void decode(std::string_view json, T& out) {
+    decode_item<detail::BodyReader>(json, out);
+  }
+
+  // Decodes an AttributeValue map (as encode_attribute_values writes it, or as DynamoDB
+  // returns an item) into out.
+  template <Reflectable T>
+  void decode_attribute_values(std::string_view json, T& out) {
+    decode_item<detail::AttributeValueReader>(json, out);
+  }
+
+ private:
+  template <class Reader, class T>
+  void decode_item(std::string_view json, T& out) {
+    const detail::JsonPath root{};
+    const std::string_view padded = buffer_.assign(json);
+    simdjson::ondemand::document document;
+    if (auto error =
+            parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity()).get(document))
+        [[unlikely]] {
+      detail::throw_invalid_json(root, error);
+    }
+    simdjson::ondemand::object object;
+    if (auto error = document.get_object().get(object)) [[unlikely]] {
+      if (error == simdjson::INCORRECT_TYPE) {
+        detail::throw_decode_error(root, "expected an object, found another JSON value");
+      }
+      detail::throw_invalid_json(root, error);
+    }
+    detail::decode_fields<Reader>(object, out, root);
+    // On-Demand stops reading at the object's end; anything after it ("{...}}") is checked
+    // here: where the iterator stands must be the end of the input.
+    const char* rest = nullptr;
+    if (document.current_location().get(rest) == simdjson::SUCCESS) [[unlikely]] {
+      detail::throw_decode_error(root, "invalid JSON (unexpected content after the object)");
+    }
+  }
+
+  simdjson::ondemand::parser parser_;
+  detail::PaddedBuffer buffer_;
+};
+
+// Convenience for one-off decoding, through a thread_local BodyDecoder.
+template <Reflectable T>
+T decode_body(std::string_view json) {
+  thread_local BodyDecoder decoder;
+  T out{};
+  decoder.decode(json, out);
+  return out;
+}
+
+}  // namespace pksk
+
+#undef PKSK_CODEC_UNSUPPORTED_MESSAGE

@@ -1,0 +1,101 @@
+#pragma once
+// Reading the plain JSON body: each value is the member's value itself. The reader speaks the
+// same vocabulary as AttributeValueReader (json_reader_attribute_value.hpp), so that the one
+// decode traversal in codec.hpp serves both formats. Every call returns simdjson's error code
+// rather than throwing: the traversal turns a failure into a DecodeError with the path.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <simdjson.h>
+
+namespace pksk::detail {
+
+namespace ondemand = simdjson::ondemand;
+
+// The trimmed text of a scalar, for messages.
+inline std::string_view trim_token(std::string_view token) noexcept {
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                            token.back() == '\t')) {
+    token.remove_suffix(1);
+  }
+  return token;
+}
+
+inline std::string describe_json_value(ondemand::value& value) {
+  ondemand::json_type type;
+  if (value.type().get(type) != simdjson::SUCCESS) return "invalid JSON";
+  switch (type) {
+    case ondemand::json_type::array:
+      return "an array";
+    case ondemand::json_type::object:
+      return "an object";
+    case ondemand::json_type::number:
+      return "the number " + std::string(trim_token(value.raw_json_token()));
+    case ondemand::json_type::string:
+      return "a string";
+    // type() looks at the first byte only: "tru" passes for a boolean until read.
+    case ondemand::json_type::boolean:
+    case ondemand::json_type::null: {
+      const std::string_view token = trim_token(value.raw_json_token());
+      if (token == "true" || token == "false") return "a boolean";
+      if (token == "null") return "null";
+      return "the invalid JSON token " + std::string(token);
+    }
+  }
+  return "an unknown value";
+}
+
+struct BodyReader {
+  using Value = ondemand::value;
+
+  static simdjson::error_code open(ondemand::value raw, Value& out) noexcept {
+    out = raw;
+    return simdjson::SUCCESS;
+  }
+  // True (and consumed) for JSON null; a non-null value is left for the next read.
+  static bool is_null(Value& v) noexcept {
+    bool null = false;
+    return v.is_null().get(null) == simdjson::SUCCESS && null;
+  }
+  static simdjson::error_code get_string(Value& v, std::string_view& out) noexcept {
+    return v.get_string().get(out);
+  }
+  static simdjson::error_code get_int64(Value& v, std::int64_t& out) noexcept {
+    return v.get_int64().get(out);
+  }
+  static simdjson::error_code get_uint64(Value& v, std::uint64_t& out) noexcept {
+    return v.get_uint64().get(out);
+  }
+  static simdjson::error_code get_double(Value& v, double& out) noexcept {
+    return v.get_double().get(out);
+  }
+  static simdjson::error_code get_bool(Value& v, bool& out) noexcept {
+    return v.get_bool().get(out);
+  }
+  static simdjson::error_code get_record(Value& v, ondemand::object& out) noexcept {
+    return v.get_object().get(out);
+  }
+  static simdjson::error_code get_map(Value& v, ondemand::object& out) noexcept {
+    return v.get_object().get(out);
+  }
+  static simdjson::error_code get_list(Value& v, ondemand::array& out) noexcept {
+    return v.get_array().get(out);
+  }
+  static simdjson::error_code get_string_set(Value& v, ondemand::array& out) noexcept {
+    return v.get_array().get(out);
+  }
+  // What the value is, after a read failed with INCORRECT_TYPE or NUMBER_OUT_OF_RANGE (the
+  // failed read left the value unconsumed, so it can still be inspected).
+  static std::string describe(Value& v) { return describe_json_value(v); }
+  // The number's text, when the value is a number, for telling "too large" from "not an
+  // integer" after simdjson refused it.
+  static std::string_view number_text(Value& v) noexcept {
+    ondemand::json_type type;
+    if (v.type().get(type) != simdjson::SUCCESS || type != ondemand::json_type::number) return {};
+    return trim_token(v.raw_json_token());
+  }
+};
+
+}  // namespace pksk::detail

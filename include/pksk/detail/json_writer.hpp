@@ -1,0 +1,189 @@
+#pragma once
+// The two output formats of the codec, as writers with one vocabulary: the traversal in
+// codec.hpp says "a string", "a list", "a record" and each writer spells it. BodyWriter emits
+// the plain JSON body the SQLite backend stores; AttributeValueWriter emits DynamoDB's
+// AttributeValue JSON ({"S": ...}, {"N": "..."}, ...). Both append straight into one
+// std::string: no DOM, no intermediate strings.
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace pksk::detail {
+
+// Which bytes need escaping in a JSON string (RFC 8259 §7): the quote, the backslash and the
+// control characters. Everything else, UTF-8 included, is copied as is.
+inline constexpr std::array<bool, 256> kJsonEscape = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[static_cast<std::size_t>(c)] = true;
+  table['"'] = true;
+  table['\\'] = true;
+  return table;
+}();
+
+inline void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  const char* run = text.data();
+  const char* const end = text.data() + text.size();
+  for (const char* p = run; p != end; ++p) {
+    const auto byte = static_cast<unsigned char>(*p);
+    if (!kJsonEscape[byte]) [[likely]]
+      continue;
+    out.append(run, p);
+    run = p + 1;
+    switch (byte) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default: {
+        constexpr char hex[] = "0123456789abcdef";
+        const char escaped[6] = {'\\', 'u', '0', '0', hex[byte >> 4], hex[byte & 0xF]};
+        out.append(escaped, 6);
+      }
+    }
+  }
+  out.append(run, end);
+  out += '"';
+}
+
+// Appends a number with std::to_chars: exact for integers, shortest round-trip for floating
+// point. The caller has already rejected NaN and infinities.
+template <class Number>
+void append_number(std::string& out, Number value) {
+  char buf[64];
+  const auto result = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, result.ptr);
+}
+
+class BodyWriter {
+ public:
+  static constexpr bool omits_empty_sets = false;
+
+  explicit BodyWriter(std::string& out) noexcept : out_(out) {}
+
+  void begin_item() { out_ += '{'; }
+  void end_item() { out_ += '}'; }
+
+  // A record field; names are C++ identifiers, so they need no escaping.
+  void field(std::string_view name) {
+    separate('{');
+    out_ += '"';
+    out_ += name;
+    out_ += "\":";
+  }
+  void map_key(std::string_view key) {
+    separate('{');
+    append_json_string(out_, key);
+    out_ += ':';
+  }
+  void element() { separate('['); }
+
+  void string(std::string_view s) { append_json_string(out_, s); }
+  void boolean(bool b) { out_ += b ? "true" : "false"; }
+  void null() { out_ += "null"; }
+  template <class Number>
+  void number(Number n) {
+    append_number(out_, n);
+  }
+
+  void begin_record() { out_ += '{'; }
+  void end_record() { out_ += '}'; }
+  void begin_map() { out_ += '{'; }
+  void end_map() { out_ += '}'; }
+  void begin_list() { out_ += '['; }
+  void end_list() { out_ += ']'; }
+  void begin_string_set() { out_ += '['; }
+  void end_string_set() { out_ += ']'; }
+  void set_element(std::string_view s) {
+    separate('[');
+    append_json_string(out_, s);
+  }
+
+ private:
+  // A comma unless this is the first entry, which the opening bracket just before tells us.
+  void separate(char open) {
+    if (out_.back() != open) out_ += ',';
+  }
+  std::string& out_;
+};
+
+class AttributeValueWriter {
+ public:
+  // DynamoDB rejects empty sets, so an empty std::set is stored as an absent attribute.
+  static constexpr bool omits_empty_sets = true;
+
+  explicit AttributeValueWriter(std::string& out) noexcept : out_(out) {}
+
+  void begin_item() { out_ += '{'; }
+  void end_item() { out_ += '}'; }
+
+  void field(std::string_view name) {
+    separate('{');
+    out_ += '"';
+    out_ += name;
+    out_ += "\":";
+  }
+  void map_key(std::string_view key) {
+    separate('{');
+    append_json_string(out_, key);
+    out_ += ':';
+  }
+  void element() { separate('['); }
+
+  void string(std::string_view s) {
+    out_ += "{\"S\":";
+    append_json_string(out_, s);
+    out_ += '}';
+  }
+  void boolean(bool b) { out_ += b ? "{\"BOOL\":true}" : "{\"BOOL\":false}"; }
+  void null() { out_ += "{\"NULL\":true}"; }
+  template <class Number>
+  void number(Number n) {
+    out_ += "{\"N\":\"";
+    append_number(out_, n);
+    out_ += "\"}";
+  }
+
+  void begin_record() { out_ += "{\"M\":{"; }
+  void end_record() { out_ += "}}"; }
+  void begin_map() { out_ += "{\"M\":{"; }
+  void end_map() { out_ += "}}"; }
+  void begin_list() { out_ += "{\"L\":["; }
+  void end_list() { out_ += "]}"; }
+  void begin_string_set() { out_ += "{\"SS\":["; }
+  void end_string_set() { out_ += "]}"; }
+  // Set members are bare strings in DynamoDB's format, not {"S": ...}.
+  void set_element(std::string_view s) {
+    separate('[');
+    append_json_string(out_, s);
+  }
+
+ private:
+  void separate(char open) {
+    if (out_.back() != open) out_ += ',';
+  }
+  std::string& out_;
+};
+
+}  // namespace pksk::detail
