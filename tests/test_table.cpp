@@ -292,7 +292,7 @@ TEST_CASE("a cursor that does not parse or does not belong to the query is an er
       CHECK_THROWS_AS(pksk::Cursor::parse(tampered), pksk::Error);
     }
   }
-  for (const std::string bad : {"", "A", "AAAA", "not a cursor", token + "A", token.substr(1)}) {
+  for (const std::string& bad : std::vector<std::string>{"", "A", "AAAA", "not a cursor", token + "A", token.substr(1)}) {
     CAPTURE(bad);
     CHECK_THROWS_AS(pksk::Cursor::parse(bad), pksk::Error);
   }

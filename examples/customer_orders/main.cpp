@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
     pksk::QueryOptions options{.limit = 5};
     if (token) options.start = pksk::Cursor::parse(*token);
     const pksk::Page<CustomerOrders> page = table.query_page<CustomerOrders>(pk, options);
-    std::printf("  page %d: %zu items%s\n", ++page_number, page.items.size(),
+    std::printf("  page %d: %zu item(s)%s\n", ++page_number, page.items.size(),
                 page.next ? ", more to come" : ", the last");
     token = page.next ? std::optional(page.next->to_string()) : std::nullopt;
   } while (token);

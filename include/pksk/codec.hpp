@@ -384,6 +384,14 @@ void decode_value(typename Reader::Value& value, T& out, const JsonPath& path) {
     if (auto error = Reader::get_list(value, array)) [[unlikely]] {
       throw_read_error<Reader>(path, "an array", value, error);
     }
+    // One allocation for the elements, not one per doubling: counting is a walk over
+    // structural indexes simdjson already has, far cheaper than a malloc.
+    if (std::size_t count = 0; out.capacity() == 0) {
+      if (auto error = array.count_elements().get(count)) [[unlikely]] {
+        throw_invalid_json(path, error);
+      }
+      out.reserve(count);
+    }
     // Elements already there are decoded over in place, so a reused struct keeps not only the
     // vector's capacity but its elements' strings too.
     std::size_t i = 0;
