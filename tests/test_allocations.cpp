@@ -29,17 +29,18 @@ struct Fixture {
     table.put(Customer{.id = "1", .name = "Ada", .email = "a@b.c"});
     table.put(Customer{.id = "2", .name = "Bob", .email = "b@b.c"});
     for (std::size_t i = 0; i < orders_per_customer; ++i) {
-      char id[16];
+      char id[32];
       std::snprintf(id, sizeof id, "%06zu", i);
       // Short strings only (within the small-string buffer) and no vector: no member allocates.
       table.put(Order{.customer_id = "1", .order_id = id, .status = "paid", .total = 1.5});
       // Heap-held members: one long string, a vector of line items, a long note.
-      table.put(Order{.customer_id = "2",
-                      .order_id = id,
-                      .status = "waiting for the courier to pick it up",
-                      .total = 2.5,
-                      .items = {{.sku = "A", .qty = 1}, {.sku = "B", .qty = 2}, {.sku = "C", .qty = 3}},
-                      .note = std::string("a note long enough to live on the heap")});
+      table.put(
+          Order{.customer_id = "2",
+                .order_id = id,
+                .status = "waiting for the courier to pick it up",
+                .total = 2.5,
+                .items = {{.sku = "A", .qty = 1}, {.sku = "B", .qty = 2}, {.sku = "C", .qty = 3}},
+                .note = std::string("a note long enough to live on the heap")});
     }
   }
 };
@@ -53,8 +54,8 @@ TEST_CASE("a warm collection query allocates only the result") {
   (void)f.table.query<CustomerOrders>(f.long_pk);
 
   CustomerOrders result;
-  const std::size_t short_items = counting::allocations_during(
-      [&] { result = f.table.query<CustomerOrders>(f.short_pk); });
+  const std::size_t short_items =
+      counting::allocations_during([&] { result = f.table.query<CustomerOrders>(f.short_pk); });
   REQUIRE(result.size() == orders_per_customer + 1);
   CAPTURE(short_items);
   CHECK(short_items <= result_growth_allowance);
@@ -62,8 +63,8 @@ TEST_CASE("a warm collection query allocates only the result") {
   // Each long order owns exactly three heap blocks: status, note and the items vector (the
   // line items' skus are short). A decoder that grew the vector element by element, or
   // copied a row, would exceed that.
-  const std::size_t long_items = counting::allocations_during(
-      [&] { result = f.table.query<CustomerOrders>(f.long_pk); });
+  const std::size_t long_items =
+      counting::allocations_during([&] { result = f.table.query<CustomerOrders>(f.long_pk); });
   REQUIRE(result.count<Order>() == orders_per_customer);
   CAPTURE(long_items);
   CHECK(long_items <= 3 * orders_per_customer + result_growth_allowance);

@@ -71,8 +71,8 @@ TEST_CASE("aggregate fields are reached by index and visited in order") {
       seen.back() += "=" + field;
     }
   });
-  CHECK(seen == std::vector<std::string>{"customer_id=c1", "order_id=2021-01-01", "note", "items",
-                                         "tags"});
+  CHECK(seen ==
+        std::vector<std::string>{"customer_id=c1", "order_id=2021-01-01", "note", "items", "tags"});
 
   const Order& view = order;
   CHECK(pksk::get_field<0>(view) == "c1");
@@ -87,9 +87,8 @@ TEST_CASE("hana-defined and hana-adapted structs go through the same interface")
 
   Adapted adapted{"a1", 7, 2.5};
   std::vector<std::string> names;
-  pksk::for_each_field(adapted, [&](auto index, auto&) {
-    names.emplace_back(pksk::field_names_v<Adapted>[index]);
-  });
+  pksk::for_each_field(
+      adapted, [&](auto index, auto&) { names.emplace_back(pksk::field_names_v<Adapted>[index]); });
   CHECK(names == std::vector<std::string>{"id", "score"});
   CHECK(pksk::get_field<1>(adapted) == 2.5);
 }

@@ -174,7 +174,8 @@ TEST_CASE("items of types outside the collection are kept raw in unknown()") {
   CHECK(raw.pk == "CUSTOMER#1");
   CHECK(raw.sk == "#INVOICE#7");
   CHECK(raw.type == "Invoice");
-  CHECK(pksk::decode_body<Invoice>(raw.json) == Invoice{.customer_id = "1", .number = "7", .amount = 3});
+  CHECK(pksk::decode_body<Invoice>(raw.json) ==
+        Invoice{.customer_id = "1", .number = "7", .amount = 3});
   CHECK_FALSE(all.empty());
 }
 
@@ -183,7 +184,7 @@ TEST_CASE("reading backwards with limit N + 1 gives the A record and the newest 
   pksk::Table table{backend, "shop"};
   table.put(Customer{.id = "123", .name = "Ada"});
   for (int day = 1; day <= 20; ++day) {
-    char id[16];
+    char id[32];
     std::snprintf(id, sizeof id, "2020-12-%02d", day);
     table.put(order("123", id));
   }
@@ -202,7 +203,8 @@ TEST_CASE("key conditions compare sort keys as bytes") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
   // Case and multibyte UTF-8: byte order puts "B" < "a" < "z" < "é" < "日本" < "😀".
-  const std::vector<std::string> ids = {"a", "B", "z", "é", "日本", "😀", "2020-12-01", "2020-12-31"};
+  const std::vector<std::string> ids = {"a",    "B",  "z",          "é",
+                                        "日本", "😀", "2020-12-01", "2020-12-31"};
   for (const std::string& id : ids) table.put(order("1", id));
   const PartitionKey pk{"CUSTOMER#1"};
 
@@ -243,7 +245,8 @@ TEST_CASE("paging visits every item exactly once, forwards and backwards") {
       std::vector<std::string> order_seen;
       std::size_t customers = 0;
       std::size_t pages = 0;
-      pksk::Page<CustomerOrders> page = table.query_page<CustomerOrders>(pk, {.forward = forward, .limit = limit});
+      pksk::Page<CustomerOrders> page =
+          table.query_page<CustomerOrders>(pk, {.forward = forward, .limit = limit});
       for (;;) {
         ++pages;
         CHECK(page.items.size() <= limit);
@@ -253,7 +256,8 @@ TEST_CASE("paging visits every item exactly once, forwards and backwards") {
         // Through the text form, as a client would send it back.
         const pksk::Cursor cursor = pksk::Cursor::parse(page.next->to_string());
         CHECK(cursor == *page.next);
-        page = table.query_page<CustomerOrders>(pk, {.forward = forward, .limit = limit, .start = cursor});
+        page = table.query_page<CustomerOrders>(
+            pk, {.forward = forward, .limit = limit, .start = cursor});
       }
       CHECK(customers == 1);
       CHECK(order_seen.size() == orders);
@@ -279,8 +283,9 @@ TEST_CASE("a cursor that does not parse or does not belong to the query is an er
   const auto page = table.query_page<Order>(pk, {.limit = 2});
   REQUIRE(page.next);
   const std::string token = page.next->to_string();
-  CHECK(token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") ==
-        std::string::npos);
+  CHECK(
+      token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") ==
+      std::string::npos);
 
   // Every single-character change is caught: no silent restart elsewhere, no UB.
   for (std::size_t at = 0; at < token.size(); ++at) {
@@ -292,7 +297,8 @@ TEST_CASE("a cursor that does not parse or does not belong to the query is an er
       CHECK_THROWS_AS(pksk::Cursor::parse(tampered), pksk::Error);
     }
   }
-  for (const std::string& bad : std::vector<std::string>{"", "A", "AAAA", "not a cursor", token + "A", token.substr(1)}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"", "A", "AAAA", "not a cursor", token + "A", token.substr(1)}) {
     CAPTURE(bad);
     CHECK_THROWS_AS(pksk::Cursor::parse(bad), pksk::Error);
   }
@@ -302,26 +308,31 @@ TEST_CASE("a cursor that does not parse or does not belong to the query is an er
                     Catch::Contains("belongs to partition 'CUSTOMER#1'"));
   pksk::Cursor of_index = *page.next;
   of_index.index = "gsi1";
-  CHECK_THROWS_WITH(table.query_page<Order>(pk, {.start = of_index}), Catch::Contains("index 'gsi1'"));
-  CHECK_THROWS_WITH(table.query_page<Order>(pk, {.sk = pksk::begins_with("#ORDER#2022"), .start = *page.next}),
-                    Catch::Contains("outside the query's key condition"));
+  CHECK_THROWS_WITH(table.query_page<Order>(pk, {.start = of_index}),
+                    Catch::Contains("index 'gsi1'"));
+  CHECK_THROWS_WITH(
+      table.query_page<Order>(pk, {.sk = pksk::begins_with("#ORDER#2022"), .start = *page.next}),
+      Catch::Contains("outside the query's key condition"));
 }
 
 TEST_CASE("a corrupt body is a DecodeError naming table, pk, sk, type and JSON path") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
   auto raw = backend.open_table(pksk::TableSpec{"shop"});
-  backend.put(raw, {"CUSTOMER#1", "#ORDER#x", "Order", R"({"customer_id":"1","order_id":"x","total":"abc"})"});
+  backend.put(raw, {"CUSTOMER#1", "#ORDER#x", "Order",
+                    R"({"customer_id":"1","order_id":"x","total":"abc"})"});
   backend.put(raw, {"CUSTOMER#2", "#ORDER#y", "Order", R"({"customer_id":"2","order_id":)"});
-  backend.put(raw, {"CUSTOMER#3", "#ORDER#z", "Order",
-                    R"({"customer_id":"3","order_id":"z","items":[{"sku":"a","qty":1},{"sku":"b","qty":"2"}]})"});
+  backend.put(
+      raw,
+      {"CUSTOMER#3", "#ORDER#z", "Order",
+       R"({"customer_id":"3","order_id":"z","items":[{"sku":"a","qty":1},{"sku":"b","qty":"2"}]})"});
 
   using Catch::Contains;
   const auto query = [&](const char* pk) { return table.query<CustomerOrders>(PartitionKey{pk}); };
   CHECK_THROWS_AS(query("CUSTOMER#1"), pksk::DecodeError);
   CHECK_THROWS_WITH(query("CUSTOMER#1"), Contains("'shop'") && Contains("pk='CUSTOMER#1'") &&
-                                             Contains("sk='#ORDER#x'") && Contains("type='Order'") &&
-                                             Contains("$.total"));
+                                             Contains("sk='#ORDER#x'") &&
+                                             Contains("type='Order'") && Contains("$.total"));
   CHECK_THROWS_AS(query("CUSTOMER#2"), pksk::DecodeError);
   CHECK_THROWS_WITH(query("CUSTOMER#3"), Contains("$.items[1].qty"));
   CHECK_THROWS_WITH(table.get(Order{.customer_id = "1", .order_id = "x"}), Contains("$.total"));
@@ -335,14 +346,16 @@ TEST_CASE("a put that fails writes nothing") {
 
   // A key value may not forge another key: '#' is the template's delimiter.
   CHECK_THROWS_AS(table.put(order("1#ORDER", "x")), pksk::KeyError);
-  CHECK_THROWS_WITH(table.put(order("1", "a#b")), Catch::Contains("'shop'") && Catch::Contains("order_id"));
+  CHECK_THROWS_WITH(table.put(order("1", "a#b")),
+                    Catch::Contains("'shop'") && Catch::Contains("order_id"));
   CHECK_THROWS_AS(table.put(order("1", "2020-12-02", std::numeric_limits<double>::quiet_NaN())),
                   pksk::EncodeError);
   Order huge = order("1", "2020-12-03");
   huge.note = std::string(pksk::max_item_bytes, 'x');
   CHECK_THROWS_AS(table.put(huge), pksk::ItemTooLarge);
 
-  CHECK(order_ids(table.query<Order>(PartitionKey{"CUSTOMER#1"})) == std::vector<std::string>{"2020-12-01"});
+  CHECK(order_ids(table.query<Order>(PartitionKey{"CUSTOMER#1"})) ==
+        std::vector<std::string>{"2020-12-01"});
   CHECK(table.query<CustomerOrders>(PartitionKey{"CUSTOMER#1#ORDER"}).empty());
 }
 
@@ -359,8 +372,10 @@ TEST_CASE("the file is an ordinary SQLite database with an ordered composite key
   const auto sql = column(file.path.string(), "SELECT sql FROM sqlite_master WHERE name = 'shop'");
   REQUIRE(sql.size() == 1);
   CHECK_THAT(sql[0], Catch::Contains("WITHOUT ROWID") && Catch::Contains("PRIMARY KEY (pk, sk)"));
-  CHECK(column(file.path.string(), "SELECT type FROM shop") == std::vector<std::string>{"Customer"});
-  CHECK(column(file.path.string(), "SELECT kind FROM audit") == std::vector<std::string>{"Customer"});
+  CHECK(column(file.path.string(), "SELECT type FROM shop") ==
+        std::vector<std::string>{"Customer"});
+  CHECK(column(file.path.string(), "SELECT kind FROM audit") ==
+        std::vector<std::string>{"Customer"});
   CHECK(column(file.path.string(), "PRAGMA journal_mode") == std::vector<std::string>{"wal"});
 
   // Reopened, the data is there; a table of another schema is refused, not rewritten.

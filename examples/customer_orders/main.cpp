@@ -78,17 +78,19 @@ int main(int argc, char** argv) {
   table.put(Customer{.id = "456", .name = "Charles Babbage", .email = "charles@example.com"});
   const char* statuses[] = {"shipped", "delivered", "pending"};
   for (int day = 1; day <= 14; ++day) {
-    char date[16];
+    char date[32];
     std::snprintf(date, sizeof date, "2020-12-%02d", day);
-    Order order{.customer_id = "123",
-                .order_id = date,
-                .status = statuses[day % 3],
-                .total = 10.0 * day + 0.99,
-                .items = {{.sku = "SKU-" + std::to_string(day), .qty = day % 4 + 1, .price = 9.99}}};
+    Order order{
+        .customer_id = "123",
+        .order_id = date,
+        .status = statuses[day % 3],
+        .total = 10.0 * day + 0.99,
+        .items = {{.sku = "SKU-" + std::to_string(day), .qty = day % 4 + 1, .price = 9.99}}};
     if (day % 5 == 0) order.note = "leave at the door";
     table.put(order);
   }
-  table.put(Order{.customer_id = "123", .order_id = "2020-11-25", .status = "delivered", .total = 59.98});
+  table.put(
+      Order{.customer_id = "123", .order_id = "2020-11-25", .status = "delivered", .total = 59.98});
   table.put(Order{.customer_id = "456", .order_id = "2020-12-06", .status = "shipped", .total = 5});
 
   const pksk::PartitionKey pk = pksk::partition(Customer{.id = "123"});
@@ -108,8 +110,8 @@ int main(int argc, char** argv) {
   for (const auto& item : newest) std::visit([](const auto& entity) { print(entity); }, item);
 
   // 3. Orders in a date range: a between condition on the sort key.
-  const std::vector<Order> first_week = table.query<Order>(
-      pk, {.sk = pksk::between("#ORDER#2020-12-01", "#ORDER#2020-12-07")});
+  const std::vector<Order> first_week =
+      table.query<Order>(pk, {.sk = pksk::between("#ORDER#2020-12-01", "#ORDER#2020-12-07")});
   std::printf("\norders 2020-12-01 .. 2020-12-07: %zu\n", first_week.size());
   for (const Order& order : first_week) print(order);
 
@@ -128,8 +130,10 @@ int main(int argc, char** argv) {
 
   // 5. Point reads and deletes take an entity whose key fields are set.
   table.erase(Order{.customer_id = "123", .order_id = "2020-11-25"});
-  const std::optional<Order> gone = table.get(Order{.customer_id = "123", .order_id = "2020-11-25"});
-  const std::optional<Order> kept = table.get(Order{.customer_id = "123", .order_id = "2020-12-06"});
+  const std::optional<Order> gone =
+      table.get(Order{.customer_id = "123", .order_id = "2020-11-25"});
+  const std::optional<Order> kept =
+      table.get(Order{.customer_id = "123", .order_id = "2020-12-06"});
   std::printf("\nafter erase: 2020-11-25 %s, 2020-12-06 %s (%s)\n", gone ? "present" : "absent",
               kept ? "present" : "absent", kept ? kept->status.c_str() : "-");
   std::printf("orders of customer 123 now: %zu\n", table.query<Order>(pk).size());

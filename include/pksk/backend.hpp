@@ -56,19 +56,19 @@ struct ItemVisitorArchetype {
 }  // namespace detail
 
 template <class B>
-concept Backend = requires(B& backend, const TableSpec& spec, const ItemView& item,
-                           std::string_view key, const RawQuery& query,
-                           detail::ItemVisitorArchetype visitor) {
-  typename B::TableHandle;
-  // Creates the table if absent, checks its schema if present (a mismatch throws).
-  { backend.open_table(spec) } -> std::same_as<typename B::TableHandle>;
-  requires requires(typename B::TableHandle& table) {
-    { backend.put(table, item) } -> std::same_as<void>;
-    // Calls the visitor with the item and returns true, or returns false when absent.
-    { backend.get(table, key, key, visitor) } -> std::same_as<bool>;
-    { backend.erase(table, key, key) } -> std::same_as<bool>;  // true if an item was removed
-    { backend.query(table, query, visitor) } -> std::same_as<QueryOutcome>;
-  };
-};
+concept Backend =
+    requires(B& backend, const TableSpec& spec, const ItemView& item, std::string_view key,
+             const RawQuery& query, detail::ItemVisitorArchetype visitor) {
+      typename B::TableHandle;
+      // Creates the table if absent, checks its schema if present (a mismatch throws).
+      { backend.open_table(spec) } -> std::same_as<typename B::TableHandle>;
+      requires requires(typename B::TableHandle& table) {
+        { backend.put(table, item) } -> std::same_as<void>;
+        // Calls the visitor with the item and returns true, or returns false when absent.
+        { backend.get(table, key, key, visitor) } -> std::same_as<bool>;
+        { backend.erase(table, key, key) } -> std::same_as<bool>;  // true if an item was removed
+        { backend.query(table, query, visitor) } -> std::same_as<QueryOutcome>;
+      };
+    };
 
 }  // namespace pksk

@@ -80,9 +80,11 @@ class ItemCollection {
   template <class T>
     requires is_member<T>
   auto items() const {
-    return items_ |
-           std::views::filter([](const value_type& item) { return std::holds_alternative<T>(item); }) |
-           std::views::transform([](const value_type& item) -> const T& { return *std::get_if<T>(&item); });
+    return items_ | std::views::filter([](const value_type& item) {
+             return std::holds_alternative<T>(item);
+           }) |
+           std::views::transform(
+               [](const value_type& item) -> const T& { return *std::get_if<T>(&item); });
   }
 
   const std::vector<RawItem>& unknown() const noexcept { return unknown_; }
@@ -107,7 +109,9 @@ class ItemCollection {
   void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
                       std::string_view body, BodyDecoder& decoder) {
     const bool known = ((type == type_name_v<Ts> && (decode_back<Ts>(body, decoder), true)) || ...);
-    if (!known) unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body)});
+    if (!known)
+      unknown_.push_back(
+          RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body)});
   }
 
   friend bool operator==(const ItemCollection&, const ItemCollection&) = default;

@@ -16,11 +16,21 @@ struct KeyCondition {
   friend bool operator==(const KeyCondition&, const KeyCondition&) = default;
 };
 
-inline KeyCondition eq(std::string sk) { return {KeyCondition::Op::eq, std::move(sk), {}}; }
-inline KeyCondition lt(std::string sk) { return {KeyCondition::Op::lt, std::move(sk), {}}; }
-inline KeyCondition le(std::string sk) { return {KeyCondition::Op::le, std::move(sk), {}}; }
-inline KeyCondition gt(std::string sk) { return {KeyCondition::Op::gt, std::move(sk), {}}; }
-inline KeyCondition ge(std::string sk) { return {KeyCondition::Op::ge, std::move(sk), {}}; }
+inline KeyCondition eq(std::string sk) {
+  return {KeyCondition::Op::eq, std::move(sk), {}};
+}
+inline KeyCondition lt(std::string sk) {
+  return {KeyCondition::Op::lt, std::move(sk), {}};
+}
+inline KeyCondition le(std::string sk) {
+  return {KeyCondition::Op::le, std::move(sk), {}};
+}
+inline KeyCondition gt(std::string sk) {
+  return {KeyCondition::Op::gt, std::move(sk), {}};
+}
+inline KeyCondition ge(std::string sk) {
+  return {KeyCondition::Op::ge, std::move(sk), {}};
+}
 inline KeyCondition between(std::string low, std::string high) {
   return {KeyCondition::Op::between, std::move(low), std::move(high)};
 }
@@ -36,14 +46,22 @@ namespace pksk {
 inline bool matches(const KeyCondition& condition, std::string_view sk) noexcept {
   using Op = KeyCondition::Op;
   switch (condition.op) {
-    case Op::any: return true;
-    case Op::eq: return sk == condition.first;
-    case Op::lt: return sk < condition.first;
-    case Op::le: return sk <= condition.first;
-    case Op::gt: return sk > condition.first;
-    case Op::ge: return sk >= condition.first;
-    case Op::between: return condition.first <= sk && sk <= condition.second;
-    case Op::begins_with: return sk.starts_with(condition.first);
+    case Op::any:
+      return true;
+    case Op::eq:
+      return sk == condition.first;
+    case Op::lt:
+      return sk < condition.first;
+    case Op::le:
+      return sk <= condition.first;
+    case Op::gt:
+      return sk > condition.first;
+    case Op::ge:
+      return sk >= condition.first;
+    case Op::between:
+      return condition.first <= sk && sk <= condition.second;
+    case Op::begins_with:
+      return sk.starts_with(condition.first);
   }
   return false;
 }

@@ -11,11 +11,11 @@
 
 #include <boost/hana/accessors.hpp>
 #include <boost/hana/at.hpp>
+#include <boost/hana/concept/struct.hpp>
 #include <boost/hana/first.hpp>
 #include <boost/hana/length.hpp>
 #include <boost/hana/second.hpp>
 #include <boost/hana/string.hpp>
-#include <boost/hana/concept/struct.hpp>
 #include <boost/pfr.hpp>
 
 #include "detail/field_names.hpp"

@@ -151,8 +151,8 @@ class Table {
 
   [[noreturn]] void throw_decode_error(const ItemView& row, const DecodeError& error) const {
     throw DecodeError(context("read", row.type) + "item pk=" + detail::quoted(row.pk) +
-                      " sk=" + detail::quoted(row.sk) + " type=" + detail::quoted(row.type) +
-                      ": " + error.what());
+                      " sk=" + detail::quoted(row.sk) + " type=" + detail::quoted(row.type) + ": " +
+                      error.what());
   }
 
   template <class T>
@@ -172,7 +172,8 @@ class Table {
       static const KeyCondition type_prefix = begins_with(std::string(sort_key_prefix_v<R>));
       if (!condition && !type_prefix.first.empty()) condition = &type_prefix;
     }
-    RawQuery raw{.pk = pk.value, .sk = condition, .forward = options.forward, .limit = options.limit};
+    RawQuery raw{
+        .pk = pk.value, .sk = condition, .forward = options.forward, .limit = options.limit};
     if (options.start) {
       check_cursor(*options.start, pk, condition);
       raw.exclusive_start_sk = options.start->sk;

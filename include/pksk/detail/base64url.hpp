@@ -16,8 +16,9 @@ inline std::string base64url_encode(std::string_view bytes) {
   std::string out;
   out.reserve((bytes.size() * 4 + 2) / 3);
   std::size_t i = 0;
-  const auto byte = [&](std::size_t at) { return static_cast<std::uint32_t>(
-                                              static_cast<unsigned char>(bytes[at])); };
+  const auto byte = [&](std::size_t at) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at]));
+  };
   for (; i + 3 <= bytes.size(); i += 3) {
     const std::uint32_t n = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
     for (int shift = 18; shift >= 0; shift -= 6) out += base64url_alphabet[(n >> shift) & 63];

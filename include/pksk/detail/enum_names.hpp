@@ -38,7 +38,8 @@ struct EnumeratorName {
   // bit_cast, not static_cast: clang >= 16 rejects a static_cast to an enum outside its
   // range of values in a constant expression, which probing must be able to reach.
   static constexpr E probe = std::bit_cast<E>(static_cast<std::underlying_type_t<E>>(Underlying));
-  static constexpr std::string_view parsed = enumerator_name(std::string_view{enum_value_signature<probe>()});
+  static constexpr std::string_view parsed =
+      enumerator_name(std::string_view{enum_value_signature<probe>()});
   static constexpr StaticName<parsed.size()> storage{parsed};
   static constexpr std::string_view value = storage.view();
 };

@@ -66,7 +66,8 @@ consteval auto field_pointer() noexcept {
 
 template <class T, std::size_t I>
 struct AggregateFieldName {
-  static constexpr std::string_view parsed = last_identifier(std::string_view{signature_of<field_pointer<T, I>()>()});
+  static constexpr std::string_view parsed =
+      last_identifier(std::string_view{signature_of<field_pointer<T, I>()>()});
   static constexpr StaticName<parsed.size()> storage{parsed};
   static constexpr std::string_view value = storage.view();
 };

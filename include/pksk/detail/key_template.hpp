@@ -56,14 +56,43 @@ struct Segment {
   std::size_t len = 0;
 };
 
+// Plain index loops, not std::string_view::find: g++ 12 with -fsanitize=undefined instruments
+// find's null-pointer test and then refuses it in a constant expression, which would break
+// every user build under UBSan.
+constexpr std::size_t find_char(std::string_view text, char c, std::size_t from = 0) noexcept {
+  for (std::size_t i = from; i < text.size(); ++i) {
+    if (text[i] == c) return i;
+  }
+  return std::string_view::npos;
+}
+
+constexpr bool is_brace(char c) noexcept {
+  return c == '{' || c == '}';
+}
+
+constexpr std::size_t find_brace(std::string_view text, std::size_t from) noexcept {
+  for (std::size_t i = from; i < text.size(); ++i) {
+    if (is_brace(text[i])) return i;
+  }
+  return std::string_view::npos;
+}
+
+// The last brace at or before `at`.
+constexpr std::size_t find_last_brace(std::string_view text, std::size_t at) noexcept {
+  for (std::size_t i = std::min(at + 1, text.size()); i > 0; --i) {
+    if (is_brace(text[i - 1])) return i - 1;
+  }
+  return std::string_view::npos;
+}
+
 consteval TemplateScan scan_key_template(std::string_view text) {
   TemplateScan scan;
   std::size_t i = 0;
   std::size_t previous_field = std::string_view::npos;  // start of the field just before i
   while (i < text.size()) {
     if (text[i] == '{') {
-      const std::size_t close = text.find('}', i + 1);
-      const std::size_t nested = text.find('{', i + 1);
+      const std::size_t close = find_char(text, '}', i + 1);
+      const std::size_t nested = find_char(text, '{', i + 1);
       if (close == std::string_view::npos || nested < close) {
         const std::size_t end = nested < close ? nested : text.size();
         return {TemplateError::unclosed_brace, i, end - i, 0, 0};
@@ -78,11 +107,11 @@ consteval TemplateScan scan_key_template(std::string_view text) {
       i = close + 1;
     } else if (text[i] == '}') {
       // The literal run that the stray brace ends says where it is.
-      const std::size_t start = text.find_last_of("{}", i == 0 ? 0 : i - 1);
+      const std::size_t start = find_last_brace(text, i == 0 ? 0 : i - 1);
       const std::size_t from = (i == 0 || start == std::string_view::npos) ? 0 : start + 1;
       return {TemplateError::unopened_brace, from, i + 1 - from, 0, 0};
     } else {
-      const std::size_t end = std::min(text.find_first_of("{}", i), text.size());
+      const std::size_t end = std::min(find_brace(text, i), text.size());
       previous_field = std::string_view::npos;
       ++scan.segments;
       i = end;
@@ -102,11 +131,11 @@ consteval auto parse_key_template() {
   std::size_t n = 0;
   for (std::size_t i = 0; i < text.size() && n < segments.size(); ++n) {
     if (text[i] == '{') {
-      const std::size_t close = text.find('}', i);
+      const std::size_t close = find_char(text, '}', i);
       segments[n] = {SegmentKind::field, i + 1, close - i - 1};
       i = close + 1;
     } else {
-      const std::size_t end = std::min(text.find('{', i), text.size());
+      const std::size_t end = std::min(find_char(text, '{', i), text.size());
       segments[n] = {SegmentKind::literal, i, end - i};
       i = end;
     }
@@ -534,7 +563,7 @@ struct KeyTemplate {
   }();
 
   // The literal text before the first field (the whole template when it has no field).
-  static constexpr std::string_view prefix = text.substr(0, text.find('{'));
+  static constexpr std::string_view prefix = text.substr(0, find_char(text, '{'));
 
   static constexpr std::size_t literal_size = [] {
     std::size_t n = 0;
