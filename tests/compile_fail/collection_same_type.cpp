@@ -4,7 +4,7 @@
 //   g++:   In instantiation of 'struct pksk::detail::CHECK<ENTITY,
 //   pksk::detail::fixed_string<N>{"..."}, ...>' clang: in instantiation of template class
 //   'pksk::detail::CHECK<ENTITY, fixed_string<N>{"..."}, ...>'
-// (fixed_string is qualified by g++ only). CheckDiagnostic.cmake relies on these substrings
+// (fixed_string is qualified by g++ only). CheckCompileFail.cmake relies on these substrings
 // of both outputs, which name the entity and the offending text:
 // expect: item_collection_members_have_the_same_type<Customer,
 // expect: <Customer, Invoice,

@@ -76,11 +76,11 @@ void append_number(std::string& out, Number value) {
   out.append(buf, result.ptr);
 }
 
-class BodyWriter {
+// What both formats share: the item is a JSON object of fields, maps are objects, lists
+// and sets are arrays; only the wrapping of values differs.
+class JsonPunctuation {
  public:
-  static constexpr bool omits_empty_sets = false;
-
-  explicit BodyWriter(std::string& out) noexcept : out_(out) {}
+  explicit JsonPunctuation(std::string& out) noexcept : out_(out) {}
 
   void begin_item() { out_ += '{'; }
   void end_item() { out_ += '}'; }
@@ -98,6 +98,24 @@ class BodyWriter {
     out_ += ':';
   }
   void element() { separate('['); }
+  // Set members are bare strings in both formats (DynamoDB's "SS" holds no {"S": ...}).
+  void set_element(std::string_view s) {
+    separate('[');
+    append_json_string(out_, s);
+  }
+
+ protected:
+  // A comma unless this is the first entry, which the opening bracket just before tells us.
+  void separate(char open) {
+    if (out_.back() != open) out_ += ',';
+  }
+  std::string& out_;
+};
+
+class BodyWriter : public JsonPunctuation {
+ public:
+  static constexpr bool omits_empty_sets = false;
+  using JsonPunctuation::JsonPunctuation;
 
   void string(std::string_view s) { append_json_string(out_, s); }
   void boolean(bool b) { out_ += b ? "true" : "false"; }
@@ -115,41 +133,13 @@ class BodyWriter {
   void end_list() { out_ += ']'; }
   void begin_string_set() { out_ += '['; }
   void end_string_set() { out_ += ']'; }
-  void set_element(std::string_view s) {
-    separate('[');
-    append_json_string(out_, s);
-  }
-
- private:
-  // A comma unless this is the first entry, which the opening bracket just before tells us.
-  void separate(char open) {
-    if (out_.back() != open) out_ += ',';
-  }
-  std::string& out_;
 };
 
-class AttributeValueWriter {
+class AttributeValueWriter : public JsonPunctuation {
  public:
   // DynamoDB rejects empty sets, so an empty std::set is stored as an absent attribute.
   static constexpr bool omits_empty_sets = true;
-
-  explicit AttributeValueWriter(std::string& out) noexcept : out_(out) {}
-
-  void begin_item() { out_ += '{'; }
-  void end_item() { out_ += '}'; }
-
-  void field(std::string_view name) {
-    separate('{');
-    out_ += '"';
-    out_ += name;
-    out_ += "\":";
-  }
-  void map_key(std::string_view key) {
-    separate('{');
-    append_json_string(out_, key);
-    out_ += ':';
-  }
-  void element() { separate('['); }
+  using JsonPunctuation::JsonPunctuation;
 
   void string(std::string_view s) {
     out_ += "{\"S\":";
@@ -173,17 +163,6 @@ class AttributeValueWriter {
   void end_list() { out_ += "]}"; }
   void begin_string_set() { out_ += "{\"SS\":["; }
   void end_string_set() { out_ += "]}"; }
-  // Set members are bare strings in DynamoDB's format, not {"S": ...}.
-  void set_element(std::string_view s) {
-    separate('[');
-    append_json_string(out_, s);
-  }
-
- private:
-  void separate(char open) {
-    if (out_.back() != open) out_ += ',';
-  }
-  std::string& out_;
 };
 
 }  // namespace pksk::detail
