@@ -14,6 +14,7 @@
 
 #include "codec.hpp"
 #include "entity.hpp"
+#include "equal.hpp"
 #include "key.hpp"
 
 namespace pksk {
@@ -114,7 +115,21 @@ class ItemCollection {
           RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body)});
   }
 
-  friend bool operator==(const ItemCollection&, const ItemCollection&) = default;
+  // Entities need no operator== of their own: they compare member by member.
+  friend bool operator==(const ItemCollection& a, const ItemCollection& b) {
+    if (a.items_.size() != b.items_.size() || a.unknown_ != b.unknown_) return false;
+    for (std::size_t i = 0; i < a.items_.size(); ++i) {
+      const bool same = std::visit(
+          [&](const auto& left) {
+            using T = std::remove_cvref_t<decltype(left)>;
+            const T* right = std::get_if<T>(&b.items_[i]);
+            return right != nullptr && structurally_equal(left, *right);
+          },
+          a.items_[i]);
+      if (!same) return false;
+    }
+    return true;
+  }
 
  private:
   template <class T>

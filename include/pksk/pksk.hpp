@@ -9,6 +9,7 @@
 #include "config.hpp"
 #include "entity.hpp"
 #include "enum_name.hpp"
+#include "equal.hpp"
 #include "error.hpp"
 #include "key.hpp"
 #include "key_condition.hpp"

@@ -1,0 +1,123 @@
+// ../shared/API.md §1–2 as written: plain structs with no operator==, no macro, designated
+// initializers that leave members out. If this file stops compiling, the contract broke.
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pksk/pksk.hpp>
+#include <pksk/sqlite.hpp>
+
+namespace api {
+struct LineItem {
+  std::string sku;
+  int qty{};
+  double price{};
+};
+struct Customer {
+  std::string id;
+  std::string name;
+  std::string email;
+};
+struct Order {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double total{};
+  std::vector<LineItem> items;
+  std::optional<std::string> note;
+};
+}  // namespace api
+
+template <>
+struct pksk::Entity<api::Customer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "A";
+};
+template <>
+struct pksk::Entity<api::Order> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+};
+
+using namespace api;
+
+TEST_CASE("API.md section 2 compiles and behaves as written") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "shop"};
+
+  table.put(Customer{.id = "123", .name = "Ada", .email = "ada@example.com"});
+  table.put(
+      Order{.customer_id = "123", .order_id = "2020-12-06", .status = "shipped", .total = 59.98});
+  table.put(Order{.customer_id = "123",
+                  .order_id = "2020-12-01",
+                  .status = "paid",
+                  .total = 10,
+                  .items = {{.sku = "A-1", .qty = 2, .price = 5}}});
+
+  std::optional<Order> o = table.get(Order{.customer_id = "123", .order_id = "2020-12-06"});
+  REQUIRE(o);
+  CHECK(o->status == "shipped");
+  CHECK(o->total == 59.98);
+  CHECK_FALSE(o->note);
+
+  using CustomerOrders = pksk::ItemCollection<Customer, Order>;
+  pksk::PartitionKey pk = pksk::partition(Customer{.id = "123"});
+  CHECK(pk.value == "CUSTOMER#123");
+
+  CustomerOrders all = table.query<CustomerOrders>(pk);
+  const Customer* c = all.first<Customer>();
+  REQUIRE(c != nullptr);
+  CHECK(c->email == "ada@example.com");
+  std::vector<std::string> ids;
+  for (const Order& order : all.items<Order>()) ids.push_back(order.order_id);
+  CHECK(ids == std::vector<std::string>{"2020-12-01", "2020-12-06"});
+  std::size_t visited = 0;
+  for (const auto& item : all) visited += std::holds_alternative<Order>(item) ? 1 : 10;
+  CHECK(visited == 12);
+  CHECK(all.size() == 3);
+  CHECK(all.count<Order>() == 2);
+  CHECK(all.unknown().empty());
+
+  // A value type, though Customer and Order declare no operator==: compared member by member,
+  // down to a line item's price.
+  CustomerOrders other = all;
+  CHECK(all == other);
+  table.put(Order{.customer_id = "123",
+                  .order_id = "2020-12-01",
+                  .status = "paid",
+                  .total = 10,
+                  .items = {{.sku = "A-1", .qty = 2, .price = 5.01}}});
+  CHECK_FALSE(all == table.query<CustomerOrders>(pk));
+  CHECK(other == all);
+
+  std::vector<Order> orders = table.query<Order>(pk);
+  CHECK(orders.size() == 2);
+  CustomerOrders newest = table.query<CustomerOrders>(pk, {.forward = false, .limit = 2});
+  REQUIRE(newest.size() == 2);
+  CHECK(newest.first<Customer>() != nullptr);
+  CHECK(newest.items<Order>().front().order_id == "2020-12-06");
+  std::vector<Order> dec =
+      table.query<Order>(pk, {.sk = pksk::between("#ORDER#2020-12-01", "#ORDER#2020-12-31")});
+  CHECK(dec.size() == 2);
+
+  pksk::Page<CustomerOrders> page = table.query_page<CustomerOrders>(pk, {.limit = 2});
+  REQUIRE(page.next);
+  std::string token = page.next->to_string();
+  std::size_t seen = page.items.size();
+  while (page.next) {
+    page = table.query_page<CustomerOrders>(pk, {.limit = 2, .start = *page.next});
+    seen += page.items.size();
+  }
+  CHECK(seen == 3);
+  pksk::Page<std::vector<Order>> rest =
+      table.query_page<Order>(pk, {.start = pksk::Cursor::parse(token)});
+  CHECK(rest.items.empty());  // the first page already held both orders
+  CHECK_FALSE(rest.next);
+
+  table.erase(Order{.customer_id = "123", .order_id = "2020-12-06"});
+  CHECK_FALSE(table.get(Order{.customer_id = "123", .order_id = "2020-12-06"}));
+}
