@@ -373,3 +373,18 @@ TEST_CASE("body: encode reuses the output string") {
   pksk::encode_body(Address{"a", std::nullopt}, body);
   CHECK(body == R"({"city":"a"})");
 }
+
+TEST_CASE("body: members in any order, repeated or interleaved with unknown ones") {
+  pksk::BodyDecoder decoder;
+  Order out;
+  decoder.decode(
+      R"({"note":"n","x":1,"items":[{"price":2,"sku":"s","qty":3}],"total":1.5,"status":"a",)"
+      R"("order_id":"o","customer_id":"c","status":"b"})",
+      out);
+  CHECK(out == Order{.customer_id = "c",
+                     .order_id = "o",
+                     .status = "b",
+                     .total = 1.5,
+                     .items = {{"s", 3, 2}},
+                     .note = "n"});
+}
