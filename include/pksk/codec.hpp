@@ -257,7 +257,6 @@ template <class Reader, class T>
 void decode_fields(ondemand::object& object, T& out, const JsonPath& path) {
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
-  std::size_t expected = 0;
   for (auto member : object) {
     ondemand::field field;
     if (auto error = std::move(member).get(field)) [[unlikely]] {
@@ -265,19 +264,9 @@ void decode_fields(ondemand::object& object, T& out, const JsonPath& path) {
     }
     const ondemand::raw_json_string key = field.key();
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      // Bodies we wrote list fields in declaration order, so the field after the last match
-      // is tried first: one integer test and one string comparison per field in the usual
-      // case, whatever the position. Other orders fall back to trying every name.
-      const bool in_order = ((expected == I && key.unsafe_is_equal(field_names_v<T>[I]) &&
-                              (decode_field<Reader, T, I>(field.value(), out, path), seen.set(I),
-                               expected = I + 1, true)) ||
-                             ...);
-      if (!in_order) {
-        (void)((key.unsafe_is_equal(field_names_v<T>[I]) &&
-                (decode_field<Reader, T, I>(field.value(), out, path), seen.set(I),
-                 expected = I + 1, true)) ||
-               ...);
-      }
+      (void)((key.unsafe_is_equal(field_names_v<T>[I]) &&
+              (decode_field<Reader, T, I>(field.value(), out, path), seen.set(I), true)) ||
+             ...);
     }(std::make_index_sequence<count>{});
   }
   if (!seen.all()) [[unlikely]] {
