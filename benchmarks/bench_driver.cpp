@@ -2,8 +2,8 @@
 // collection queries of one side (--mode). callgrind.sh runs it with K and with 0 and divides
 // the difference by K, so that opening, preparing and warming up cancel out.
 //
-//   pksk_bench_driver --mode=prepare|rows|floor|newest10|pksk [--queries=K] [--customers=N]
-//                     [--data-dir=DIR]
+//   pksk_bench_driver --mode=prepare|rows|floor|newest10|pksk|pksk_newest10 [--queries=K]
+//                     [--customers=N] [--data-dir=DIR]
 //
 // Prints the checksum of what the K queries decoded, so two sides can be seen to agree.
 
@@ -76,7 +76,6 @@ int main(int argc, char** argv) try {
       r.rows = floor.rows_only(stream.pks[at], r.sum);
       return r;
     });
-#ifdef PKSK_BENCH_WITH_PKSK
   } else if (mode == "pksk" || mode == "pksk_newest10") {
     PkskSide side(path);
     const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
@@ -84,11 +83,6 @@ int main(int argc, char** argv) try {
     checksum = run(stream, queries, [&](std::size_t at) {
       return newest ? side.newest(pks[at]) : side.collection(pks[at]);
     });
-#else
-  } else if (mode == "pksk" || mode == "pksk_newest10") {
-    std::fprintf(stderr, "mode %s: built without pksk (PKSK_BENCH_WITH_PKSK off)\n", mode.c_str());
-    return 3;
-#endif
   } else {
     std::fprintf(stderr, "unknown mode: %s\n", mode.c_str());
     return 2;

@@ -30,12 +30,6 @@ constexpr std::string_view kRangeHigh = "#ORDER#2020-07";
 
 Options g_options;
 
-#ifdef PKSK_BENCH_WITH_PKSK
-constexpr const char* PKSK_BENCH_WITH_PKSK_TEXT = "wired";
-#else
-constexpr const char* PKSK_BENCH_WITH_PKSK_TEXT = "not built (baselines only)";
-#endif
-
 struct RowsResult {
   std::size_t rows = 0;
   Checksum sum;
@@ -58,23 +52,16 @@ struct Env {
   CustomerStream stream;
   Floor floor;
   Normalised normalised;
-#ifdef PKSK_BENCH_WITH_PKSK
   PkskSide pksk;
   std::vector<pksk::PartitionKey> pksk_pks;
-#endif
 
   explicit Env(int customers)
       : path(ensure_dataset(g_options.data_dir, customers)),
         stream(customers),
         floor(path),
-        normalised(path)
-#ifdef PKSK_BENCH_WITH_PKSK
-        ,
+        normalised(path),
         pksk(path),
-        pksk_pks(pksk_partitions(stream))
-#endif
-  {
-  }
+        pksk_pks(pksk_partitions(stream)) {}
 };
 
 Env& env(int customers) {
@@ -150,12 +137,10 @@ void collection_normalised_n1(benchmark::State& state, int customers) {
           [&](std::size_t i) { return e.normalised.n_plus_one(e.stream.ids[i]); });
 }
 
-#ifdef PKSK_BENCH_WITH_PKSK
 void collection_pksk(benchmark::State& state, int customers) {
   Env& e = env(customers);
   measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk.collection(e.pksk_pks[i]); });
 }
-#endif
 
 // ---- "A" + newest 10, and a date range ---------------------------------------------------------
 
@@ -171,7 +156,6 @@ void range_floor(benchmark::State& state, int customers) {
           [&](std::size_t i) { return e.floor.range(e.stream.pks[i], kRangeLow, kRangeHigh); });
 }
 
-#ifdef PKSK_BENCH_WITH_PKSK
 void newest10_pksk(benchmark::State& state, int customers) {
   Env& e = env(customers);
   measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk.newest(e.pksk_pks[i]); });
@@ -182,7 +166,6 @@ void range_pksk(benchmark::State& state, int customers) {
   measure(state, e.stream.size(),
           [&](std::size_t i) { return e.pksk.range(e.pksk_pks[i], kRangeLow, kRangeHigh); });
 }
-#endif
 
 // ---- decode only, from the same bodies in memory -----------------------------------------------
 
@@ -236,13 +219,11 @@ void decode_nlohmann(benchmark::State& state, int customers) {
               [](std::string_view body, auto& out) { nlohmann_decode(body, out); });
 }
 
-#ifdef PKSK_BENCH_WITH_PKSK
 void decode_pksk(benchmark::State& state, int customers) {
   pksk::BodyDecoder decoder;
   decode_case(state, customers,
               [&](std::string_view body, auto& out) { decoder.decode(body, out); });
 }
-#endif
 
 void register_all() {
   const int n = g_options.customers;
@@ -251,12 +232,10 @@ void register_all() {
   };
   reg("collection/rows_only", collection_rows_only, n);
   reg("collection/floor", collection_floor, n);
-#ifdef PKSK_BENCH_WITH_PKSK
   reg("collection/pksk", collection_pksk, n);
   reg("newest10/pksk", newest10_pksk, n);
   reg("range/pksk", range_pksk, n);
   reg("decode/pksk", decode_pksk, n);
-#endif
   reg("collection/normalised_3q", collection_normalised_3q, n);
   reg("collection/normalised_join", collection_normalised_join, n);
   reg("collection/normalised_n+1", collection_normalised_n1, n);
@@ -267,9 +246,7 @@ void register_all() {
   for (int customers : g_options.scale) {
     const std::string items = std::to_string(customers * (kOrdersPerCustomer + 1));
     reg("scale_" + items + "/floor", collection_floor, customers);
-#ifdef PKSK_BENCH_WITH_PKSK
     reg("scale_" + items + "/pksk", collection_pksk, customers);
-#endif
   }
 }
 
@@ -285,7 +262,6 @@ int main(int argc, char** argv) {
 #define PKSK_BENCH_STR2(x) #x
 #define PKSK_BENCH_STR(x) PKSK_BENCH_STR2(x)
   benchmark::AddCustomContext("simdjson_builtin", PKSK_BENCH_STR(SIMDJSON_BUILTIN_IMPLEMENTATION));
-  benchmark::AddCustomContext("pksk", PKSK_BENCH_WITH_PKSK_TEXT);
   benchmark::AddCustomContext("customers", std::to_string(g_options.customers));
   benchmark::AddCustomContext("items",
                               std::to_string(g_options.customers * (kOrdersPerCustomer + 1)));

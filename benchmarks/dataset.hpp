@@ -1,10 +1,9 @@
 #pragma once
-// The benchmark's data: a deterministic generator (fixed seed), the pksk item body format
-// written by hand, and the two SQLite layouts filled with the same items: pksk's single table
-// and the strongest normalised schema. Built once per size and reused from a cache file.
+// The benchmark's data: a deterministic generator (fixed seed) and the normalised layout; pksk's
+// table is filled with the same items through pksk::Table::put (pksk_side.hpp), in the same file.
+// Built once per size and reused from a cache file.
 
 #include <array>
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -35,108 +34,6 @@ struct Rng {
   }
   std::uint64_t below(std::uint64_t n) { return next() % n; }
 };
-
-// ---- the pksk body format, by hand ----------------------------------------------------------
-// One JSON object, one member per field in declaration order, named as the field; an empty
-// optional is left out; numbers by std::to_chars (shortest round-trip); strings RFC 8259.
-
-inline void json_string(std::string& out, std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  out += '"';
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else {
-          out += ch;  // UTF-8 passes through unescaped
-        }
-    }
-  }
-  out += '"';
-}
-
-template <class N>
-void json_number(std::string& out, N v) {
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-inline void json_key(std::string& out, std::string_view name, bool first) {
-  if (!first) out += ',';
-  out += '"';
-  out += name;
-  out += "\":";
-}
-
-inline std::string encode_body(const Customer& c) {
-  std::string out = "{";
-  json_key(out, "id", true);
-  json_string(out, c.id);
-  json_key(out, "name", false);
-  json_string(out, c.name);
-  json_key(out, "email", false);
-  json_string(out, c.email);
-  out += '}';
-  return out;
-}
-
-inline std::string encode_body(const Order& o) {
-  std::string out = "{";
-  json_key(out, "customer_id", true);
-  json_string(out, o.customer_id);
-  json_key(out, "order_id", false);
-  json_string(out, o.order_id);
-  json_key(out, "status", false);
-  json_string(out, o.status);
-  json_key(out, "total", false);
-  json_number(out, o.total);
-  json_key(out, "items", false);
-  out += '[';
-  for (std::size_t i = 0; i < o.items.size(); ++i) {
-    if (i) out += ',';
-    out += '{';
-    json_key(out, "sku", true);
-    json_string(out, o.items[i].sku);
-    json_key(out, "qty", false);
-    json_number(out, o.items[i].qty);
-    json_key(out, "price", false);
-    json_number(out, o.items[i].price);
-    out += '}';
-  }
-  out += ']';
-  if (o.note) {
-    json_key(out, "note", false);
-    json_string(out, *o.note);
-  }
-  out += '}';
-  return out;
-}
 
 // ---- the generator ----------------------------------------------------------------------------
 
@@ -246,46 +143,6 @@ inline CustomerData generate_customer(int i) {
 }
 
 // ---- the two layouts --------------------------------------------------------------------------
-
-// pksk's SQLite layout of one table (what pksk::sqlite::Backend creates).
-inline std::string pksk_schema(std::string_view table) {
-  return "CREATE TABLE IF NOT EXISTS \"" + std::string(table) +
-         "\" (pk TEXT NOT NULL, sk TEXT NOT NULL, \"type\" TEXT NOT NULL, body TEXT NOT NULL, "
-         "PRIMARY KEY (pk, sk)) WITHOUT ROWID";
-}
-
-// Fills pksk's table by hand, in the body format above: used only when the benchmarks are
-// built without pksk (PKSK_BENCH_WITH_PKSK off); with pksk, fill_pksk_table in pksk_side.hpp
-// writes the same items through pksk::Table::put. Kept to this one function so that the two
-// are interchangeable.
-inline void fill_pksk_table_by_hand(const std::string& path, int customers) {
-  Db db(path);
-  apply_pksk_pragmas(db);
-  db.exec(pksk_schema(kTable));
-  Stmt ins(db, "INSERT INTO \"" + std::string(kTable) +
-                   "\" (pk, sk, \"type\", body) VALUES (?1, ?2, ?3, ?4)");
-  db.exec("BEGIN");
-  for (int i = 0; i < customers; ++i) {
-    CustomerData d = generate_customer(i);
-    const std::string pk = partition_of(d.customer.id);
-    std::string body = encode_body(d.customer);
-    ins.bind(1, pk);
-    ins.bind(2, std::string_view("A"));
-    ins.bind(3, std::string_view("Customer"));
-    ins.bind(4, body);
-    ins.run();
-    for (const Order& o : d.orders) {
-      const std::string sk = order_sk(o.order_id);
-      body = encode_body(o);
-      ins.bind(1, pk);
-      ins.bind(2, sk);
-      ins.bind(3, std::string_view("Order"));
-      ins.bind(4, body);
-      ins.run();
-    }
-  }
-  db.exec("COMMIT");
-}
 
 // The strongest normalised design: each table clustered by customer (WITHOUT ROWID with the
 // customer first in the key), so one customer's rows are contiguous, as in pksk's layout.

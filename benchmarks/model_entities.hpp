@@ -1,6 +1,6 @@
 #pragma once
 // pksk's view of the benchmark's entities, exactly as API.md §1 declares them. Kept apart from
-// model.hpp so that the baselines build without pksk.
+// model.hpp so that the hand-written baselines see plain structs only.
 
 #include <pksk/pksk.hpp>
 

@@ -1,7 +1,5 @@
 #pragma once
-// The pksk side of every comparison, written as API.md §2 shows a user writing it. Compiled
-// only when PKSK_BENCH_WITH_PKSK is set (CMake sets it once pksk's codec, keys, Table and SQLite
-// backend are all in the tree).
+// The pksk side of every comparison, written as API.md §2 shows a user writing it.
 
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>

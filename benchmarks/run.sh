@@ -31,6 +31,11 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet matplotlib
 fi
+# Real time (the default) and CPU time: on a loaded machine real time includes waiting for a core.
 "$venv/bin/python" "$root/benchmarks/plot.py" "$out/results.json" -o "$out/ratios.png" \
   | tee "$out/ratios.md"
-{ uname -srm; lscpu | grep -E 'Model name|^CPU\(s\)'; g++-12 --version | head -1; } > "$out/machine.txt"
+"$venv/bin/python" "$root/benchmarks/plot.py" "$out/results.json" -o "$out/ratios_cpu.png" \
+  --metric cpu_time | tee "$out/ratios_cpu.md"
+python3 "$root/benchmarks/summary.py" "$out/results.json" "$out/callgrind.txt" | tee "$out/summary.md"
+{ uname -srm; lscpu | grep -E 'Model name|^CPU\(s\)'; g++-12 --version | head -1; uptime; } \
+  > "$out/machine.txt"
