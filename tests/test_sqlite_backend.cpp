@@ -434,6 +434,15 @@ TEST_CASE("limit, exclusive start and the last evaluated key", "[sqlite]") {
   p = query(b, t, {.pk = "P", .limit = 6});
   CHECK(p.sks.size() == 5);
   CHECK_FALSE(p.outcome.last_evaluated_sk);
+
+  // A caller that stops at the limit anyway asks for no key there; the byte budget still
+  // reports one, since that caller must go on.
+  p = query(b, t, {.pk = "P", .limit = 2, .last_key_at_limit = false});
+  CHECK(p.sks == std::vector<std::string>{"a", "b"});
+  CHECK_FALSE(p.outcome.last_evaluated_sk);
+  p = query(b, t, {.pk = "P", .limit = 4, .page_bytes = 1, .last_key_at_limit = false});
+  CHECK(p.sks == std::vector<std::string>{"a"});
+  CHECK(p.outcome.last_evaluated_sk == "a");
   p = query(b, t, {.pk = "P"});
   CHECK(p.sks.size() == 5);
   CHECK_FALSE(p.outcome.last_evaluated_sk);

@@ -40,10 +40,15 @@ struct RawQuery {
   std::size_t limit = 0;  // items evaluated in this page; 0 = no limit but the page size
   std::optional<std::string_view> exclusive_start_sk;
   std::size_t page_bytes = max_page_bytes;
+  // False when the caller stops at the limit whatever follows (a query that reads every page
+  // up to `limit` items): a page ending at the limit then reports no last key, which saves
+  // copying a key nobody reads. A page ending at the byte budget always reports it.
+  bool last_key_at_limit = true;
 };
 
 // How a page ended. As in DynamoDB, last_evaluated_sk is set whenever the page stopped at
-// the limit or at the byte budget, even if no item follows; empty means the range is done.
+// the limit (unless RawQuery::last_key_at_limit is false) or at the byte budget, even if no
+// item follows; empty means the range is done.
 struct QueryOutcome {
   std::size_t evaluated = 0;
   std::optional<std::string> last_evaluated_sk;

@@ -312,9 +312,12 @@ class Backend {
       ++outcome.evaluated;
       bytes += ds::item_size(t.type_attribute, item.pk, item.sk, item.type, item.body);
       visit(item);
-      if ((query.limit != 0 && outcome.evaluated >= query.limit) || bytes >= query.page_bytes) {
+      const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
+      if (at_limit || bytes >= query.page_bytes) {
         // Still SQLite's memory: the statement has not stepped since.
-        outcome.last_evaluated_sk.emplace(item.sk);
+        if (query.last_key_at_limit || bytes >= query.page_bytes) {
+          outcome.last_evaluated_sk.emplace(item.sk);
+        }
         break;
       }
     }

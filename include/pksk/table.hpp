@@ -172,8 +172,12 @@ class Table {
       static const KeyCondition type_prefix = begins_with(std::string(sort_key_prefix_v<R>));
       if (!condition && !type_prefix.first.empty()) condition = &type_prefix;
     }
-    RawQuery raw{
-        .pk = pk.value, .sk = condition, .forward = options.forward, .limit = options.limit};
+    // Reading every page, the query ends at the limit: no cursor is needed there.
+    RawQuery raw{.pk = pk.value,
+                 .sk = condition,
+                 .forward = options.forward,
+                 .limit = options.limit,
+                 .last_key_at_limit = !all_pages};
     if (options.start) {
       check_cursor(*options.start, pk, condition);
       raw.exclusive_start_sk = options.start->sk;
