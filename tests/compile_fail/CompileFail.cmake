@@ -29,3 +29,5 @@ pksk_add_key_compile_fail(collection_same_type
                           "pksk: two ItemCollection members have the same type discriminator")
 pksk_add_key_compile_fail(collection_identical_sort_key
                           "pksk: two ItemCollection members have identical sort-key templates")
+pksk_add_key_compile_fail(collection_sort_keys_collide
+                          "pksk: two ItemCollection members have sort-key templates that can produce")
