@@ -58,7 +58,64 @@ struct Adapted {
   BOOST_HANA_DEFINE_STRUCT(Adapted, (std::string, tenant), (std::uint16_t, shard));
 };
 
+// Sort-key shapes for the collision check (all share one partition-key shape).
+struct Team {
+  std::string org;
+  std::string team;
+};
+struct Topic {
+  std::string org;
+  std::string topic;
+  std::string n;
+};
+struct Device {
+  std::string org;
+  std::string team;
+  std::string device;
+};
+struct Slot {
+  std::string org;
+  std::uint8_t k{};
+};
+struct Slot12 {
+  std::string org;
+  std::string k;
+};
+
 }  // namespace
+
+template <>
+struct pksk::Entity<Team> {
+  static constexpr std::string_view type = "Team", pk = "ORG#{org}", sk = "TEAM#{team}";
+};
+template <>
+struct pksk::Entity<Topic> {
+  static constexpr std::string_view type = "Topic", pk = "ORG#{org}", sk = "{topic}#{n}";
+};
+template <>
+struct pksk::Entity<Device> {
+  static constexpr std::string_view type = "Device", pk = "ORG#{org}", sk = "TEAM#{team}#{device}";
+};
+template <>
+struct pksk::Entity<Slot> {
+  static constexpr std::string_view type = "Slot", pk = "ORG#{org}", sk = "TEAM#{k}";
+};
+template <>
+struct pksk::Entity<Slot12> {
+  static constexpr std::string_view type = "Slot12", pk = "ORG#{org}", sk = "TEAM#12{k}";
+};
+
+// "TEAM#x" from both
+static_assert(pksk::detail::sort_keys_may_collide<Team, Topic>());
+// a team never holds '#'
+static_assert(!pksk::detail::sort_keys_may_collide<Team, Device>());
+// "TEAM#007" is a valid team
+static_assert(pksk::detail::sort_keys_may_collide<Team, Slot>());
+// "TEAM#123" is Slot 123 and Slot12 "3"
+static_assert(pksk::detail::sort_keys_may_collide<Slot, Slot12>());
+// Device needs a second '#'
+static_assert(!pksk::detail::sort_keys_may_collide<Device, Slot>());
+static_assert(pksk::detail::check_collection_members<Team, Device>());
 
 template <>
 struct pksk::Entity<Customer> {
@@ -112,6 +169,7 @@ static_assert(pksk::same_partition_shape_v<Customer, Order>);
 static_assert(!pksk::same_partition_shape_v<Customer, Ticket>);
 static_assert(pksk::detail::check_collection_members<Customer, Order>());
 static_assert(pksk::detail::check_collection_members<Customer>());
+static_assert(!pksk::detail::sort_keys_may_collide<Customer, Order>());
 
 namespace {
 

@@ -139,6 +139,26 @@ struct item_collection_members_have_identical_sort_key_templates {
   static constexpr bool value = Ok;
 };
 
+template <class A, fixed_string SortKeyA, class B, fixed_string SortKeyB, bool Ok>
+struct item_collection_members_have_sort_keys_that_can_collide {
+  static_assert(Ok,
+                "pksk: two ItemCollection members have sort-key templates that can produce the "
+                "same key (a field value can spell the other's literal text); give them "
+                "distinct literal prefixes");
+  static constexpr bool value = Ok;
+};
+
+// Whether some sort key could be formatted from both A and B (which then, in one partition,
+// would overwrite each other): "TEAM#{team}" and "{topic}#{n}" can both be "TEAM#x".
+template <EntityType A, EntityType B>
+consteval bool sort_keys_may_collide() {
+  if constexpr (sort_key_template<A>::valid && sort_key_template<B>::valid) {
+    return languages_intersect(sort_key_template<A>::language, sort_key_template<B>::language);
+  } else {
+    return false;
+  }
+}
+
 template <class A, class B>
 struct CollectionPairCheck {
   static constexpr bool distinct_types =
@@ -147,7 +167,13 @@ struct CollectionPairCheck {
   static constexpr bool distinct_sort_keys =
       item_collection_members_have_identical_sort_key_templates<
           A, sk_text_v<A>, B, sk_text_v<B>, !same_key_shape<sk_text_v<A>, sk_text_v<B>>()>::value;
-  static constexpr bool ok = distinct_types && distinct_sort_keys;
+  // Identical shapes are reported above; this catches the subtler overlaps.
+  static constexpr bool separate_sort_keys =
+                            item_collection_members_have_sort_keys_that_can_collide < A,
+                        sk_text_v<A>, B, sk_text_v<B>,
+                        same_key_shape<sk_text_v<A>, sk_text_v<B>>() ||
+                            !sort_keys_may_collide<A, B>() > ::value;
+  static constexpr bool ok = distinct_types && distinct_sort_keys && separate_sort_keys;
 };
 
 // Each unordered pair once: I < J.

@@ -10,7 +10,8 @@ foreach(case IN ITEMS
     "key_unsupported_type|pksk: key field must be a std::string, an integer or an enum"
     "collection_partition_shape|pksk: ItemCollection members must have partition-key templates"
     "collection_same_type|pksk: two ItemCollection members have the same type discriminator"
-    "collection_identical_sort_key|pksk: two ItemCollection members have identical sort-key templates")
+    "collection_identical_sort_key|pksk: two ItemCollection members have identical sort-key templates"
+    "collection_sort_keys_collide|pksk: two ItemCollection members have sort-key templates that can produce")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")

@@ -1,11 +1,10 @@
 // A key field whose type cannot be part of a key (bool).
 //
-// g++-12 and clang++-16 both print the failed check with its template arguments:
-//   g++:   In instantiation of 'struct pksk::detail::CHECK<ENTITY,
-//   pksk::detail::fixed_string<N>{"..."}, ...>' clang: in instantiation of template class
-//   'pksk::detail::CHECK<ENTITY, fixed_string<N>{"..."}, ...>'
-// (fixed_string is qualified by g++ only). CheckCompileFail.cmake relies on these substrings
-// of both outputs, which name the entity and the offending text:
+// Both g++-12 ("In instantiation of 'struct ...'") and clang++-16 ("in instantiation of
+// template class '...'") print the failed check with its template arguments, as
+// CHECK<Entity, [pksk::detail::]fixed_string<N>{"text"}, ...> (only g++ qualifies
+// fixed_string). CheckCompileFail.cmake relies on these substrings of both outputs, which name
+// the entity and the offending text:
 // expect: key_field_type_not_supported<Flag,
 // expect: {"ENABLED#{enabled}"}
 // expect: {"enabled"}, bool, false>

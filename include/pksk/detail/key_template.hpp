@@ -524,6 +524,93 @@ consteval bool same_key_shape() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The set of keys a template can produce, as a small automaton over bytes, so that two members
+// of a collection can be proven never to produce the same sort key. A field stands for the
+// values the formatting rules let through (a superset for enums: any name-like text).
+
+enum class ElemKind : unsigned char { literal, one, star };     // star: zero or more, after a one
+enum class CharClass : unsigned char { text, digit, integer };  // integer: digits and '-'
+
+struct LanguageElem {
+  ElemKind kind = ElemKind::literal;
+  unsigned char c = 0;  // the literal byte
+  CharClass cls = CharClass::text;
+  int next = -1;  // a byte the field may not hold: the first of the following literal
+};
+
+constexpr bool accepts(const LanguageElem& e, unsigned char x) noexcept {
+  if (e.kind == ElemKind::literal) return x == e.c;
+  if (x == e.next) return false;
+  const bool digit = x >= '0' && x <= '9';
+  switch (e.cls) {
+    case CharClass::digit:
+      return digit;
+    case CharClass::integer:
+      return digit || x == '-';
+    case CharClass::text:
+      break;
+  }
+  return x != static_cast<unsigned char>(key_delimiter) && x != 0;
+}
+
+template <std::size_t Max>
+struct KeyLanguage {
+  std::array<LanguageElem, Max> elems{};
+  std::size_t size = 0;
+
+  constexpr void push(LanguageElem e) { elems[size++] = e; }
+};
+
+// Whether some byte string is in both languages: a search over pairs of positions.
+template <std::size_t MaxA, std::size_t MaxB>
+consteval bool languages_intersect(const KeyLanguage<MaxA>& a, const KeyLanguage<MaxB>& b) {
+  constexpr std::size_t width = MaxB + 1;
+  std::array<bool, (MaxA + 1) * (MaxB + 1)> seen{};
+  std::array<std::size_t, (MaxA + 1) * (MaxB + 1)> work{};
+  std::size_t pending = 0;
+  const auto visit = [&](std::size_t p, std::size_t q) {
+    if (!seen[p * width + q]) {
+      seen[p * width + q] = true;
+      work[pending++] = p * width + q;
+    }
+  };
+  const auto step = [](const LanguageElem& e, std::size_t at) {
+    return e.kind == ElemKind::star ? at : at + 1;
+  };
+  visit(0, 0);
+  while (pending > 0) {
+    const std::size_t state = work[--pending];
+    const std::size_t p = state / width;
+    const std::size_t q = state % width;
+    if (p == a.size && q == b.size) return true;
+    if (p < a.size && a.elems[p].kind == ElemKind::star) visit(p + 1, q);
+    if (q < b.size && b.elems[q].kind == ElemKind::star) visit(p, q + 1);
+    if (p == a.size || q == b.size) continue;
+    const LanguageElem& ea = a.elems[p];
+    const LanguageElem& eb = b.elems[q];
+    // Bytes that no element singles out behave alike, so one of each kind stands for all.
+    const int candidates[] = {ea.kind == ElemKind::literal ? ea.c : -1,
+                              eb.kind == ElemKind::literal ? eb.c : -1,
+                              ea.next,
+                              eb.next,
+                              key_delimiter,
+                              '-',
+                              '0',
+                              '1',
+                              '2',
+                              'a',
+                              'b',
+                              'c'};
+    for (const int x : candidates) {
+      if (x < 0) continue;
+      const auto byte = static_cast<unsigned char>(x);
+      if (accepts(ea, byte) && accepts(eb, byte)) visit(step(ea, p), step(eb, q));
+    }
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
 // A key template compiled for an entity. Also usable for other templates of T, such as a
 // secondary index's keys: KeyTemplate<T, fixed_string<N>{text}, KeyRole::partition>.
 
@@ -569,6 +656,37 @@ struct KeyTemplate {
     std::size_t n = 0;
     for (const auto& s : segments) n += s.kind == SegmentKind::literal ? s.len : 0;
     return n;
+  }();
+
+  template <std::size_t I, class Language>
+  static constexpr void add_to_language(Language& lang) {
+    constexpr CompiledSegment s = segments[I];
+    if constexpr (s.kind == SegmentKind::literal) {
+      for (const char c : text.substr(s.pos, s.len)) {
+        lang.push({ElemKind::literal, static_cast<unsigned char>(c), CharClass::text, -1});
+      }
+    } else {
+      using F = field_type_t<T, s.field>;
+      if constexpr (KeyInteger<F> && Role == KeyRole::sort) {
+        for (int i = 0; i < sortable_width_v<std::make_unsigned_t<F>>; ++i) {
+          lang.push({ElemKind::one, 0, CharClass::digit, -1});
+        }
+      } else {
+        const CharClass cls = KeyInteger<F> ? CharClass::integer : CharClass::text;
+        lang.push({ElemKind::one, 0, cls, s.next});
+        lang.push({ElemKind::star, 0, cls, s.next});
+      }
+    }
+  }
+
+  // The keys this template can produce (empty when invalid).
+  static constexpr auto language = [] {
+    KeyLanguage<text.size() + 2 * sortable_width_v<std::uint64_t> * scan_v<Template>.fields + 1>
+        lang;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (add_to_language<I>(lang), ...);
+    }(std::make_index_sequence<segments.size()>{});
+    return lang;
   }();
 
   static void format(const T& record, std::string& out) {
