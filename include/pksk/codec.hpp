@@ -35,6 +35,7 @@
 #include "detail/json_reader_attribute_value.hpp"
 #include "detail/json_writer.hpp"
 #include "detail/padded_buffer.hpp"
+#include "detail/std_traits.hpp"
 #include "enum_name.hpp"
 #include "error.hpp"
 #include "reflect.hpp"
@@ -44,16 +45,6 @@ namespace detail {
 
 template <class T>
 inline constexpr bool dependent_false_v = false;
-
-template <class T>
-inline constexpr bool is_optional_v = false;
-template <class T>
-inline constexpr bool is_optional_v<std::optional<T>> = true;
-
-template <class T>
-inline constexpr bool is_vector_v = false;
-template <class T, class A>
-inline constexpr bool is_vector_v<std::vector<T, A>> = true;
 
 template <class T>
 inline constexpr bool is_string_map_v = false;

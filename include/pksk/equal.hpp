@@ -10,39 +10,25 @@
 #include <utility>
 #include <vector>
 
+#include "detail/std_traits.hpp"
 #include "reflect.hpp"
 
 namespace pksk {
-
-namespace detail {
-template <class T>
-inline constexpr bool is_std_vector_v = false;
-template <class T, class A>
-inline constexpr bool is_std_vector_v<std::vector<T, A>> = true;
-template <class T>
-inline constexpr bool is_std_optional_v = false;
-template <class T>
-inline constexpr bool is_std_optional_v<std::optional<T>> = true;
-template <class T>
-inline constexpr bool is_std_map_v = false;
-template <class K, class V, class C, class A>
-inline constexpr bool is_std_map_v<std::map<K, V, C, A>> = true;
-}  // namespace detail
 
 template <class T>
 constexpr bool structurally_equal(const T& a, const T& b) {
   // Containers first: their operator== is declared for any element type, so
   // std::equality_comparable would say yes and then fail on an element without ==.
-  if constexpr (detail::is_std_vector_v<T>) {
+  if constexpr (detail::is_vector_v<T>) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (!structurally_equal(a[i], b[i])) return false;
     }
     return true;
-  } else if constexpr (detail::is_std_optional_v<T>) {
+  } else if constexpr (detail::is_optional_v<T>) {
     if (a.has_value() != b.has_value()) return false;
     return !a.has_value() || structurally_equal(*a, *b);
-  } else if constexpr (detail::is_std_map_v<T>) {
+  } else if constexpr (detail::is_map_v<T>) {
     if (a.size() != b.size()) return false;
     for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j) {
       if (!(i->first == j->first) || !structurally_equal(i->second, j->second)) return false;
