@@ -498,7 +498,8 @@ TEST_CASE("a page ends at the byte budget, the crossing item included", "[sqlite
   auto t = b.open_table({.name = "t", .type_attribute = "kind"});
   // Each item: "pk"+"P" + "sk"+1 byte + "kind"+"T" + 93 bytes of body = 104 bytes.
   for (const char* k : {"a", "b", "c", "d"}) put(b, t, "P", k, "T", std::string(93, 'x'));
-  CHECK(pksk::detail::sqlite::item_size("kind", "P", "a", "T", std::string(93, 'x')) == 104);
+  const std::string body(93, 'x');
+  CHECK(pksk::item_size("kind", ItemView{"P", "a", "T", body}) == 104);
 
   Page p = query(b, t, {.pk = "P", .page_bytes = 208});  // reached exactly after two
   CHECK(p.sks == std::vector<std::string>{"a", "b"});

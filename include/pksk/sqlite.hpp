@@ -310,7 +310,7 @@ class Backend {
       const ItemView item{query.pk, ds::column_view(s, 0), ds::column_view(s, 1),
                           ds::column_view(s, 2)};
       ++outcome.evaluated;
-      bytes += ds::item_size(t.type_attribute, item.pk, item.sk, item.type, item.body);
+      bytes += item_size(t.type_attribute, item);
       visit(item);
       const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
       if (at_limit || bytes >= query.page_bytes) {

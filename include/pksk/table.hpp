@@ -78,13 +78,14 @@ class Table {
     } catch (const EncodeError& e) {
       throw EncodeError(context("put", type_name_v<T>) + e.what());
     }
-    const std::size_t size = item_size(type_name_v<T>);
+    const ItemView stored{pk_, sk_, type_name_v<T>, body_};
+    const std::size_t size = item_size(options_.type_attribute, stored);
     if (size > max_item_bytes) {
       throw ItemTooLarge(context("put", type_name_v<T>) + "item pk=" + detail::quoted(pk_) +
                          " sk=" + detail::quoted(sk_) + " is " + std::to_string(size) +
                          " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
     }
-    backend_->put(handle_, ItemView{pk_, sk_, type_name_v<T>, body_});
+    backend_->put(handle_, stored);
   }
 
   // The item with the key of `key` (only its key fields are read), or nullopt.
@@ -141,12 +142,6 @@ class Table {
     } catch (const KeyError& e) {
       throw KeyError(context(operation, type_name_v<T>) + e.what());
     }
-  }
-
-  // DynamoDB counts attribute names and values; the body is the values' JSON text.
-  std::size_t item_size(std::string_view type) const noexcept {
-    return 2 + pk_.size() + 2 + sk_.size() + options_.type_attribute.size() + type.size() +
-           body_.size();
   }
 
   [[noreturn]] void throw_decode_error(const ItemView& row, const DecodeError& error) const {

@@ -162,11 +162,4 @@ inline std::string query_sql(std::string_view table, std::string_view type_attri
   return sql;
 }
 
-// DynamoDB's approximation of an item's size: attribute names plus values, in bytes.
-inline std::size_t item_size(std::string_view type_attribute, std::string_view pk,
-                             std::string_view sk, std::string_view type,
-                             std::string_view body) noexcept {
-  return 2 + pk.size() + 2 + sk.size() + type_attribute.size() + type.size() + body.size();
-}
-
 }  // namespace pksk::detail::sqlite
