@@ -337,6 +337,10 @@ TEST_CASE("a corrupt body is a DecodeError naming table, pk, sk, type and JSON p
   CHECK_THROWS_WITH(query("CUSTOMER#3"), Contains("$.items[1].qty"));
   CHECK_THROWS_WITH(table.get(Order{.customer_id = "1", .order_id = "x"}), Contains("$.total"));
   CHECK_THROWS_AS(table.query<Order>(PartitionKey{"CUSTOMER#3"}), pksk::DecodeError);
+
+  // A stored key is not trusted to be printable: the message escapes it.
+  backend.put(raw, {"CUSTOMER#\x01", "#ORDER#w", "Order", R"({"total":"x"})"});
+  CHECK_THROWS_WITH(query("CUSTOMER#\x01"), Contains(R"(pk='CUSTOMER#\x01')"));
 }
 
 TEST_CASE("a put that fails writes nothing") {

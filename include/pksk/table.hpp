@@ -42,11 +42,13 @@ struct QueryResult<T> {
   using type = std::vector<T>;
 };
 
+// A key or name in an error message, quoted, with bytes a terminal would not show escaped:
+// keys read back from a store are not trusted to be printable.
 inline std::string quoted(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 2);
   out += '\'';
-  out += text;
+  append_escaped(out, text);
   out += '\'';
   return out;
 }
