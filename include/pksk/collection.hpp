@@ -149,9 +149,4 @@ class ItemCollection {
   std::array<std::size_t, sizeof...(Ts)> counts_{};
 };
 
-template <class T>
-inline constexpr bool is_item_collection_v = false;
-template <class... Ts>
-inline constexpr bool is_item_collection_v<ItemCollection<Ts...>> = true;
-
 }  // namespace pksk
