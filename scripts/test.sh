@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test: with g++ and with clang, then once more under
-# AddressSanitizer and UndefinedBehaviorSanitizer. Build trees live in build/ and are reused.
+# AddressSanitizer and UndefinedBehaviorSanitizer. Build trees live in build/ and are reused;
+# every option that decides what is tested is passed each time, so a stale cache cannot drop
+# a test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,7 +15,7 @@ configure_and_test() {
   local name=$1; shift
   local dir="$root/build/$name"
   echo "=== $name: configure"
-  cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null
+  cmake -S "$root" -B "$dir" -G Ninja -DPKSK_BUILD_TESTS=ON -DPKSK_BUILD_EXAMPLES=ON "$@" >/dev/null
   echo "=== $name: build"
   cmake --build "$dir" -j "$jobs"
   echo "=== $name: test"
@@ -23,9 +25,11 @@ configure_and_test() {
 for build in $builds; do
   case $build in
     gcc)
-      configure_and_test gcc -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug ;;
+      configure_and_test gcc -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug \
+        -DPKSK_BUILD_BENCHMARKS=ON ;;
     clang)
-      configure_and_test clang -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug ;;
+      configure_and_test clang -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug \
+        -DPKSK_BUILD_BENCHMARKS=ON ;;
     sanitize)
       # Benchmarks are left out: their tiny runs already go through the two builds above.
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
