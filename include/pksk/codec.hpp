@@ -84,15 +84,11 @@ inline constexpr bool unsupported_member_v = dependent_false_v<T>;
 
 // ---------------------------------------------------------------------------------- encode
 
-[[noreturn]] inline void throw_encode_error(const JsonPath& path, std::string_view what) {
-  throw EncodeError("cannot encode " + path.to_string() + ": " + std::string(what));
-}
+template <class Writer, class T>
+void encode_value(Writer& w, const T& value);
 
 template <class Writer, class T>
-void encode_value(Writer& w, const T& value, const JsonPath& path);
-
-template <class Writer, class T>
-void encode_fields(Writer& w, const T& record, const JsonPath& path) {
+void encode_fields(Writer& w, const T& record) {
   for_each_field(record, [&](auto index, const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
     if constexpr (is_optional_v<Field>) {
@@ -103,12 +99,12 @@ void encode_fields(Writer& w, const T& record, const JsonPath& path) {
     }
     constexpr std::string_view name = field_names_v<T>[decltype(index)::value];
     w.field(name);
-    encode_value(w, field, path.member(name));
+    at_member(name, [&] { encode_value(w, field); });
   });
 }
 
 template <class Writer, class T>
-void encode_value(Writer& w, const T& value, const JsonPath& path) {
+void encode_value(Writer& w, const T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
     w.string(value);
   } else if constexpr (std::is_same_v<T, bool>) {
@@ -117,17 +113,17 @@ void encode_value(Writer& w, const T& value, const JsonPath& path) {
     w.number(value);
   } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
     if (!std::isfinite(value)) [[unlikely]] {
-      throw_encode_error(path, std::isnan(value) ? "NaN has no JSON representation"
-                                                 : "infinity has no JSON representation");
+      throw_pathed(std::isnan(value) ? "NaN has no JSON representation"
+                                     : "infinity has no JSON representation");
     }
     w.number(value);
   } else if constexpr (std::is_enum_v<T>) {
     const std::string_view name = enum_name(value);
     if (name.empty()) [[unlikely]] {
-      throw_encode_error(path, "enum value " +
-                                   std::to_string(static_cast<long long>(
-                                       static_cast<std::underlying_type_t<T>>(value))) +
-                                   " has no enumerator name");
+      throw_pathed(
+          "enum value " +
+          std::to_string(static_cast<long long>(static_cast<std::underlying_type_t<T>>(value))) +
+          " has no enumerator name");
     }
     w.string(name);
   } else if constexpr (std::is_same_v<T, TimePoint>) {
@@ -135,7 +131,7 @@ void encode_value(Writer& w, const T& value, const JsonPath& path) {
     w.string(format_iso8601(value, buf));
   } else if constexpr (is_optional_v<T>) {
     if (value) {
-      encode_value(w, *value, path);
+      encode_value(w, *value);
     } else {
       w.null();  // only reached inside a list: fields and map entries omit it
     }
@@ -145,7 +141,7 @@ void encode_value(Writer& w, const T& value, const JsonPath& path) {
     for (std::size_t i = 0; i < value.size(); ++i) {
       w.element();
       // Through a const Element& so that vector<bool>'s proxy becomes a plain bool.
-      encode_value<Writer, Element>(w, value[i], path.element(i));
+      at_index(i, [&] { encode_value<Writer, Element>(w, value[i]); });
     }
     w.end_list();
   } else if constexpr (is_string_map_v<T>) {
@@ -155,7 +151,7 @@ void encode_value(Writer& w, const T& value, const JsonPath& path) {
         if (!entry) continue;
       }
       w.map_key(key);
-      encode_value(w, entry, path.member(key));
+      at_member(key, [&] { encode_value(w, entry); });
     }
     w.end_map();
   } else if constexpr (is_string_set_v<T>) {
@@ -164,7 +160,7 @@ void encode_value(Writer& w, const T& value, const JsonPath& path) {
     w.end_string_set();
   } else if constexpr (CodecRecord<T>) {
     w.begin_record();
-    encode_fields(w, value, path);
+    encode_fields(w, value);
     w.end_record();
   } else {
     static_assert(unsupported_member_v<T>, PKSK_CODEC_UNSUPPORTED_MESSAGE);
@@ -175,31 +171,37 @@ template <class Writer, class T>
 void encode_item(const T& value, std::string& out) {
   out.clear();  // keeps the capacity: the next item of similar size costs no allocation
   Writer w{out};
-  w.begin_item();
-  encode_fields(w, value, JsonPath{});
-  w.end_item();
+  try {
+    w.begin_item();
+    encode_fields(w, value);
+    w.end_item();
+  } catch (const PathedFailure& failure) {
+    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+  }
 }
 
 // ---------------------------------------------------------------------------------- decode
+//
+// The traversal below runs for every value of every item a query returns, so it is written
+// for the optimiser: no path bookkeeping (see json_path.hpp), keys dispatched on their first
+// character before any comparison, and every failure, message building included, in a cold
+// function kept out of line. BodyDecoder flattens the whole traversal of an entity into one
+// function, as a hand-written decoder is; the cold functions keep that function small.
 
-[[noreturn]] inline void throw_decode_error(const JsonPath& path, std::string_view what) {
-  throw DecodeError("at " + path.to_string() + ": " + std::string(what));
-}
-
-[[noreturn]] inline void throw_invalid_json(const JsonPath& path, simdjson::error_code error) {
-  throw_decode_error(path, "invalid JSON (" + std::string(simdjson::error_message(error)) + ")");
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_invalid_json(simdjson::error_code error) {
+  throw_pathed("invalid JSON (" + std::string(simdjson::error_message(error)) + ")");
 }
 
 // A read failed: a type mismatch names what was expected and found; anything else is
 // malformed input.
 template <class Reader>
-[[noreturn]] void throw_read_error(const JsonPath& path, std::string_view expected,
-                                   typename Reader::Value& value, simdjson::error_code error) {
+[[noreturn, gnu::cold, gnu::noinline]] void throw_read_error(std::string_view expected,
+                                                             typename Reader::Value& value,
+                                                             simdjson::error_code error) {
   if (error != simdjson::INCORRECT_TYPE && error != simdjson::NUMBER_OUT_OF_RANGE) {
-    throw_invalid_json(path, error);
+    throw_invalid_json(error);
   }
-  throw_decode_error(path,
-                     "expected " + std::string(expected) + ", found " + Reader::describe(value));
+  throw_pathed("expected " + std::string(expected) + ", found " + Reader::describe(value));
 }
 
 template <class T>
@@ -228,35 +230,39 @@ const T& default_record() {
 }
 
 template <class Reader, class T>
-void decode_value(typename Reader::Value& value, T& out, const JsonPath& path);
+void decode_value(typename Reader::Value& value, T& out);
 
 template <class Reader, class T, std::size_t I>
-void decode_field(ondemand::value raw, T& out, const JsonPath& path) {
-  const JsonPath here = path.member(field_names_v<T>[I]);
-  typename Reader::Value value;
-  if (auto error = Reader::open(raw, value)) [[unlikely]] {
-    throw_read_error<Reader>(here, "an AttributeValue", value, error);
-  }
-  decode_value<Reader>(value, get_field<I>(out), here);
+void decode_field(ondemand::value raw, T& out) {
+  at_member(field_names_v<T>[I], [&] {
+    typename Reader::Value value;
+    if (auto error = Reader::open(raw, value)) [[unlikely]] {
+      throw_read_error<Reader>("an AttributeValue", value, error);
+    }
+    decode_value<Reader>(value, get_field<I>(out));
+  });
 }
 
-// Fields in document order, each dispatched on its key by comparisons against the
-// compile-time names (short-circuiting at the first match); unknown keys are left for
-// On-Demand to skip. Fields that did not appear get their default value back, so a reused
-// struct never keeps a previous item's value and old bodies decode into newer structs.
+// Fields in document order, each dispatched on its key: a comparison of the key's first
+// character against each name's (a constant, so a compare-and-branch each) picks the
+// candidates, and only those are compared whole. Unknown keys are left for On-Demand to skip.
+// Fields that did not appear get their default value back, so a reused struct never keeps a
+// previous item's value and old bodies decode into newer structs.
 template <class Reader, class T>
-void decode_fields(ondemand::object& object, T& out, const JsonPath& path) {
+void decode_fields(ondemand::object& object, T& out) {
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   for (auto member : object) {
     ondemand::field field;
     if (auto error = std::move(member).get(field)) [[unlikely]] {
-      throw_invalid_json(path, error);
+      throw_invalid_json(error);
     }
     const ondemand::raw_json_string key = field.key();
+    // A key is quoted in the input, so its first byte is readable even when it is "".
+    const char first = *key.raw();
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (void)((key.unsafe_is_equal(field_names_v<T>[I]) &&
-              (decode_field<Reader, T, I>(field.value(), out, path), seen.set(I), true)) ||
+      (void)((first == field_names_v<T>[I][0] && key.unsafe_is_equal(field_names_v<T>[I]) &&
+              (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
              ...);
     }(std::make_index_sequence<count>{});
   }
@@ -270,116 +276,133 @@ void decode_fields(ondemand::object& object, T& out, const JsonPath& path) {
 // simdjson reports an integer beyond 64 bits as INCORRECT_TYPE, like 1.5; the message tells
 // them apart by the number's text.
 template <class Reader, class T>
-[[noreturn]] void throw_integer_error(const JsonPath& path, typename Reader::Value& value,
-                                      simdjson::error_code error) {
+[[noreturn, gnu::cold, gnu::noinline]] void throw_integer_error(typename Reader::Value& value,
+                                                                simdjson::error_code error) {
   std::string_view text = Reader::number_text(value);
   if (!text.empty() && text.front() == '-') text.remove_prefix(1);
   const bool integral = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
   throw_read_error<Reader>(
-      path,
       error == simdjson::NUMBER_OUT_OF_RANGE || integral ? integer_range_text<T>() : "an integer",
       value, integral ? simdjson::NUMBER_OUT_OF_RANGE : error);
 }
 
+template <class T>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_integer_range_error(std::int64_t n) {
+  throw_pathed("expected " + integer_range_text<T>() + ", found the number " + std::to_string(n));
+}
+
 template <class Reader, class T>
-void decode_integer(typename Reader::Value& value, T& out, const JsonPath& path) {
+void decode_integer(typename Reader::Value& value, T& out) {
   if constexpr (std::is_unsigned_v<T> && sizeof(T) == sizeof(std::uint64_t)) {
     std::uint64_t n;
     if (auto error = Reader::get_uint64(value, n)) [[unlikely]] {
-      throw_integer_error<Reader, T>(path, value, error);
+      throw_integer_error<Reader, T>(value, error);
     }
     out = static_cast<T>(n);
   } else {
     std::int64_t n;
     if (auto error = Reader::get_int64(value, n)) [[unlikely]] {
-      throw_integer_error<Reader, T>(path, value, error);
+      throw_integer_error<Reader, T>(value, error);
     }
     if constexpr (!std::is_same_v<T, std::int64_t> && sizeof(T) <= sizeof(std::int64_t)) {
       if (n < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
           (sizeof(T) < sizeof(std::int64_t) &&
            n > static_cast<std::int64_t>(std::numeric_limits<T>::max()))) [[unlikely]] {
-        throw_decode_error(path, "expected " + integer_range_text<T>() + ", found the number " +
-                                     std::to_string(n));
+        throw_integer_range_error<T>(n);
       }
     }
     out = static_cast<T>(n);
   }
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_floating_error(double d, bool is_float) {
+  if (is_float && std::isfinite(d)) {
+    throw_pathed("expected a number in the range of float, found the number " + std::to_string(d));
+  }
+  throw_pathed("expected a finite number, found " + std::to_string(d));
+}
+
+template <class Reader, class E>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_enum_read_error(typename Reader::Value& value,
+                                                                  simdjson::error_code error) {
+  throw_read_error<Reader>("an enumerator name (" + enum_names_text<E>() + ")", value, error);
+}
+
+template <class E>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_enum_name_error(std::string_view name) {
+  throw_pathed("expected " + enum_names_text<E>() + ", found \"" + std::string(name) + "\"");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_timestamp_error(std::string_view text) {
+  throw_pathed(
+      "expected an ISO 8601 UTC timestamp such as \"2024-02-29T23:59:58.123456789Z\" (at most " +
+      std::to_string(kTimeFractionDigits) + " fraction digits, ending in Z), found \"" +
+      std::string(text) + "\"");
+}
+
 template <class Reader, class T>
-void decode_value(typename Reader::Value& value, T& out, const JsonPath& path) {
+void decode_value(typename Reader::Value& value, T& out) {
   using Value = typename Reader::Value;
   if constexpr (std::is_same_v<T, std::string>) {
     std::string_view s;
     if (auto error = Reader::get_string(value, s)) [[unlikely]] {
-      throw_read_error<Reader>(path, "a string", value, error);
+      throw_read_error<Reader>("a string", value, error);
     }
     out.assign(s);
   } else if constexpr (std::is_same_v<T, bool>) {
     if (auto error = Reader::get_bool(value, out)) [[unlikely]] {
-      throw_read_error<Reader>(path, "a boolean", value, error);
+      throw_read_error<Reader>("a boolean", value, error);
     }
   } else if constexpr (CodecInteger<T>) {
-    decode_integer<Reader>(value, out, path);
+    decode_integer<Reader>(value, out);
   } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
     double d;
     if (auto error = Reader::get_double(value, d)) [[unlikely]] {
-      throw_read_error<Reader>(path, "a number", value, error);
+      throw_read_error<Reader>("a number", value, error);
     }
-    if constexpr (std::is_same_v<T, float>) {
-      // Beyond max() by less than half an ulp still rounds to max(): the shortest text of
-      // max() reads back as a double slightly above it.
-      constexpr double float_overflow = 0x1.ffffffp+127;
-      if (std::isfinite(d) && std::abs(d) >= float_overflow) [[unlikely]] {
-        throw_decode_error(
-            path, "expected a number in the range of float, found the number " + std::to_string(d));
-      }
-    }
-    if (!std::isfinite(d)) [[unlikely]] {
-      throw_decode_error(path, "expected a finite number, found " + std::to_string(d));
+    // Beyond float's max() by less than half an ulp still rounds to max(): the shortest text
+    // of max() reads back as a double slightly above it.
+    constexpr double limit =
+        std::is_same_v<T, float> ? 0x1.ffffffp+127 : std::numeric_limits<double>::infinity();
+    // One comparison rejects infinities, NaN (every comparison with it is false) and, for
+    // float, what float cannot hold.
+    if (!(std::abs(d) < limit)) [[unlikely]] {
+      throw_floating_error(d, std::is_same_v<T, float>);
     }
     out = static_cast<T>(d);
   } else if constexpr (std::is_enum_v<T>) {
     std::string_view s;
     if (auto error = Reader::get_string(value, s)) [[unlikely]] {
-      throw_read_error<Reader>(path, "an enumerator name (" + enum_names_text<T>() + ")", value,
-                               error);
+      throw_enum_read_error<Reader, T>(value, error);
     }
     const std::optional<T> e = enum_from_name<T>(s);
-    if (!e) [[unlikely]] {
-      throw_decode_error(path,
-                         "expected " + enum_names_text<T>() + ", found \"" + std::string(s) + "\"");
-    }
+    if (!e) [[unlikely]]
+      throw_enum_name_error<T>(s);
     out = *e;
   } else if constexpr (std::is_same_v<T, TimePoint>) {
     std::string_view s;
     if (auto error = Reader::get_string(value, s)) [[unlikely]] {
-      throw_read_error<Reader>(path, "an ISO 8601 UTC timestamp", value, error);
+      throw_read_error<Reader>("an ISO 8601 UTC timestamp", value, error);
     }
-    if (!parse_iso8601(s, out)) [[unlikely]] {
-      throw_decode_error(path,
-                         "expected an ISO 8601 UTC timestamp such as "
-                         "\"2024-02-29T23:59:58.123456789Z\" (at most " +
-                             std::to_string(kTimeFractionDigits) +
-                             " fraction digits, ending in Z), found \"" + std::string(s) + "\"");
-    }
+    if (!parse_iso8601(s, out)) [[unlikely]]
+      throw_timestamp_error(s);
   } else if constexpr (is_optional_v<T>) {
     if (Reader::is_null(value)) {
       out.reset();
     } else {
       if (!out) out.emplace();
-      decode_value<Reader>(value, *out, path);
+      decode_value<Reader>(value, *out);
     }
   } else if constexpr (is_vector_v<T>) {
     ondemand::array array;
     if (auto error = Reader::get_list(value, array)) [[unlikely]] {
-      throw_read_error<Reader>(path, "an array", value, error);
+      throw_read_error<Reader>("an array", value, error);
     }
     // One allocation for the elements, not one per doubling: counting is a walk over
     // structural indexes simdjson already has, far cheaper than a malloc.
     if (std::size_t count = 0; out.capacity() == 0) {
       if (auto error = array.count_elements().get(count)) [[unlikely]] {
-        throw_invalid_json(path, error);
+        throw_invalid_json(error);
       }
       out.reserve(count);
     }
@@ -387,78 +410,81 @@ void decode_value(typename Reader::Value& value, T& out, const JsonPath& path) {
     // vector's capacity but its elements' strings too.
     std::size_t i = 0;
     for (auto element : array) {
-      const JsonPath here = path.element(i);
-      ondemand::value raw;
-      if (auto error = std::move(element).get(raw)) [[unlikely]] {
-        throw_invalid_json(here, error);
-      }
-      Value item;
-      if (auto error = Reader::open(raw, item)) [[unlikely]] {
-        throw_read_error<Reader>(here, "an AttributeValue", item, error);
-      }
-      if constexpr (std::is_same_v<typename T::value_type, bool>) {
-        bool b;
-        decode_value<Reader>(item, b, here);
-        if (i < out.size()) {
-          out[i] = b;
-        } else {
-          out.push_back(b);
+      at_index(i, [&] {
+        ondemand::value raw;
+        if (auto error = std::move(element).get(raw)) [[unlikely]] {
+          throw_invalid_json(error);
         }
-      } else {
-        if (i == out.size()) out.emplace_back();
-        decode_value<Reader>(item, out[i], here);
-      }
+        Value item;
+        if (auto error = Reader::open(raw, item)) [[unlikely]] {
+          throw_read_error<Reader>("an AttributeValue", item, error);
+        }
+        if constexpr (std::is_same_v<typename T::value_type, bool>) {
+          bool b;
+          decode_value<Reader>(item, b);
+          if (i < out.size()) {
+            out[i] = b;
+          } else {
+            out.push_back(b);
+          }
+        } else {
+          if (i == out.size()) out.emplace_back();
+          decode_value<Reader>(item, out[i]);
+        }
+      });
       ++i;
     }
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(i), out.end());
   } else if constexpr (is_string_map_v<T>) {
     ondemand::object object;
     if (auto error = Reader::get_map(value, object)) [[unlikely]] {
-      throw_read_error<Reader>(path, "an object", value, error);
+      throw_read_error<Reader>("an object", value, error);
     }
     out.clear();
     for (auto member : object) {
       ondemand::field field;
       std::string_view key;
       if (auto error = std::move(member).get(field)) [[unlikely]] {
-        throw_invalid_json(path, error);
+        throw_invalid_json(error);
       }
       if (auto error = field.unescaped_key().get(key)) [[unlikely]] {
-        throw_invalid_json(path, error);
+        throw_invalid_json(error);
       }
       auto& entry = out[std::string(key)];
-      const JsonPath here = path.member(key);
-      Value item;
-      if (auto error = Reader::open(field.value(), item)) [[unlikely]] {
-        throw_read_error<Reader>(here, "an AttributeValue", item, error);
-      }
-      decode_value<Reader>(item, entry, here);
+      at_member(key, [&] {
+        Value item;
+        if (auto error = Reader::open(field.value(), item)) [[unlikely]] {
+          throw_read_error<Reader>("an AttributeValue", item, error);
+        }
+        decode_value<Reader>(item, entry);
+      });
     }
   } else if constexpr (is_string_set_v<T>) {
     ondemand::array array;
     if (auto error = Reader::get_string_set(value, array)) [[unlikely]] {
-      throw_read_error<Reader>(path, "an array of strings", value, error);
+      throw_read_error<Reader>("an array of strings", value, error);
     }
     out.clear();
     std::size_t i = 0;
     for (auto element : array) {
-      const JsonPath here = path.element(i++);
-      ondemand::value raw;
-      std::string_view s;
-      if (auto error = std::move(element).get(raw)) [[unlikely]] {
-        throw_invalid_json(here, error);
-      }
-      if (auto error = raw.get_string().get(s)) [[unlikely]] {
-        throw_read_error<BodyReader>(here, "a string", raw, error);
-      }
-      out.emplace_hint(out.end(), s);
+      at_index(i++, [&] {
+        ondemand::value raw;
+        std::string_view s;
+        if (auto error = std::move(element).get(raw)) [[unlikely]] {
+          throw_invalid_json(error);
+        }
+        if (auto error = raw.get_string().get(s)) [[unlikely]] {
+          throw_read_error<BodyReader>("a string", raw, error);
+        }
+        out.emplace_hint(out.end(), s);
+      });
     }
   } else if constexpr (CodecRecord<T>) {
     ondemand::object object;
     if (auto error = Reader::get_record(value, object)) [[unlikely]] {
-      throw_read_error<Reader>(path, "an object", value, error);
+      throw_read_error<Reader>("an object", value, error);
     }
-    decode_fields<Reader>(object, out, path);
+    decode_fields<Reader>(object, out);
   } else {
     static_assert(unsupported_member_v<T>, PKSK_CODEC_UNSUPPORTED_MESSAGE);
   }
@@ -498,28 +524,30 @@ class BodyDecoder {
 
  private:
   template <class Reader, class T>
-  void decode_item(std::string_view json, T& out) {
-    const detail::JsonPath root{};
-    const std::string_view padded = buffer_.assign(json);
-    simdjson::ondemand::document document;
-    if (auto error =
-            parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity()).get(document))
-        [[unlikely]] {
-      detail::throw_invalid_json(root, error);
-    }
-    simdjson::ondemand::object object;
-    if (auto error = document.get_object().get(object)) [[unlikely]] {
-      if (error == simdjson::INCORRECT_TYPE) {
-        detail::throw_decode_error(root, "expected an object, found another JSON value");
+  [[gnu::flatten]] void decode_item(std::string_view json, T& out) {
+    try {
+      const std::string_view padded = buffer_.assign(json);
+      simdjson::ondemand::document document;
+      if (auto error = parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity())
+                           .get(document)) [[unlikely]] {
+        detail::throw_invalid_json(error);
       }
-      detail::throw_invalid_json(root, error);
-    }
-    detail::decode_fields<Reader>(object, out, root);
-    // On-Demand stops reading at the object's end; anything after it ("{...}}") is checked
-    // here: where the iterator stands must be the end of the input.
-    const char* rest = nullptr;
-    if (document.current_location().get(rest) == simdjson::SUCCESS) [[unlikely]] {
-      detail::throw_decode_error(root, "invalid JSON (unexpected content after the object)");
+      simdjson::ondemand::object object;
+      if (auto error = document.get_object().get(object)) [[unlikely]] {
+        if (error == simdjson::INCORRECT_TYPE) {
+          detail::throw_pathed("expected an object, found another JSON value");
+        }
+        detail::throw_invalid_json(error);
+      }
+      detail::decode_fields<Reader>(object, out);
+      // On-Demand stops reading at the object's end; anything after it ("{...}}") is checked
+      // here: where the iterator stands must be the end of the input.
+      const char* rest = nullptr;
+      if (document.current_location().get(rest) == simdjson::SUCCESS) [[unlikely]] {
+        detail::throw_pathed("invalid JSON (unexpected content after the object)");
+      }
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }
   }
 

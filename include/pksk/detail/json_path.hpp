@@ -1,54 +1,43 @@
 #pragma once
-// Where a value sits in an item, for error messages: `$.items[2].qty`. The path is a chain of
-// nodes on the traversal's own stack, so following it costs a couple of stores per level and
-// the text is only built when something has already gone wrong.
+// Where a value sits in an item, for error messages: `$.items[2].qty`. The traversals carry no
+// path on the way down, because that costs stores on every value of every item read: a value
+// that fails throws a PathedFailure with the message alone, each level it unwinds through
+// prepends its own step (member name, array index or map key), and the entry point turns it
+// into the public error. Unwinding is only paid once something has already gone wrong.
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace pksk::detail {
 
-struct JsonPath {
-  const JsonPath* parent = nullptr;
-  std::string_view key;   // a member name or map key, when is_index is false
-  std::size_t index = 0;  // an array position, when is_index is true
-  bool is_index = false;
+struct PathedFailure {
+  std::string what;
+  std::string path;  // from the item's root, without the leading '$'
 
-  JsonPath member(std::string_view name) const noexcept { return {this, name, 0, false}; }
-  JsonPath element(std::size_t i) const noexcept { return {this, {}, i, true}; }
-
-  std::string to_string() const {
-    std::string text;
-    append_to(text);
-    return text;
-  }
-
- private:
-  void append_to(std::string& text) const {
-    if (parent == nullptr) {
-      text += '$';
+  [[gnu::cold, gnu::noinline]] void prepend_member(std::string_view name) {
+    if (is_identifier(name)) {
+      path.insert(0, '.' + std::string(name));
       return;
     }
-    parent->append_to(text);
-    if (is_index) {
-      text += '[';
-      text += std::to_string(index);
-      text += ']';
-    } else if (is_identifier(key)) {
-      text += '.';
-      text += key;
-    } else {
-      // Map keys can hold anything; bracket them so the path stays unambiguous.
-      text += "[\"";
-      for (char c : key) {
-        if (c == '"' || c == '\\') text += '\\';
-        text += c;
-      }
-      text += "\"]";
+    // Map keys can hold anything; bracket them so the path stays unambiguous.
+    std::string step = "[\"";
+    for (char c : name) {
+      if (c == '"' || c == '\\') step += '\\';
+      step += c;
     }
+    step += "\"]";
+    path.insert(0, step);
   }
 
+  [[gnu::cold, gnu::noinline]] void prepend_index(std::size_t index) {
+    path.insert(0, '[' + std::to_string(index) + ']');
+  }
+
+  std::string full_path() const { return '$' + path; }
+
+ private:
   static bool is_identifier(std::string_view s) noexcept {
     if (s.empty()) return false;
     for (char c : s) {
@@ -59,5 +48,31 @@ struct JsonPath {
     return true;
   }
 };
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_pathed(std::string what) {
+  throw PathedFailure{std::move(what), {}};
+}
+
+// Runs step(), naming the member it works on in any failure that leaves it.
+template <class Step>
+decltype(auto) at_member(std::string_view name, Step&& step) {
+  try {
+    return std::forward<Step>(step)();
+  } catch (PathedFailure& failure) {
+    failure.prepend_member(name);
+    throw;
+  }
+}
+
+// Runs step(), naming the array position it works on in any failure that leaves it.
+template <class Step>
+decltype(auto) at_index(std::size_t index, Step&& step) {
+  try {
+    return std::forward<Step>(step)();
+  } catch (PathedFailure& failure) {
+    failure.prepend_index(index);
+    throw;
+  }
+}
 
 }  // namespace pksk::detail
