@@ -29,8 +29,12 @@ class PaddedBuffer {
   std::size_t padded_capacity() const noexcept { return capacity_ + simdjson::SIMDJSON_PADDING; }
 
  private:
+  // Starts at 4 KB, DynamoDB's read unit: most items fit, so a decoder usually allocates once
+  // in its life instead of once per new largest item while a query warms up.
+  static constexpr std::size_t initial_capacity = 4096;
+
   void grow(std::size_t needed) {
-    std::size_t next = capacity_ < 256 ? 256 : capacity_;
+    std::size_t next = capacity_ < initial_capacity ? initial_capacity : capacity_;
     while (next < needed) next *= 2;
     // Zeroed once here, so that the padding simdjson reads is initialised memory (valgrind,
     // MSan) without a memset per document.
