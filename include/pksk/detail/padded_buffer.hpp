@@ -16,11 +16,15 @@ namespace pksk::detail {
 class PaddedBuffer {
  public:
   // Copies text in (growing only when it does not fit) and returns a view of the copy; the
-  // SIMDJSON_PADDING bytes after it belong to the buffer. Their content does not matter:
-  // simdjson reads them but never interprets bytes past the length it is given.
+  // SIMDJSON_PADDING bytes after it belong to the buffer. simdjson never interprets bytes past
+  // the length it is given, but it does look at the first one (see below).
   std::string_view assign(std::string_view text) {
     if (text.size() > capacity_ || !data_) grow(text.size());
     if (!text.empty()) std::memcpy(data_.get(), text.data(), text.size());
+    // On-Demand scans the whole document for balance when the first byte after it is '}'
+    // (simdjson issue 1834), and a reused buffer often holds a '}' of an earlier, longer item
+    // there: a space makes that check a single comparison.
+    data_[text.size()] = ' ';
     return {data_.get(), text.size()};
   }
 
