@@ -4,9 +4,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <pksk/codec.hpp>
+#include <pksk/equal.hpp>
 
 #include "test_codec_types.hpp"
 
@@ -387,4 +390,70 @@ TEST_CASE("body: members in any order, repeated or interleaved with unknown ones
                      .total = 1.5,
                      .items = {{"s", 3, 2}},
                      .note = "n"});
+}
+
+namespace {
+// Names that share first characters and are prefixes of one another: the decoder's first-
+// character filter must still match each key to exactly its own member.
+struct SharedPrefixes {
+  int i{};
+  int id{};
+  std::string ident;
+  int item{};
+  std::vector<int> items;
+  int _under{};
+};
+}  // namespace
+
+TEST_CASE("body: keys that share first characters or prefixes reach their own members") {
+  pksk::BodyDecoder decoder;
+  SharedPrefixes out{.i = 9, .id = 9, .ident = "old", .item = 9, .items = {9}, ._under = 9};
+  decoder.decode(
+      R"({"items":[4,5],"":0,"idx":7,"item":3,"i2":8,"_under":6,"ident":"x","id":2,"i":1})", out);
+  CHECK(out.i == 1);
+  CHECK(out.id == 2);
+  CHECK(out.ident == "x");
+  CHECK(out.item == 3);
+  CHECK(out.items == std::vector<int>{4, 5});
+  CHECK(out._under == 6);
+
+  // Each key alone: the others take their defaults back.
+  decoder.decode(R"({"ident":"only"})", out);
+  CHECK(out.i == 0);
+  CHECK(out.id == 0);
+  CHECK(out.ident == "only");
+  CHECK(out.item == 0);
+  CHECK(out.items.empty());
+  CHECK(out._under == 0);
+}
+
+namespace {
+// A record that contains itself: the decoder inlines everything between two records, and this
+// is the case that must still compile (and not inline without end) on both compilers.
+struct TreeNode {
+  std::string name;
+  std::vector<TreeNode> children;
+  std::optional<std::vector<TreeNode>> spare;
+};
+}  // namespace
+
+TEST_CASE("body: a record that contains itself round-trips") {
+  const TreeNode tree{
+      .name = "root",
+      .children = {TreeNode{.name = "a"},
+                   TreeNode{.name = "b", .children = {TreeNode{.name = "b1"}}, .spare = {{}}}}};
+  std::string body;
+  pksk::encode_body(tree, body);
+  CHECK(body == R"({"name":"root","children":[{"name":"a","children":[]},)"
+                R"({"name":"b","children":[{"name":"b1","children":[]}],"spare":[]}]})");
+  pksk::BodyDecoder decoder;
+  TreeNode out;
+  decoder.decode(body, out);
+  REQUIRE(out.children.size() == 2);
+  CHECK(out.children[1].children[0].name == "b1");
+  CHECK(out.children[1].spare.has_value());
+  CHECK_FALSE(out.children[0].spare.has_value());
+  CHECK(pksk::structurally_equal(out, tree));
+  CHECK_THROWS_WITH(decoder.decode(R"({"children":[{"children":[{"name":7}]}]})", out),
+                    "at $.children[0].children[0].name: expected a string, found the number 7");
 }

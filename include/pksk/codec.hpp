@@ -185,8 +185,10 @@ void encode_item(const T& value, std::string& out) {
 // The traversal below runs for every value of every item a query returns, so it is written
 // for the optimiser: no path bookkeeping (see json_path.hpp), keys dispatched on their first
 // character before any comparison, and every failure, message building included, in a cold
-// function kept out of line. BodyDecoder flattens the whole traversal of an entity into one
-// function, as a hand-written decoder is; the cold functions keep that function small.
+// function kept out of line. Everything between two records (a field, its value, the reader's
+// call into simdjson) is always inlined, so that an entity decodes in a few functions, as a
+// hand-written decoder does; decode_fields is left to the optimiser, which is what lets a
+// record contain itself (a tree of vector<Node>) without inlining without end.
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_invalid_json(simdjson::error_code error) {
   throw_pathed("invalid JSON (" + std::string(simdjson::error_message(error)) + ")");
@@ -230,23 +232,40 @@ const T& default_record() {
 }
 
 template <class Reader, class T>
-void decode_value(typename Reader::Value& value, T& out);
+[[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out);
 
 template <class Reader, class T, std::size_t I>
-void decode_field(ondemand::value raw, T& out) {
-  at_member(field_names_v<T>[I], [&] {
+[[gnu::always_inline]] inline void decode_field(ondemand::value raw, T& out) {
+  try {
     typename Reader::Value value;
     if (auto error = Reader::open(raw, value)) [[unlikely]] {
       throw_read_error<Reader>("an AttributeValue", value, error);
     }
     decode_value<Reader>(value, get_field<I>(out));
-  });
+  } catch (PathedFailure& failure) {
+    failure.prepend_member(field_names_v<T>[I]);
+    throw;
+  }
 }
 
-// Fields in document order, each dispatched on its key: a comparison of the key's first
-// character against each name's (a constant, so a compare-and-branch each) picks the
-// candidates, and only those are compared whole. Unknown keys are left for On-Demand to skip.
-// Fields that did not appear get their default value back, so a reused struct never keeps a
+// One member of T's object, dispatched on its key: a comparison of the key's first character
+// against each name's (a constant, so a compare-and-branch each) picks the candidates, and
+// only those are compared whole. An unknown key matches nothing and is left for On-Demand to
+// skip.
+template <class Reader, class T, std::size_t... I>
+[[gnu::always_inline]] inline void decode_member(ondemand::field& field, T& out,
+                                                 std::bitset<sizeof...(I)>& seen,
+                                                 std::index_sequence<I...>) {
+  const ondemand::raw_json_string key = field.key();
+  // A key is quoted in the input, so its first byte is readable even when it is "".
+  const char first = *key.raw();
+  (void)((first == field_names_v<T>[I][0] && key.unsafe_is_equal(field_names_v<T>[I]) &&
+          (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
+         ...);
+}
+
+// Fields in document order, each dispatched on its key (decode_member). Fields that did not
+// appear get their default value back, so a reused struct never keeps a
 // previous item's value and old bodies decode into newer structs.
 template <class Reader, class T>
 void decode_fields(ondemand::object& object, T& out) {
@@ -257,14 +276,7 @@ void decode_fields(ondemand::object& object, T& out) {
     if (auto error = std::move(member).get(field)) [[unlikely]] {
       throw_invalid_json(error);
     }
-    const ondemand::raw_json_string key = field.key();
-    // A key is quoted in the input, so its first byte is readable even when it is "".
-    const char first = *key.raw();
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (void)((first == field_names_v<T>[I][0] && key.unsafe_is_equal(field_names_v<T>[I]) &&
-              (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
-             ...);
-    }(std::make_index_sequence<count>{});
+    decode_member<Reader>(field, out, seen, std::make_index_sequence<count>{});
   }
   if (!seen.all()) [[unlikely]] {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -292,7 +304,7 @@ template <class T>
 }
 
 template <class Reader, class T>
-void decode_integer(typename Reader::Value& value, T& out) {
+[[gnu::always_inline]] inline void decode_integer(typename Reader::Value& value, T& out) {
   if constexpr (std::is_unsigned_v<T> && sizeof(T) == sizeof(std::uint64_t)) {
     std::uint64_t n;
     if (auto error = Reader::get_uint64(value, n)) [[unlikely]] {
@@ -341,7 +353,7 @@ template <class E>
 }
 
 template <class Reader, class T>
-void decode_value(typename Reader::Value& value, T& out) {
+[[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out) {
   using Value = typename Reader::Value;
   if constexpr (std::is_same_v<T, std::string>) {
     std::string_view s;
@@ -410,7 +422,7 @@ void decode_value(typename Reader::Value& value, T& out) {
     // vector's capacity but its elements' strings too.
     std::size_t i = 0;
     for (auto element : array) {
-      at_index(i, [&] {
+      try {
         ondemand::value raw;
         if (auto error = std::move(element).get(raw)) [[unlikely]] {
           throw_invalid_json(error);
@@ -431,7 +443,10 @@ void decode_value(typename Reader::Value& value, T& out) {
           if (i == out.size()) out.emplace_back();
           decode_value<Reader>(item, out[i]);
         }
-      });
+      } catch (PathedFailure& failure) {
+        failure.prepend_index(i);
+        throw;
+      }
       ++i;
     }
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(i), out.end());
@@ -524,7 +539,7 @@ class BodyDecoder {
 
  private:
   template <class Reader, class T>
-  [[gnu::flatten]] void decode_item(std::string_view json, T& out) {
+  void decode_item(std::string_view json, T& out) {
     try {
       const std::string_view padded = buffer_.assign(json);
       simdjson::ondemand::document document;

@@ -47,43 +47,53 @@ inline std::string describe_json_value(ondemand::value& value) {
   return "an unknown value";
 }
 
+// The reads are always inlined: each is one simdjson call, and a call per value is what kept
+// the decoder behind hand-written code.
 struct BodyReader {
   using Value = ondemand::value;
 
-  static simdjson::error_code open(ondemand::value raw, Value& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code open(ondemand::value raw,
+                                                          Value& out) noexcept {
     out = raw;
     return simdjson::SUCCESS;
   }
   // True (and consumed) for JSON null; a non-null value is left for the next read.
-  static bool is_null(Value& v) noexcept {
+  [[gnu::always_inline]] static bool is_null(Value& v) noexcept {
     bool null = false;
     return v.is_null().get(null) == simdjson::SUCCESS && null;
   }
-  static simdjson::error_code get_string(Value& v, std::string_view& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_string(Value& v,
+                                                                std::string_view& out) noexcept {
     return v.get_string().get(out);
   }
-  static simdjson::error_code get_int64(Value& v, std::int64_t& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_int64(Value& v,
+                                                               std::int64_t& out) noexcept {
     return v.get_int64().get(out);
   }
-  static simdjson::error_code get_uint64(Value& v, std::uint64_t& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_uint64(Value& v,
+                                                                std::uint64_t& out) noexcept {
     return v.get_uint64().get(out);
   }
-  static simdjson::error_code get_double(Value& v, double& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_double(Value& v, double& out) noexcept {
     return v.get_double().get(out);
   }
-  static simdjson::error_code get_bool(Value& v, bool& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_bool(Value& v, bool& out) noexcept {
     return v.get_bool().get(out);
   }
-  static simdjson::error_code get_record(Value& v, ondemand::object& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_record(Value& v,
+                                                                ondemand::object& out) noexcept {
     return v.get_object().get(out);
   }
-  static simdjson::error_code get_map(Value& v, ondemand::object& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_map(Value& v,
+                                                             ondemand::object& out) noexcept {
     return v.get_object().get(out);
   }
-  static simdjson::error_code get_list(Value& v, ondemand::array& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_list(Value& v,
+                                                              ondemand::array& out) noexcept {
     return v.get_array().get(out);
   }
-  static simdjson::error_code get_string_set(Value& v, ondemand::array& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_string_set(Value& v,
+                                                                    ondemand::array& out) noexcept {
     return v.get_array().get(out);
   }
   // What the value is, after a read failed with INCORRECT_TYPE or NUMBER_OUT_OF_RANGE (the

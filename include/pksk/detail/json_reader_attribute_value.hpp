@@ -68,7 +68,8 @@ struct AttributeValueReader {
     std::string_view number_text;  // an "N" that failed to parse, for the message
   };
 
-  static simdjson::error_code open(ondemand::value raw, Value& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code open(ondemand::value raw,
+                                                          Value& out) noexcept {
     ondemand::object object;
     if (auto error = raw.get_object().get(object)) return error;
     // Only the first member matters: an AttributeValue has exactly one. Leaving the object
@@ -83,36 +84,45 @@ struct AttributeValueReader {
     out.tag = AttributeTag::none;
     return simdjson::INCORRECT_TYPE;
   }
-  static bool is_null(Value& v) noexcept { return v.tag == AttributeTag::NULL_; }
-  static simdjson::error_code get_string(Value& v, std::string_view& out) noexcept {
+  [[gnu::always_inline]] static bool is_null(Value& v) noexcept {
+    return v.tag == AttributeTag::NULL_;
+  }
+  [[gnu::always_inline]] static simdjson::error_code get_string(Value& v,
+                                                                std::string_view& out) noexcept {
     if (v.tag != AttributeTag::S) return simdjson::INCORRECT_TYPE;
     return v.value.get_string().get(out);
   }
-  static simdjson::error_code get_int64(Value& v, std::int64_t& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_int64(Value& v,
+                                                               std::int64_t& out) noexcept {
     return parse_number(v, out);
   }
-  static simdjson::error_code get_uint64(Value& v, std::uint64_t& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_uint64(Value& v,
+                                                                std::uint64_t& out) noexcept {
     return parse_number(v, out);
   }
-  static simdjson::error_code get_double(Value& v, double& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_double(Value& v, double& out) noexcept {
     return parse_number(v, out);
   }
-  static simdjson::error_code get_bool(Value& v, bool& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_bool(Value& v, bool& out) noexcept {
     if (v.tag != AttributeTag::BOOL) return simdjson::INCORRECT_TYPE;
     return v.value.get_bool().get(out);
   }
-  static simdjson::error_code get_record(Value& v, ondemand::object& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_record(Value& v,
+                                                                ondemand::object& out) noexcept {
     if (v.tag != AttributeTag::M) return simdjson::INCORRECT_TYPE;
     return v.value.get_object().get(out);
   }
-  static simdjson::error_code get_map(Value& v, ondemand::object& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_map(Value& v,
+                                                             ondemand::object& out) noexcept {
     return get_record(v, out);
   }
-  static simdjson::error_code get_list(Value& v, ondemand::array& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_list(Value& v,
+                                                              ondemand::array& out) noexcept {
     if (v.tag != AttributeTag::L) return simdjson::INCORRECT_TYPE;
     return v.value.get_array().get(out);
   }
-  static simdjson::error_code get_string_set(Value& v, ondemand::array& out) noexcept {
+  [[gnu::always_inline]] static simdjson::error_code get_string_set(Value& v,
+                                                                    ondemand::array& out) noexcept {
     if (v.tag != AttributeTag::SS) return simdjson::INCORRECT_TYPE;
     return v.value.get_array().get(out);
   }
