@@ -265,8 +265,8 @@ template <class Reader, class T, std::size_t... I>
 }
 
 // Fields in document order, each dispatched on its key (decode_member). Fields that did not
-// appear get their default value back, so a reused struct never keeps a
-// previous item's value and old bodies decode into newer structs.
+// appear get their default value back, so a reused struct never keeps a previous item's value
+// and old bodies decode into newer structs.
 template <class Reader, class T>
 void decode_fields(ondemand::object& object, T& out) {
   constexpr std::size_t count = field_count_v<T>;
