@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <pksk/codec.hpp>
-#include <pksk/equal.hpp>
+#include <pksk/codec/codec.hpp>
+#include <pksk/reflect/equal.hpp>
 
 #include "test_codec_types.hpp"
 

@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include <pksk/codec.hpp>
+#include <pksk/codec/codec.hpp>
 
 #include "test_codec_types.hpp"
 

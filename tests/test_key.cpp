@@ -9,9 +9,9 @@
 #include <vector>
 
 #include <boost/hana/define_struct.hpp>
-#include <pksk/entity.hpp>
 #include <pksk/error.hpp>
-#include <pksk/key.hpp>
+#include <pksk/key/entity.hpp>
+#include <pksk/key/key.hpp>
 
 namespace {
 

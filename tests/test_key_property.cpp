@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include <pksk/key.hpp>
+#include <pksk/key/key.hpp>
 
 namespace {
 

@@ -8,8 +8,8 @@
 
 #include <boost/hana/adapt_struct.hpp>
 #include <boost/hana/define_struct.hpp>
-#include <pksk/enum_name.hpp>
-#include <pksk/reflect.hpp>
+#include <pksk/reflect/enum_name.hpp>
+#include <pksk/reflect/reflect.hpp>
 
 namespace {
 

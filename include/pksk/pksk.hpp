@@ -2,17 +2,20 @@
 // pksk core: entities, key templates, the codec, item collections, queries and the typed
 // Table over any Backend. No backend and no network here: include <pksk/sqlite.hpp> or
 // <pksk/dynamodb.hpp> for one.
+//
+// One folder per layer, each including only its own layer or those below it:
+// reflect/ -> key/ -> codec/ -> model/ -> backend/ -> table/.
 
 #include "backend.hpp"
-#include "codec.hpp"
-#include "collection.hpp"
+#include "codec/codec.hpp"
 #include "config.hpp"
-#include "entity.hpp"
-#include "enum_name.hpp"
-#include "equal.hpp"
 #include "error.hpp"
-#include "key.hpp"
-#include "key_condition.hpp"
-#include "query.hpp"
-#include "reflect.hpp"
-#include "table.hpp"
+#include "key/condition.hpp"
+#include "key/entity.hpp"
+#include "key/key.hpp"
+#include "model/collection.hpp"
+#include "reflect/enum_name.hpp"
+#include "reflect/equal.hpp"
+#include "reflect/reflect.hpp"
+#include "table/query.hpp"
+#include "table/table.hpp"

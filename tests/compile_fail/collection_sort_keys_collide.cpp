@@ -11,7 +11,7 @@
 // expect: {"{topic}#{n}"}, false>
 #include <string>
 
-#include <pksk/key.hpp>
+#include <pksk/key/key.hpp>
 
 struct Customer {
   std::string id;

@@ -9,7 +9,7 @@
 // expect: {"CUSTOMER#id}"}
 #include <string>
 
-#include <pksk/key.hpp>
+#include <pksk/key/key.hpp>
 
 struct Customer {
   std::string id;

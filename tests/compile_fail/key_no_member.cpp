@@ -10,7 +10,7 @@
 // expect: {"idd"}
 #include <string>
 
-#include <pksk/key.hpp>
+#include <pksk/key/key.hpp>
 
 struct Customer {
   std::string id;

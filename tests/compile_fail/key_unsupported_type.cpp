@@ -10,7 +10,7 @@
 // expect: {"enabled"}, bool, false>
 #include <string>
 
-#include <pksk/key.hpp>
+#include <pksk/key/key.hpp>
 
 struct Flag {
   std::string id;

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "../error.hpp"
-#include "sqlite_handle.hpp"
-#include "sqlite_sql.hpp"
+#include "../../error.hpp"
+#include "handle.hpp"
+#include "sql.hpp"
 
 namespace pksk::detail::sqlite {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include "../error.hpp"
+#include "../key/condition.hpp"
 #include "detail/base64url.hpp"
-#include "error.hpp"
-#include "key_condition.hpp"
 
 namespace pksk {
 

@@ -27,7 +27,7 @@
 #include <utility>
 
 #include "detail/fixed_string.hpp"
-#include "detail/key_template.hpp"
+#include "detail/template.hpp"
 #include "entity.hpp"
 
 namespace pksk {

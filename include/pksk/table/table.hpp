@@ -11,14 +11,14 @@
 #include <utility>
 #include <vector>
 
-#include "backend.hpp"
-#include "codec.hpp"
-#include "collection.hpp"
-#include "config.hpp"
-#include "entity.hpp"
-#include "error.hpp"
-#include "key.hpp"
-#include "key_condition.hpp"
+#include "../backend/backend.hpp"
+#include "../codec/codec.hpp"
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../key/condition.hpp"
+#include "../key/entity.hpp"
+#include "../key/key.hpp"
+#include "../model/collection.hpp"
 #include "query.hpp"
 
 namespace pksk {

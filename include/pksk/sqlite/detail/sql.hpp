@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "../error.hpp"
-#include "../key_condition.hpp"
+#include "../../error.hpp"
+#include "../../key/condition.hpp"
 
 namespace pksk::detail::sqlite {
 

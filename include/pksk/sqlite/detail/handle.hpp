@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "../error.hpp"
+#include "../../error.hpp"
 
 // pragma_table_list, pragma_table_xinfo's hidden column and sqlite3_changes64.
 static_assert(SQLITE_VERSION_NUMBER >= 3037000, "pksk's SQLite backend needs SQLite 3.37 or later");

@@ -29,16 +29,16 @@
 
 #include <simdjson.h>
 
+#include "../error.hpp"
+#include "../reflect/detail/std_traits.hpp"
+#include "../reflect/enum_name.hpp"
+#include "../reflect/reflect.hpp"
 #include "detail/iso8601.hpp"
 #include "detail/json_path.hpp"
 #include "detail/json_reader.hpp"
 #include "detail/json_reader_attribute_value.hpp"
 #include "detail/json_writer.hpp"
 #include "detail/padded_buffer.hpp"
-#include "detail/std_traits.hpp"
-#include "enum_name.hpp"
-#include "error.hpp"
-#include "reflect.hpp"
 
 namespace pksk {
 namespace detail {

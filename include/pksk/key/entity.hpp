@@ -13,7 +13,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "reflect.hpp"
+#include "../reflect/reflect.hpp"
 
 namespace pksk {
 

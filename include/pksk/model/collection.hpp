@@ -12,10 +12,10 @@
 #include <variant>
 #include <vector>
 
-#include "codec.hpp"
-#include "entity.hpp"
-#include "equal.hpp"
-#include "key.hpp"
+#include "../codec/codec.hpp"
+#include "../key/entity.hpp"
+#include "../key/key.hpp"
+#include "../reflect/equal.hpp"
 
 namespace pksk {
 

@@ -1,0 +1,151 @@
+#pragma once
+// Run-time formatting of one key component, with the rules that keep keys unforgeable: the
+// cold path builds the KeyError message.
+
+#include <charconv>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "../../error.hpp"
+#include "../../reflect/enum_name.hpp"
+#include "parse.hpp"
+#include "utf8.hpp"
+
+namespace pksk::detail {
+
+// Run-time validation of a component (the cold path builds the message)
+
+enum class ComponentError : unsigned char {
+  none,
+  empty,
+  delimiter,
+  next_literal,
+  nul,
+  invalid_utf8,
+  unnamed_enum,
+};
+
+// A component must be non-empty: DynamoDB rejects an empty key attribute, and an empty
+// component would let "A#{x}#{y}" with x="" collide with other shapes. It must not contain the
+// delimiter, nor the first character of the literal that follows it in the template: that
+// character is where a reader of the key finds the component's end, so a value holding it could
+// forge another item's key. NUL and invalid UTF-8 are rejected because DynamoDB's string keys
+// are UTF-8 and a NUL truncates keys in C APIs.
+constexpr ComponentError check_component(std::string_view value, int next) noexcept {
+  if (value.empty()) return ComponentError::empty;
+  for (const char c : value) {
+    if (c == '\0') return ComponentError::nul;
+    if (c == key_delimiter) return ComponentError::delimiter;
+    if (static_cast<unsigned char>(c) == next) return ComponentError::next_literal;
+  }
+  if (find_invalid_utf8(value) != std::string_view::npos) return ComponentError::invalid_utf8;
+  return ComponentError::none;
+}
+
+struct ComponentContext {
+  std::string_view entity;  // the entity's type discriminator
+  std::string_view field;   // the member's name
+  std::string_view key_template;
+  KeyRole role;
+  int next;  // the byte after the field in the template, or -1
+};
+
+[[noreturn]] inline void throw_key_error(const ComponentContext& ctx, std::string_view value,
+                                         ComponentError error) {
+  std::string msg = "pksk: invalid key field ";
+  msg.append(ctx.entity).append(".").append(ctx.field).append(" = \"");
+  append_escaped(msg, value);
+  msg.append("\" (").append(ctx.role == KeyRole::partition ? "partition" : "sort");
+  msg.append(" key template \"").append(ctx.key_template).append("\"): ");
+  switch (error) {
+    case ComponentError::empty:
+      msg += "a key field must not be empty";
+      break;
+    case ComponentError::delimiter:
+      msg.append("contains '").append(1, key_delimiter).append("', the key delimiter");
+      break;
+    case ComponentError::next_literal:
+      msg += "contains '";
+      {
+        const char c = static_cast<char>(ctx.next);
+        append_escaped(msg, std::string_view(&c, 1));
+      }
+      msg += "', the character that follows the field in the key template";
+      break;
+    case ComponentError::nul:
+      msg += "contains a NUL byte";
+      break;
+    case ComponentError::invalid_utf8:
+      msg += "is not valid UTF-8 (at byte ";
+      msg += std::to_string(find_invalid_utf8(value));
+      msg += ')';
+      break;
+    case ComponentError::unnamed_enum:
+      msg += "the enum value has no enumerator name";
+      break;
+    case ComponentError::none:
+      break;
+  }
+  throw KeyError(msg);
+}
+
+inline void append_checked(std::string& out, std::string_view value, const ComponentContext& ctx) {
+  const ComponentError error = check_component(value, ctx.next);
+  if (error != ComponentError::none) throw_key_error(ctx, value, error);
+  out.append(value);
+}
+
+// Digits of the largest value of the unsigned type: 3, 5, 10, 20 for 8, 16, 32, 64 bits.
+template <class U>
+inline constexpr int sortable_width_v = std::numeric_limits<U>::digits10 + 1;
+
+// Sort-key integers are fixed width so that byte order is numeric order; signed values are
+// offset binary (value - min, which flips the sign bit) so that negatives sort first.
+template <KeyInteger I>
+void append_sortable_integer(std::string& out, I value) {
+  using U = std::make_unsigned_t<I>;
+  auto bits = static_cast<U>(value);
+  if constexpr (std::is_signed_v<I>) {
+    bits = static_cast<U>(bits ^ static_cast<U>(U{1} << (std::numeric_limits<U>::digits - 1)));
+  }
+  constexpr int width = sortable_width_v<U>;
+  char buf[width];
+  const auto end = std::to_chars(buf, buf + width, bits).ptr;
+  out.append(static_cast<std::size_t>(width - (end - buf)), '0');
+  out.append(buf, end);
+}
+
+template <class F>
+void append_component(std::string& out, const F& value, const ComponentContext& ctx) {
+  if constexpr (KeyString<F>) {
+    append_checked(out, value, ctx);
+  } else if constexpr (KeyInteger<F>) {
+    if (ctx.role == KeyRole::sort) {
+      // Fixed width: the component's end is known without looking for a delimiter.
+      append_sortable_integer(out, value);
+    } else {
+      char buf[std::numeric_limits<F>::digits10 + 3];
+      const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+      // Variable width: a following literal that starts with a digit or '-' must be checked.
+      append_checked(out, std::string_view(buf, static_cast<std::size_t>(end - buf)), ctx);
+    }
+  } else {
+    static_assert(KeyEnum<F>);
+    const std::string_view name = enum_name(value);
+    if (name.empty()) {
+      char buf[std::numeric_limits<long long>::digits10 + 3];
+      const auto end =
+          std::to_chars(buf, buf + sizeof buf,
+                        static_cast<long long>(static_cast<std::underlying_type_t<F>>(value)))
+              .ptr;
+      throw_key_error(ctx, std::string_view(buf, static_cast<std::size_t>(end - buf)),
+                      ComponentError::unnamed_enum);
+    }
+    append_checked(out, name, ctx);
+  }
+}
+
+}  // namespace pksk::detail

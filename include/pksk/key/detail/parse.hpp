@@ -1,0 +1,151 @@
+#pragma once
+// Key-template text such as "CUSTOMER#{customer_id}" parsed at compile time into literal and
+// field segments (pure text, no entity involved), and the member types a field may name.
+
+#include <algorithm>
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+#include "fixed_string.hpp"
+
+namespace pksk::detail {
+
+// Every key template uses this delimiter between components; no key value may contain it.
+inline constexpr char key_delimiter = '#';
+
+enum class KeyRole : unsigned char { partition, sort };
+
+enum class TemplateError : unsigned char {
+  none,
+  unclosed_brace,   // "{id" or "{a{b}"
+  unopened_brace,   // "id}"
+  empty_field,      // "{}"
+  adjacent_fields,  // "{a}{b}": nothing tells where a ends, so keys would be ambiguous
+};
+
+struct TemplateScan {
+  TemplateError error = TemplateError::none;
+  std::size_t bad_pos = 0;  // the offending text, for diagnostics
+  std::size_t bad_len = 0;
+  std::size_t segments = 0;
+  std::size_t fields = 0;
+};
+
+enum class SegmentKind : unsigned char { literal, field };
+
+// pos/len locate the literal text, or the field name without its braces, in the template.
+struct Segment {
+  SegmentKind kind = SegmentKind::literal;
+  std::size_t pos = 0;
+  std::size_t len = 0;
+};
+
+// Plain index loops, not std::string_view::find: g++ 12 with -fsanitize=undefined instruments
+// find's null-pointer test and then refuses it in a constant expression, which would break
+// every user build under UBSan.
+constexpr std::size_t find_char(std::string_view text, char c, std::size_t from = 0) noexcept {
+  for (std::size_t i = from; i < text.size(); ++i) {
+    if (text[i] == c) return i;
+  }
+  return std::string_view::npos;
+}
+
+constexpr bool is_brace(char c) noexcept {
+  return c == '{' || c == '}';
+}
+
+constexpr std::size_t find_brace(std::string_view text, std::size_t from) noexcept {
+  for (std::size_t i = from; i < text.size(); ++i) {
+    if (is_brace(text[i])) return i;
+  }
+  return std::string_view::npos;
+}
+
+// The last brace at or before `at`.
+constexpr std::size_t find_last_brace(std::string_view text, std::size_t at) noexcept {
+  for (std::size_t i = std::min(at + 1, text.size()); i > 0; --i) {
+    if (is_brace(text[i - 1])) return i - 1;
+  }
+  return std::string_view::npos;
+}
+
+consteval TemplateScan scan_key_template(std::string_view text) {
+  TemplateScan scan;
+  std::size_t i = 0;
+  std::size_t previous_field = std::string_view::npos;  // start of the field just before i
+  while (i < text.size()) {
+    if (text[i] == '{') {
+      const std::size_t close = find_char(text, '}', i + 1);
+      const std::size_t nested = find_char(text, '{', i + 1);
+      if (close == std::string_view::npos || nested < close) {
+        const std::size_t end = nested < close ? nested : text.size();
+        return {TemplateError::unclosed_brace, i, end - i, 0, 0};
+      }
+      if (close == i + 1) return {TemplateError::empty_field, i, 2, 0, 0};
+      if (previous_field != std::string_view::npos) {
+        return {TemplateError::adjacent_fields, previous_field, close + 1 - previous_field, 0, 0};
+      }
+      previous_field = i;
+      ++scan.segments;
+      ++scan.fields;
+      i = close + 1;
+    } else if (text[i] == '}') {
+      // The literal run that the stray brace ends says where it is.
+      const std::size_t start = find_last_brace(text, i == 0 ? 0 : i - 1);
+      const std::size_t from = (i == 0 || start == std::string_view::npos) ? 0 : start + 1;
+      return {TemplateError::unopened_brace, from, i + 1 - from, 0, 0};
+    } else {
+      const std::size_t end = std::min(find_brace(text, i), text.size());
+      previous_field = std::string_view::npos;
+      ++scan.segments;
+      i = end;
+    }
+  }
+  return scan;
+}
+
+template <fixed_string Template>
+inline constexpr TemplateScan scan_v = scan_key_template(Template.view());
+
+// Only meaningful for a well-formed template.
+template <fixed_string Template>
+consteval auto parse_key_template() {
+  constexpr std::string_view text = Template.view();
+  std::array<Segment, scan_v<Template>.segments> segments{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < text.size() && n < segments.size(); ++n) {
+    if (text[i] == '{') {
+      const std::size_t close = find_char(text, '}', i);
+      segments[n] = {SegmentKind::field, i + 1, close - i - 1};
+      i = close + 1;
+    } else {
+      const std::size_t end = std::min(find_char(text, '{', i), text.size());
+      segments[n] = {SegmentKind::literal, i, end - i};
+      i = end;
+    }
+  }
+  return segments;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key field types
+
+template <class F>
+concept KeyString = std::same_as<F, std::string> || std::same_as<F, std::string_view>;
+
+// Character types are excluded: whether 'A' means "A" or "65" would be a guess.
+template <class F>
+concept KeyInteger = std::integral<F> && !std::same_as<F, bool> && !std::same_as<F, char> &&
+                     !std::same_as<F, wchar_t> && !std::same_as<F, char8_t> &&
+                     !std::same_as<F, char16_t> && !std::same_as<F, char32_t>;
+
+template <class F>
+concept KeyEnum = std::is_enum_v<F>;
+
+template <class F>
+concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F>;
+
+}  // namespace pksk::detail

@@ -1,0 +1,123 @@
+#pragma once
+// A key template compiled for an entity: its segments, literal prefix, language and formatter.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "../../reflect/reflect.hpp"
+#include "../entity.hpp"
+#include "collision.hpp"
+#include "diagnostics.hpp"
+#include "fixed_string.hpp"
+#include "format.hpp"
+#include "parse.hpp"
+
+namespace pksk::detail {
+
+// A key template compiled for an entity. Also usable for other templates of T, such as a
+// secondary index's keys: KeyTemplate<T, fixed_string<N>{text}, KeyRole::partition>.
+
+struct CompiledSegment {
+  SegmentKind kind = SegmentKind::literal;
+  std::size_t pos = 0;  // literal text, or field name, in the template
+  std::size_t len = 0;
+  std::size_t field = 0;  // index of the member in T
+  int next = -1;          // first byte of the following literal, or -1
+};
+
+template <class T, fixed_string Template, KeyRole Role>
+struct KeyTemplate {
+  static constexpr std::string_view text = Template.view();
+  static constexpr bool valid = key_template_ok<T, Template>();
+  static constexpr bool diagnosed = key_template_diagnosed_v<T, Template>;
+
+  // Empty when invalid, so that a diagnosed template adds no follow-on errors.
+  static constexpr auto segments = [] {
+    if constexpr (valid) {
+      constexpr auto parsed = parse_key_template<Template>();
+      std::array<CompiledSegment, parsed.size()> out{};
+      for (std::size_t i = 0; i < parsed.size(); ++i) {
+        out[i].kind = parsed[i].kind;
+        out[i].pos = parsed[i].pos;
+        out[i].len = parsed[i].len;
+        if (parsed[i].kind == SegmentKind::field) {
+          out[i].field = field_index<T>(text.substr(parsed[i].pos, parsed[i].len));
+          if (i + 1 < parsed.size())
+            out[i].next = static_cast<unsigned char>(text[parsed[i + 1].pos]);
+        }
+      }
+      return out;
+    } else {
+      return std::array<CompiledSegment, 0>{};
+    }
+  }();
+
+  // The literal text before the first field (the whole template when it has no field).
+  static constexpr std::string_view prefix = text.substr(0, find_char(text, '{'));
+
+  static constexpr std::size_t literal_size = [] {
+    std::size_t n = 0;
+    for (const auto& s : segments) n += s.kind == SegmentKind::literal ? s.len : 0;
+    return n;
+  }();
+
+  template <std::size_t I, class Language>
+  static constexpr void add_to_language(Language& lang) {
+    constexpr CompiledSegment s = segments[I];
+    if constexpr (s.kind == SegmentKind::literal) {
+      for (const char c : text.substr(s.pos, s.len)) {
+        lang.push({ElemKind::literal, static_cast<unsigned char>(c), CharClass::text, -1});
+      }
+    } else {
+      using F = field_type_t<T, s.field>;
+      if constexpr (KeyInteger<F> && Role == KeyRole::sort) {
+        for (int i = 0; i < sortable_width_v<std::make_unsigned_t<F>>; ++i) {
+          lang.push({ElemKind::one, 0, CharClass::digit, -1});
+        }
+      } else {
+        const CharClass cls = KeyInteger<F> ? CharClass::integer : CharClass::text;
+        lang.push({ElemKind::one, 0, cls, s.next});
+        lang.push({ElemKind::star, 0, cls, s.next});
+      }
+    }
+  }
+
+  // The keys this template can produce (empty when invalid).
+  static constexpr auto language = [] {
+    KeyLanguage<text.size() + 2 * sortable_width_v<std::uint64_t> * scan_v<Template>.fields + 1>
+        lang;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (add_to_language<I>(lang), ...);
+    }(std::make_index_sequence<segments.size()>{});
+    return lang;
+  }();
+
+  static void format(const T& record, std::string& out) {
+    // Reading it instantiates the checks: a bad template is reported where it is first used.
+    (void)diagnosed;
+    out.clear();
+    out.reserve(literal_size);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (append_segment<I>(record, out), ...);
+    }(std::make_index_sequence<segments.size()>{});
+  }
+
+ private:
+  template <std::size_t I>
+  static void append_segment(const T& record, std::string& out) {
+    constexpr CompiledSegment s = segments[I];
+    if constexpr (s.kind == SegmentKind::literal) {
+      out.append(text.substr(s.pos, s.len));
+    } else {
+      static constexpr ComponentContext ctx{Entity<T>::type, text.substr(s.pos, s.len), text, Role,
+                                            s.next};
+      append_component(out, get_field<s.field>(record), ctx);
+    }
+  }
+};
+
+}  // namespace pksk::detail
