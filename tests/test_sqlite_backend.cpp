@@ -91,15 +91,21 @@ struct Row {
   bool operator==(const Row&) const = default;
 };
 
+// A stand-in for the size Table computes with the codec: what the backend stores and pages on.
+std::size_t test_size(std::string_view pk, std::string_view sk, std::string_view type,
+                      std::string_view body) {
+  return 2 + pk.size() + 2 + sk.size() + 4 + type.size() + body.size();
+}
+
 void put(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t, std::string_view pk,
          std::string_view sk, std::string_view type = "T", std::string_view body = "{}") {
-  b.put(t, ItemView{pk, sk, type, body});
+  b.put(t, pksk::PutRequest{ItemView{pk, sk, type, body, test_size(pk, sk, type, body)}});
 }
 
 std::optional<Row> get(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t,
                        std::string_view pk, std::string_view sk) {
   std::optional<Row> row;
-  const bool found = b.get(t, pk, sk, [&](const ItemView& item) {
+  const bool found = b.get(t, pksk::ItemKey{pk, sk}, [&](const ItemView& item) {
     CHECK(item.pk == pk);
     CHECK(item.sk == sk);
     row = Row{std::string(item.sk), std::string(item.type), std::string(item.body)};
@@ -265,8 +271,8 @@ TEST_CASE("put, get, replace and erase single items", "[sqlite]") {
   put(b, t, "P", "B", "", body);
   CHECK(get(b, t, "P", "B") == Row{"B", "", body});
 
-  CHECK(b.erase(t, "P", "A"));
-  CHECK_FALSE(b.erase(t, "P", "A"));
+  CHECK(b.erase(t, pksk::EraseRequest{{"P", "A"}}));
+  CHECK_FALSE(b.erase(t, pksk::EraseRequest{{"P", "A"}}));
   CHECK_FALSE(get(b, t, "P", "A"));
   CHECK(get(b, t, "P", "B"));
 }
@@ -499,7 +505,7 @@ TEST_CASE("a page ends at the byte budget, the crossing item included", "[sqlite
   // Each item: "pk"+"P" + "sk"+1 byte + "kind"+"T" + 93 bytes of body = 104 bytes.
   for (const char* k : {"a", "b", "c", "d"}) put(b, t, "P", k, "T", std::string(93, 'x'));
   const std::string body(93, 'x');
-  CHECK(pksk::item_size("kind", ItemView{"P", "a", "T", body}) == 104);
+  CHECK(test_size("P", "a", "T", body) == 104);
 
   Page p = query(b, t, {.pk = "P", .page_bytes = 208});  // reached exactly after two
   CHECK(p.sks == std::vector<std::string>{"a", "b"});
@@ -549,8 +555,10 @@ TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]"
   }
   RawDb raw(path);
   CHECK(raw.text("SELECT sql FROM sqlite_master WHERE name = 'shop'") ==
-        "CREATE TABLE \"shop\" (pk TEXT NOT NULL, sk TEXT NOT NULL, \"type\" TEXT NOT NULL, "
-        "body TEXT NOT NULL, PRIMARY KEY (pk, sk)) WITHOUT ROWID");
+        "CREATE TABLE \"shop\" (\"pk\" TEXT NOT NULL, \"sk\" TEXT NOT NULL, \"type\" TEXT NOT "
+        "NULL, body TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (\"pk\", \"sk\")) WITHOUT "
+        "ROWID");
+  CHECK(raw.text("SELECT value FROM pksk_meta WHERE name = 'format_version'") == "1");
   CHECK(raw.text("PRAGMA journal_mode") == "wal");
   CHECK(raw.text("SELECT pk, sk, type, body FROM shop") ==
         "CUSTOMER#1|A|Customer|{\"name\":\"Ada\"}");
@@ -578,7 +586,7 @@ TEST_CASE("a query runs on the primary key index without sorting", "[sqlite]") {
     for (bool forward : {true, false}) {
       for (bool start : {true, false}) {
         const std::string sql =
-            query_sql("t", "type", static_cast<RangeShape>(shape), forward, start);
+            query_sql(pksk::TableSpec{"t"}, static_cast<RangeShape>(shape), forward, start);
         const std::string plan = RawDb::query_text(b.native_handle(), "EXPLAIN QUERY PLAN " + sql);
         INFO(sql << "\n" << plan);
         CHECK(contains(plan, "USING PRIMARY KEY"));
@@ -605,7 +613,7 @@ TEST_CASE("statements are prepared once and reused", "[sqlite]") {
     put(b, t, "P", std::to_string(i));
     get(b, t, "P", std::to_string(i));
   }
-  b.erase(t, "P", "0");
+  b.erase(t, pksk::EraseRequest{{"P", "0"}});
   CHECK(count() == 3);
   const auto c = pksk::begins_with("1");
   for (int i = 0; i < 5; ++i) query(b, t, {.pk = "P", .sk = &c});
@@ -659,7 +667,9 @@ TEST_CASE("an existing table with another schema is refused, never rewritten", "
   msg = error_of([&] { b.open_table({.name = "good", .type_attribute = "kind"}); });
   CHECK(contains(msg, "missing column \"kind\""));
 
-  CHECK(raw.text("SELECT sql FROM sqlite_master WHERE name <> 'good' ORDER BY name") == before);
+  // Only what pksk created itself is new: the table "good" and the file's metadata.
+  CHECK(raw.text("SELECT sql FROM sqlite_master WHERE name NOT IN ('good', 'pksk_meta') ORDER BY "
+                 "name") == before);
   CHECK(raw.text("SELECT count(*) FROM rowid_table") == "1");
 }
 
@@ -673,7 +683,7 @@ TEST_CASE("invalid table and attribute names", "[sqlite]") {
   for (std::string attr : {"", "pk", "SK", "body", "a b"}) {
     INFO(attr);
     const std::string msg = error_of([&] { b.open_table({.name = "t", .type_attribute = attr}); });
-    CHECK(contains(msg, "invalid type attribute"));
+    CHECK(contains(msg, "invalid type attribute name"));
   }
   CHECK_NOTHROW(b.open_table({.name = "Shop_2024", .type_attribute = "_type"}));
   CHECK_THROWS_AS(get(b, {}, "P", "A"), pksk::Error);  // an empty handle
@@ -693,7 +703,7 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   std::string msg = backend_error_of([&] { put(ro, t, "P", "B"); });
   CHECK(contains(msg, "put of pk \"P\", sk \"B\" on table \"shop\""));
   CHECK(contains(msg, "attempt to write a readonly database"));
-  msg = backend_error_of([&] { ro.erase(t, "P", "A"); });
+  msg = backend_error_of([&] { ro.erase(t, pksk::EraseRequest{{"P", "A"}}); });
   CHECK(contains(msg, "readonly"));
   msg = backend_error_of([&] { ro.open_table({.name = "absent"}); });
   CHECK(contains(msg, "\"absent\""));
@@ -735,7 +745,7 @@ TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
   CHECK(contains(msg, "database is locked"));
   CHECK(contains(msg, "on table \"shop\""));
   CHECK(contains(msg, "put"));
-  CHECK(contains(backend_error_of([&] { b.erase(t, "P", "A"); }), "locked"));
+  CHECK(contains(backend_error_of([&] { b.erase(t, pksk::EraseRequest{{"P", "A"}}); }), "locked"));
   // WAL: reads go on while another connection holds the write lock.
   CHECK(sks_of(b, t, "P") == std::vector<std::string>{"A"});
   other.exec("COMMIT");
@@ -759,17 +769,17 @@ TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
                   std::runtime_error);
   CHECK(seen == 2);
   CHECK(sks_of(b, t, "P") == std::vector<std::string>{"a", "b", "c"});
-  CHECK_THROWS_AS(b.get(t, "P", "a", [](const ItemView&) { throw std::runtime_error("v"); }),
+  CHECK_THROWS_AS(b.get(t, pksk::ItemKey{"P", "a"}, [](const ItemView&) { throw std::runtime_error("v"); }),
                   std::runtime_error);
   CHECK(get(b, t, "P", "a"));
   put(b, t, "P", "d");  // no statement is left mid-step holding the table
-  CHECK(b.erase(t, "P", "d"));
+  CHECK(b.erase(t, pksk::EraseRequest{{"P", "d"}}));
 
   // Re-entering from a visitor: another statement is fine, the same one is refused.
   std::vector<std::string> nested;
   query(b, t, {.pk = "P", .limit = 1});
   b.query(t, {.pk = "P"}, [&](const ItemView& item) {
-    b.get(t, "P", item.sk, [&](const ItemView& inner) { nested.emplace_back(inner.sk); });
+    b.get(t, pksk::ItemKey{"P", item.sk}, [&](const ItemView& inner) { nested.emplace_back(inner.sk); });
   });
   CHECK(nested == std::vector<std::string>{"a", "b", "c"});
   const std::string msg = error_of(

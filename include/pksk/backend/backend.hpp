@@ -1,41 +1,32 @@
 #pragma once
 // The Backend concept: what pksk::Table needs of a store, in raw items. A backend knows
-// nothing of entities: it stores (pk, sk, type, body) and answers key-condition queries in
-// sort-key byte order, with DynamoDB's paging rules. Reads hand each row to a visitor as
-// views into the store's own memory, valid only during the call: no vector of copies.
+// nothing of entities: it stores (pk, sk, type, body, size), answers key-condition queries in
+// sort-key byte order with DynamoDB's paging rules, and carries out writes (write.hpp) with
+// DynamoDB's conditions, updates, transactions and batches. Reads hand each row to a visitor
+// as views into the store's own memory, valid only during the call: no vector of copies.
 
 #include <concepts>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "../codec/body_format.hpp"
 #include "../key/condition.hpp"
+#include "write.hpp"
 
 namespace pksk {
 
-// One item as the store holds it. `body` is the item's JSON text (its attributes other than
-// the keys and the discriminator).
-struct ItemView {
-  std::string_view pk;
-  std::string_view sk;
-  std::string_view type;
-  std::string_view body;
-};
-
-// An item's size as DynamoDB measures it (attribute names plus values, in bytes), with the
-// body's JSON text standing for the attributes other than the keys and the type. One measure
-// for the 400 KB item limit and the 1 MB page budget, so the two can never disagree.
-inline std::size_t item_size(std::string_view type_attribute, const ItemView& item) noexcept {
-  return 2 + item.pk.size() + 2 + item.sk.size() + type_attribute.size() + item.type.size() +
-         item.body.size();
-}
-
-// What a backend needs to create or check one pksk table.
+// What a backend needs to create or check one pksk table. The key attributes' names are part
+// of it (DynamoDB's key schema; the SQLite backend's columns), and no entity member may take
+// one of them.
 struct TableSpec {
   std::string name;
-  std::string type_attribute = "type";  // the discriminator's attribute (column) name
+  std::string pk_attribute = "pk";
+  std::string sk_attribute = "sk";
+  std::string type_attribute = "type";  // the discriminator
 };
 
 // DynamoDB ends a query page at 1 MB of data read.
@@ -66,22 +57,39 @@ namespace detail {
 struct ItemVisitorArchetype {
   void operator()(const ItemView&) const {}
 };
+
+struct IndexedItemVisitorArchetype {
+  void operator()(std::size_t, const ItemView&) const {}
+};
 }  // namespace detail
 
 template <class B>
-concept Backend =
-    requires(B& backend, const TableSpec& spec, const ItemView& item, std::string_view key,
-             const RawQuery& query, detail::ItemVisitorArchetype visitor) {
-      typename B::TableHandle;
-      // Creates the table if absent, checks its schema if present (a mismatch throws).
-      { backend.open_table(spec) } -> std::same_as<typename B::TableHandle>;
-      requires requires(typename B::TableHandle& table) {
-        { backend.put(table, item) } -> std::same_as<void>;
-        // Calls the visitor with the item and returns true, or returns false when absent.
-        { backend.get(table, key, key, visitor) } -> std::same_as<bool>;
-        { backend.erase(table, key, key) } -> std::same_as<bool>;  // true if an item was removed
-        { backend.query(table, query, visitor) } -> std::same_as<QueryOutcome>;
-      };
-    };
+concept Backend = requires(B& backend, const TableSpec& spec, ItemKey key, const RawQuery& query,
+                           const PutRequest& put, const UpdateRequest& update,
+                           const EraseRequest& erase, std::span<const WriteRequest> writes,
+                           std::span<const ItemKey> keys, std::vector<std::size_t>& unprocessed,
+                           detail::ItemVisitorArchetype visitor,
+                           detail::IndexedItemVisitorArchetype indexed_visitor) {
+  typename B::TableHandle;
+  { B::body_format } -> std::convertible_to<BodyFormat>;
+  // Creates the table if absent, checks its schema if present (a mismatch throws).
+  { backend.open_table(spec) } -> std::same_as<typename B::TableHandle>;
+  requires requires(typename B::TableHandle& table) {
+    // Calls the visitor with the item and returns true, or returns false when absent.
+    { backend.get(table, key, visitor) } -> std::same_as<bool>;
+    { backend.query(table, query, visitor) } -> std::same_as<QueryOutcome>;
+    // Writes: each throws ConditionFailed when its condition is false, writing nothing.
+    { backend.put(table, put) } -> std::same_as<void>;
+    // Upserts as DynamoDB's UpdateItem does and hands the item as written to the visitor.
+    { backend.update(table, update, visitor) } -> std::same_as<void>;
+    { backend.erase(table, erase) } -> std::same_as<bool>;  // true if an item was removed
+    // All or nothing; TransactionCanceled with a reason per request.
+    { backend.transact(table, writes) } -> std::same_as<void>;
+    // Puts and erases, no conditions; the indexes of those not done go to `unprocessed`.
+    { backend.batch_write(table, writes, unprocessed) } -> std::same_as<void>;
+    // visitor(index of the key, item) for each key found; keys not read go to `unprocessed`.
+    { backend.batch_get(table, keys, indexed_visitor, unprocessed) } -> std::same_as<void>;
+  };
+};
 
 }  // namespace pksk

@@ -33,6 +33,7 @@
 #include "../reflect/detail/std_traits.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
+#include "body_format.hpp"
 #include "detail/iso8601.hpp"
 #include "detail/json_path.hpp"
 #include "detail/json_reader.hpp"
@@ -530,6 +531,16 @@ class BodyDecoder {
     decode_item<detail::BodyReader>(json, out);
   }
 
+  // Decodes a body of the given format into out.
+  template <BodyFormat Format, Reflectable T>
+  void decode(std::string_view text, T& out) {
+    if constexpr (Format == BodyFormat::json) {
+      decode_item<detail::BodyReader>(text, out);
+    } else {
+      decode_item<detail::AttributeValueReader>(text, out);
+    }
+  }
+
   // Decodes an AttributeValue map (as encode_attribute_values writes it, or as DynamoDB
   // returns an item) into out.
   template <Reflectable T>
@@ -569,6 +580,16 @@ class BodyDecoder {
   simdjson::ondemand::parser parser_;
   detail::PaddedBuffer buffer_;
 };
+
+// Assigns the body of value in the given format to out.
+template <BodyFormat Format, Reflectable T>
+void encode(const T& value, std::string& out) {
+  if constexpr (Format == BodyFormat::json) {
+    detail::encode_item<detail::BodyWriter>(value, out);
+  } else {
+    detail::encode_item<detail::AttributeValueWriter>(value, out);
+  }
+}
 
 // Convenience for one-off decoding, through a thread_local BodyDecoder.
 template <Reflectable T>

@@ -24,7 +24,8 @@ struct RawItem {
   std::string pk;
   std::string sk;
   std::string type;
-  std::string json;  // the item's body
+  std::string json;  // the item's body, in `format`
+  BodyFormat format = BodyFormat::json;
 
   friend bool operator==(const RawItem&, const RawItem&) = default;
 };
@@ -107,12 +108,14 @@ class ItemCollection {
   void reserve(std::size_t n) { items_.reserve(n); }
 
   // Decodes one stored item in place at the end of the collection, dispatching on its type.
+  template <BodyFormat Format = BodyFormat::json>
   void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
                       std::string_view body, BodyDecoder& decoder) {
-    const bool known = ((type == type_name_v<Ts> && (decode_back<Ts>(body, decoder), true)) || ...);
+    const bool known =
+        ((type == type_name_v<Ts> && (decode_back<Format, Ts>(body, decoder), true)) || ...);
     if (!known)
-      unknown_.push_back(
-          RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body)});
+      unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
+                                 std::string(body), Format});
   }
 
   // Entities need no operator== of their own: they compare member by member.
@@ -132,11 +135,11 @@ class ItemCollection {
   }
 
  private:
-  template <class T>
+  template <BodyFormat Format, class T>
   void decode_back(std::string_view body, BodyDecoder& decoder) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      decoder.decode(body, *std::get_if<T>(&slot));
+      decoder.decode<Format>(body, *std::get_if<T>(&slot));
     } catch (...) {
       items_.pop_back();
       throw;

@@ -1,7 +1,10 @@
 #pragma once
 // pksk::sqlite::Backend: the embedded reference backend. Each pksk table is one SQLite table
-// (pk, sk, <type attribute>, body) keyed WITHOUT ROWID on (pk, sk), so an item collection is
-// one contiguous B-tree range read in sort-key byte order, as DynamoDB reads a partition.
+// (pk, sk, <type attribute>, body, size) keyed WITHOUT ROWID on (pk, sk), so an item collection
+// is one contiguous B-tree range read in sort-key byte order, as DynamoDB reads a partition.
+// Bodies are plain JSON, readable in the sqlite3 shell. Conditions, updates and transactions
+// run read-evaluate-write inside one BEGIN IMMEDIATE transaction, evaluated in C++ with
+// DynamoDB's typed semantics (expr/evaluate.hpp).
 //
 // Threading: the connection is opened with SQLITE_OPEN_NOMUTEX, and a Backend caches
 // statements that cannot be shared, so a Backend (and its table handles) must be used by one
@@ -17,10 +20,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <span>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "../backend/backend.hpp"
+#include "../codec/attribute_value.hpp"
+#include "../codec/item_size.hpp"
+#include "../expr/evaluate.hpp"
+#include "../expr/render.hpp"
 #include "../error.hpp"
 #include "../key/condition.hpp"
 #include "detail/handle.hpp"
@@ -51,8 +60,8 @@ struct CachedStatement {
 // valid when the Backend is moved.
 struct TableState {
   sqlite3* db = nullptr;
-  std::string name;
-  std::string type_attribute;
+  TableSpec spec;
+  const std::string& name = spec.name;
   CachedStatement put;
   CachedStatement get;
   CachedStatement erase;
@@ -73,8 +82,8 @@ class Backend {
   class TableHandle {
    public:
     TableHandle() = default;  // refers to no table; using it throws pksk::Error
-    const std::string& name() const { return state().name; }
-    const std::string& type_attribute() const { return state().type_attribute; }
+    const std::string& name() const { return state().spec.name; }
+    const TableSpec& spec() const { return state().spec; }
     friend bool operator==(const TableHandle&, const TableHandle&) = default;
 
    private:
@@ -125,6 +134,7 @@ class Backend {
     }
     // Durable at checkpoints, consistent always: WAL's recommended trade-off.
     pragma("PRAGMA synchronous = NORMAL");
+    ds::check_storage_format(db, path_);
   }
 
   Backend(const Backend&) = delete;
@@ -149,15 +159,19 @@ class Backend {
   // For what pksk does not wrap (backups, inspection); do not close it or change its schema.
   sqlite3* native_handle() const noexcept { return conn_.get(); }
 
-  // Creates the table if absent, or checks that it has exactly pksk's schema.
+  static constexpr BodyFormat body_format = BodyFormat::json;
+
+  // Creates the table if absent, or checks that it has exactly pksk's schema for this spec.
   TableHandle open_table(const TableSpec& spec) {
     namespace ds = detail::sqlite;
     sqlite3* db = connection();
     ds::validate_table_name(spec.name);
-    ds::validate_type_attribute(spec.name, spec.type_attribute);
+    ds::validate_attribute_names(spec);
     for (const auto& table : tables_) {
-      if (ds::iequals_ascii(table->name, spec.name) &&
-          table->type_attribute == spec.type_attribute) {
+      if (ds::iequals_ascii(table->spec.name, spec.name) &&
+          table->spec.pk_attribute == spec.pk_attribute &&
+          table->spec.sk_attribute == spec.sk_attribute &&
+          table->spec.type_attribute == spec.type_attribute) {
         return TableHandle(table.get());
       }
     }
@@ -165,77 +179,150 @@ class Backend {
     if (!ds::table_info(db, spec.name).exists) {
       // IF NOT EXISTS: another connection may create it between the look and the create; the
       // check below then judges whatever it created.
-      const std::string sql = ds::create_table_sql(spec.name, spec.type_attribute, true);
-      ds::for_each_row(db, sql, {}, spec.name, "open_table (creating it)", [](sqlite3_stmt*) {});
+      ds::record_storage_format(db, spec.name);
+      ds::for_each_row(db, ds::create_table_sql(spec, true), {}, spec.name,
+                       "open_table (creating it)", [](sqlite3_stmt*) {});
     }
     const ds::TableInfo info = ds::table_info(db, spec.name);
-    const std::vector<std::string> diffs =
-        ds::schema_differences(db, spec.name, spec.type_attribute, info);
+    const std::vector<std::string> diffs = ds::schema_differences(db, spec, info);
     if (!diffs.empty()) {
       std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path_ +
                         "\" exists with a schema pksk cannot use: ";
       for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
-      msg += ". Expected: " + ds::create_table_sql(spec.name, spec.type_attribute) +
+      msg += ". Expected: " + ds::create_table_sql(spec) +
              ". pksk never alters an existing table; migrate it or use another name";
       throw Error(msg);
     }
 
     auto state = std::make_unique<ds::TableState>();
     state->db = db;
-    state->name = spec.name;
-    state->type_attribute = spec.type_attribute;
-    state->put.stmt = ds::prepare(db, ds::put_sql(spec.name, spec.type_attribute), spec.name,
-                                  "open_table (preparing put)");
-    state->get.stmt = ds::prepare(db, ds::get_sql(spec.name, spec.type_attribute), spec.name,
-                                  "open_table (preparing get)");
+    state->spec = spec;
+    state->put.stmt = ds::prepare(db, ds::put_sql(spec), spec.name, "open_table (preparing put)");
+    state->get.stmt = ds::prepare(db, ds::get_sql(spec), spec.name, "open_table (preparing get)");
     state->erase.stmt =
-        ds::prepare(db, ds::erase_sql(spec.name), spec.name, "open_table (preparing erase)");
+        ds::prepare(db, ds::erase_sql(spec), spec.name, "open_table (preparing erase)");
     tables_.push_back(std::move(state));
     return TableHandle(tables_.back().get());
-  }
-
-  // Inserts or replaces the item (pk, sk): one statement, so all or nothing.
-  void put(TableHandle table, const ItemView& item) {
-    namespace ds = detail::sqlite;
-    ds::TableState& t = state(table);
-    ds::StatementUse use(t.put.stmt.get(), t.put.in_use, t.name, "put");
-    sqlite3_stmt* s = use.get();
-    bind(t, s, 1, item.pk, "put", item.pk, item.sk);
-    bind(t, s, 2, item.sk, "put", item.pk, item.sk);
-    bind(t, s, 3, item.type, "put", item.pk, item.sk);
-    bind(t, s, 4, item.body, "put", item.pk, item.sk);
-    const int rc = sqlite3_step(s);
-    if (rc != SQLITE_DONE)
-      ds::throw_failure(t.db, rc, t.name, key_operation("put", item.pk, item.sk));
   }
 
   // Calls visit(ItemView) with views valid only during the call: type and body point into
   // SQLite's memory, pk and sk are the caller's own (byte-equal to the stored keys).
   template <class Visitor>
-  bool get(TableHandle table, std::string_view pk, std::string_view sk, Visitor&& visit) {
-    namespace ds = detail::sqlite;
-    ds::TableState& t = state(table);
-    ds::StatementUse use(t.get.stmt.get(), t.get.in_use, t.name, "get");
-    sqlite3_stmt* s = use.get();
-    bind(t, s, 1, pk, "get", pk, sk);
-    bind(t, s, 2, sk, "get", pk, sk);
-    const int rc = sqlite3_step(s);
-    if (rc == SQLITE_DONE) return false;
-    if (rc != SQLITE_ROW) ds::throw_failure(t.db, rc, t.name, key_operation("get", pk, sk));
-    visit(ItemView{pk, sk, ds::column_view(s, 0), ds::column_view(s, 1)});
-    return true;
+  bool get(TableHandle table, ItemKey key, Visitor&& visit) {
+    detail::sqlite::TableState& t = state(table);
+    return read_item(t, key, "get", visit);
   }
 
-  bool erase(TableHandle table, std::string_view pk, std::string_view sk) {
-    namespace ds = detail::sqlite;
-    ds::TableState& t = state(table);
-    ds::StatementUse use(t.erase.stmt.get(), t.erase.in_use, t.name, "erase");
-    sqlite3_stmt* s = use.get();
-    bind(t, s, 1, pk, "erase", pk, sk);
-    bind(t, s, 2, sk, "erase", pk, sk);
-    const int rc = sqlite3_step(s);
-    if (rc != SQLITE_DONE) ds::throw_failure(t.db, rc, t.name, key_operation("erase", pk, sk));
-    return sqlite3_changes64(t.db) > 0;
+  // Writes the item, replacing any with its key; with a condition, only if it holds on the
+  // stored item (or on no attributes at all when there is none), else ConditionFailed.
+  void put(TableHandle table, const PutRequest& request) {
+    detail::sqlite::TableState& t = state(table);
+    if (request.condition == nullptr) {
+      // One statement, hence atomic in autocommit mode: a failed put leaves no trace.
+      insert(t, request.item);
+      return;
+    }
+    WriteTransaction transaction(*this, t, "put");
+    require(t, "put", {request.item.pk, request.item.sk}, *request.condition,
+            load(t, {request.item.pk, request.item.sk}));
+    insert(t, request.item);
+    transaction.commit();
+  }
+
+  // DynamoDB's UpdateItem: applies the actions to the stored item, or to a new one holding only
+  // its key and type, and hands the item as written to visit(ItemView).
+  template <class Visitor>
+  void update(TableHandle table, const UpdateRequest& request, Visitor&& visit) {
+    detail::sqlite::TableState& t = state(table);
+    WriteTransaction transaction(*this, t, "update");
+    std::optional<AttributeValue> item = load(t, request.key);
+    if (request.condition != nullptr) require(t, "update", request.key, *request.condition, item);
+    const Stored stored = updated(t, request, std::move(item));
+    insert(t, stored.view());
+    transaction.commit();
+    visit(stored.view());
+  }
+
+  // Removes the item; with a condition, only if it holds. True if an item was removed.
+  bool erase(TableHandle table, const EraseRequest& request) {
+    detail::sqlite::TableState& t = state(table);
+    if (request.condition == nullptr) return remove(t, request.key);
+    WriteTransaction transaction(*this, t, "erase");
+    require(t, "erase", request.key, *request.condition, load(t, request.key));
+    const bool removed = remove(t, request.key);
+    transaction.commit();
+    return removed;
+  }
+
+  // All or nothing: every condition is evaluated first, on the items as they were, and one that
+  // fails cancels the whole with a reason per request (DynamoDB's CancellationReasons); then the
+  // writes are made in order inside the same SQLite transaction, which any failure rolls back.
+  // The caller has checked DynamoDB's limits (at most 100 requests, one per item).
+  void transact(TableHandle table, std::span<const WriteRequest> writes) {
+    detail::sqlite::TableState& t = state(table);
+    WriteTransaction transaction(*this, t, "transaction");
+    std::vector<std::optional<AttributeValue>> items(writes.size());
+    std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
+    bool canceled = false;
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+      items[i] = load(t, key_of(writes[i]));
+      const Condition* condition = condition_of(writes[i]);
+      if (condition != nullptr && !evaluate(*condition, items[i] ? *items[i] : no_item())) {
+        reasons[i] = CancellationReason::condition_failed;
+        canceled = true;
+      }
+    }
+    if (canceled) throw_canceled(t, reasons);
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+      if (const auto* put = std::get_if<PutRequest>(&writes[i])) {
+        insert(t, put->item);
+      } else if (const auto* update = std::get_if<UpdateRequest>(&writes[i])) {
+        try {
+          const Stored stored = updated(t, *update, std::move(items[i]));
+          insert(t, stored.view());
+        } catch (const ValidationError&) {
+          reasons[i] = CancellationReason::validation;
+          throw_canceled(t, reasons);
+        } catch (const ItemTooLarge&) {
+          reasons[i] = CancellationReason::item_too_large;
+          throw_canceled(t, reasons);
+        }
+      } else if (const auto* erase = std::get_if<EraseRequest>(&writes[i])) {
+        remove(t, erase->key);
+      }
+    }
+    transaction.commit();
+  }
+
+  // Unconditional puts and erases in one SQLite transaction: an embedded file has no
+  // throughput limit to hand items back for, so none is ever unprocessed.
+  void batch_write(TableHandle table, std::span<const WriteRequest> writes,
+                   std::vector<std::size_t>& unprocessed) {
+    detail::sqlite::TableState& t = state(table);
+    unprocessed.clear();
+    WriteTransaction transaction(*this, t, "batch write");
+    for (const WriteRequest& write : writes) {
+      if (const auto* put = std::get_if<PutRequest>(&write)) {
+        insert(t, put->item);
+      } else if (const auto* erase = std::get_if<EraseRequest>(&write)) {
+        remove(t, erase->key);
+      } else {
+        throw ValidationError("pksk::sqlite: batch write on table \"" + t.name +
+                              "\" holds an update or a check; a batch takes puts and erases only");
+      }
+    }
+    transaction.commit();
+  }
+
+  // visit(i, item) for each keys[i] found, in the order of the keys.
+  template <class Visitor>
+  void batch_get(TableHandle table, std::span<const ItemKey> keys, Visitor&& visit,
+                 std::vector<std::size_t>& unprocessed) {
+    detail::sqlite::TableState& t = state(table);
+    unprocessed.clear();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      read_item(t, keys[i], "batch get", [&](const ItemView& item) { visit(i, item); });
+    }
   }
 
   // One page of a partition in sort-key byte order, each item handed to visit(ItemView) as
@@ -276,7 +363,7 @@ class Backend {
           // DynamoDB rejects an empty range with a ValidationException rather than returning
           // nothing; so must code that is developed here.
           if (std::string_view(cond->first) > std::string_view(cond->second)) {
-            throw Error("pksk::sqlite: query on table \"" + t.name + "\": between(\"" +
+            throw ValidationError("pksk::sqlite: query on table \"" + t.name + "\": between(\"" +
                         cond->first + "\", \"" + cond->second +
                         "\") has a lower bound greater than its upper bound");
           }
@@ -308,9 +395,10 @@ class Backend {
       if (rc != SQLITE_ROW)
         ds::throw_failure(t.db, rc, t.name, key_operation("query", query.pk, {}));
       const ItemView item{query.pk, ds::column_view(s, 0), ds::column_view(s, 1),
-                          ds::column_view(s, 2)};
+                          ds::column_view(s, 2),
+                          static_cast<std::size_t>(sqlite3_column_int64(s, 3))};
       ++outcome.evaluated;
-      bytes += item_size(t.type_attribute, item);
+      bytes += item.size;
       visit(item);
       const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
       if (at_limit || bytes >= query.page_bytes) {
@@ -325,6 +413,174 @@ class Backend {
   }
 
  private:
+  // ---------------------------------------------------------------- writes, one item at a time
+
+  // BEGIN IMMEDIATE takes the write lock before anything is read, so no other connection can
+  // change the item between the read and the write; a transaction not committed is rolled back
+  // however the scope is left (a failed condition, an exception from anywhere).
+  class WriteTransaction {
+   public:
+    WriteTransaction(Backend& backend, const detail::sqlite::TableState& t, std::string_view what)
+        : backend_(backend), table_(t.name), what_(what) {
+      backend_.exec("BEGIN IMMEDIATE", table_, what_);
+    }
+    WriteTransaction(const WriteTransaction&) = delete;
+    WriteTransaction& operator=(const WriteTransaction&) = delete;
+    void commit() {
+      backend_.exec("COMMIT", table_, what_);
+      done_ = true;
+    }
+    ~WriteTransaction() {
+      if (!done_) sqlite3_exec(backend_.conn_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+
+   private:
+    Backend& backend_;
+    std::string_view table_;
+    std::string_view what_;
+    bool done_ = false;
+  };
+
+  void exec(const char* sql, std::string_view table, std::string_view operation) {
+    detail::sqlite::check(conn_.get(), sqlite3_exec(conn_.get(), sql, nullptr, nullptr, nullptr),
+                          table, std::string(operation) + " (" + sql + ")");
+  }
+
+  void insert(detail::sqlite::TableState& t, const ItemView& item) {
+    namespace ds = detail::sqlite;
+    ds::StatementUse use(t.put.stmt.get(), t.put.in_use, t.name, "put");
+    sqlite3_stmt* s = use.get();
+    bind(t, s, 1, item.pk, "put", item.pk, item.sk);
+    bind(t, s, 2, item.sk, "put", item.pk, item.sk);
+    bind(t, s, 3, item.type, "put", item.pk, item.sk);
+    bind(t, s, 4, item.body, "put", item.pk, item.sk);
+    sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size));
+    const int rc = sqlite3_step(s);
+    if (rc != SQLITE_DONE) ds::throw_failure(t.db, rc, t.name, key_operation("put", item.pk, item.sk));
+  }
+
+  bool remove(detail::sqlite::TableState& t, ItemKey key) {
+    namespace ds = detail::sqlite;
+    ds::StatementUse use(t.erase.stmt.get(), t.erase.in_use, t.name, "erase");
+    sqlite3_stmt* s = use.get();
+    bind(t, s, 1, key.pk, "erase", key.pk, key.sk);
+    bind(t, s, 2, key.sk, "erase", key.pk, key.sk);
+    const int rc = sqlite3_step(s);
+    if (rc != SQLITE_DONE) ds::throw_failure(t.db, rc, t.name, key_operation("erase", key.pk, key.sk));
+    return sqlite3_changes64(t.db) > 0;
+  }
+
+  template <class Visitor>
+  bool read_item(detail::sqlite::TableState& t, ItemKey key, std::string_view operation,
+                 Visitor&& visit) {
+    namespace ds = detail::sqlite;
+    ds::StatementUse use(t.get.stmt.get(), t.get.in_use, t.name, operation);
+    sqlite3_stmt* s = use.get();
+    bind(t, s, 1, key.pk, operation, key.pk, key.sk);
+    bind(t, s, 2, key.sk, operation, key.pk, key.sk);
+    const int rc = sqlite3_step(s);
+    if (rc == SQLITE_DONE) return false;
+    if (rc != SQLITE_ROW) ds::throw_failure(t.db, rc, t.name, key_operation(operation, key.pk, key.sk));
+    visit(ItemView{key.pk, key.sk, ds::column_view(s, 0), ds::column_view(s, 1),
+                   static_cast<std::size_t>(sqlite3_column_int64(s, 2))});
+    return true;
+  }
+
+  // The stored item with every attribute (keys and type included), as conditions see it.
+  std::optional<AttributeValue> load(detail::sqlite::TableState& t, ItemKey key) {
+    std::optional<AttributeValue> item;
+    read_item(t, key, "read for a condition", [&](const ItemView& row) {
+      AttributeValue body;
+      try {
+        body = parse_plain_body(row.body);
+      } catch (const DecodeError& e) {
+        throw DecodeError("pksk::sqlite: table \"" + t.name + "\": the stored item " +
+                          key_text(key) + " has a body that is not a JSON object: " + e.what());
+      }
+      item.emplace(AttributeValue::empty_map());
+      item->map.reserve(body.map.size() + 3);
+      item->assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(key.pk)));
+      item->assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(key.sk)));
+      item->assign(t.spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
+      for (auto& member : body.map) item->map.push_back(std::move(member));
+    });
+    return item;
+  }
+
+  static const AttributeValue& no_item() {
+    static const AttributeValue empty = AttributeValue::empty_map();
+    return empty;
+  }
+
+  void require(const detail::sqlite::TableState& t, std::string_view operation, ItemKey key,
+               const Condition& condition, const std::optional<AttributeValue>& item) const {
+    if (!evaluate(condition, item ? *item : no_item())) {
+      throw ConditionFailed("pksk table \"" + t.name + "\": " + std::string(operation) + " of " +
+                            key_text(key) + ": the condition " + describe(condition) +
+                            (item ? " is false on the stored item" : " is false: no item has this key"));
+    }
+  }
+
+  // An item as the backend writes it: owns the text its view points into.
+  struct Stored {
+    std::string pk, sk, type, body;
+    std::size_t size = 0;
+    ItemView view() const { return {pk, sk, type, body, size}; }
+  };
+
+  // The item after an update: actions applied in order on the stored item (or on the key
+  // alone), type set, body rendered back to plain JSON and measured as DynamoDB measures.
+  Stored updated(const detail::sqlite::TableState& t, const UpdateRequest& request,
+                 std::optional<AttributeValue> current) const {
+    AttributeValue item = current ? std::move(*current) : AttributeValue::empty_map();
+    if (!current) {
+      item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
+      item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
+    }
+    for (const UpdateAction& action : request.actions) {
+      const std::string& top = action.path.steps.front().name;
+      if (top == t.spec.pk_attribute || top == t.spec.sk_attribute) {
+        throw ValidationError("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
+                              ": " + top + " is part of the key and cannot be updated");
+      }
+      apply(action, item);
+    }
+    item.assign(t.spec.type_attribute, AttributeValue::from_string(std::string(request.type)));
+    Stored out;
+    out.pk = request.key.pk;
+    out.sk = request.key.sk;
+    out.type = request.type;
+    out.size = attributes_size(item);
+    if (out.size > max_item_bytes) {
+      throw ItemTooLarge("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
+                         " would make the item " + std::to_string(out.size) +
+                         " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
+    }
+    AttributeValue body = AttributeValue::empty_map();
+    for (auto& [name, value] : item.map) {
+      if (name != t.spec.pk_attribute && name != t.spec.sk_attribute && name != t.spec.type_attribute) {
+        body.map.emplace_back(name, std::move(value));
+      }
+    }
+    append_plain_json(out.body, body);
+    return out;
+  }
+
+  [[noreturn]] static void throw_canceled(const detail::sqlite::TableState& t,
+                                          std::vector<CancellationReason> reasons) {
+    std::string msg = "pksk table \"" + t.name + "\": transaction canceled, reasons [";
+    for (std::size_t i = 0; i < reasons.size(); ++i) {
+      if (i) msg += ", ";
+      msg += to_string(reasons[i]);
+    }
+    msg += ']';
+    throw TransactionCanceled(msg, std::move(reasons));
+  }
+
+  static std::string key_text(ItemKey key) {
+    return "pk \"" + std::string(key.pk) + "\", sk \"" + std::string(key.sk) + '"';
+  }
+
   bool is_file() const noexcept { return !path_.empty() && path_ != ":memory:"; }
   std::string open_operation() const { return "open of \"" + path_ + "\""; }
 
@@ -383,7 +639,7 @@ class Backend {
     detail::sqlite::CachedStatement& cached = t.queries[variant];
     if (!cached.stmt) {
       cached.stmt = detail::sqlite::prepare(
-          t.db, detail::sqlite::query_sql(t.name, t.type_attribute, shape, forward, has_start),
+          t.db, detail::sqlite::query_sql(t.spec, shape, forward, has_start),
           t.name, "query (preparing it)");
     }
     return cached;

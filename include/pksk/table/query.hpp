@@ -64,7 +64,7 @@ inline void append_varint(std::string& out, std::size_t n) {
 }
 
 [[noreturn]] inline void bad_cursor(std::string_view why) {
-  throw Error("pksk: not a valid cursor token (" + std::string(why) + ")");
+  throw ValidationError("pksk: not a valid cursor token (" + std::string(why) + ")");
 }
 
 class CursorReader {

@@ -1,10 +1,16 @@
 #pragma once
 // Table<Backend>: the typed API. Entities in, entities out; the backend sees raw items only.
-// A Table reuses its key, body and decode buffers across calls, so one Table belongs to one
-// thread at a time (as does the SQLite connection under it).
+// Writes follow DynamoDB: conditions, updates, transactions (transaction.hpp), batches with
+// the library's retry of unprocessed items, optimistic locking and the 400 KB item limit by
+// DynamoDB's measure, checked before anything is written. A Table reuses its key, body and
+// decode buffers across calls, so one Table belongs to one thread at a time (as does the
+// SQLite connection under it).
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
+#include <span>
+#include <thread>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -13,18 +19,19 @@
 
 #include "../backend/backend.hpp"
 #include "../codec/codec.hpp"
+#include "../codec/item_size.hpp"
+#include "../expr/attr.hpp"
+#include "../expr/expression.hpp"
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
+#include "detail/entity_writes.hpp"
 #include "query.hpp"
 
 namespace pksk {
-
-// DynamoDB's item size limit.
-inline constexpr std::size_t max_item_bytes = 400 * 1024;
 
 namespace detail {
 
@@ -60,57 +67,132 @@ template <class R>
 using query_result_t = typename detail::QueryResult<R>::type;
 
 template <Backend B>
+class Transaction;
+
+template <Backend B>
 class Table {
  public:
   Table(B& backend, std::string name, TableOptions options = {})
       : backend_(&backend),
         name_(std::move(name)),
         options_(std::move(options)),
-        handle_(backend.open_table(TableSpec{name_, options_.type_attribute})) {}
+        spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute},
+        handle_(backend.open_table(spec_)) {}
 
   const std::string& name() const noexcept { return name_; }
   const TableOptions& options() const noexcept { return options_; }
+  B& backend() const noexcept { return *backend_; }
 
-  // Writes the item, replacing any item with the same key.
-  template <EntityType T>
-  void put(const T& item) {
-    format_keys(item, "put");
-    try {
-      encode_body(item, body_);
-    } catch (const EncodeError& e) {
-      throw EncodeError(context("put", type_name_v<T>) + e.what());
+  // Writes the item, replacing any item with its key. Conditions: if_absent (never replace),
+  // exists (only replace), when(expr); all must hold, else ConditionFailed and nothing is
+  // written. A versioned entity must also hold the version the caller read; a non-const
+  // argument gets the new version written back, so the caller's next write is not stale.
+  template <class Item, class... Conditions>
+    requires EntityType<std::remove_cvref_t<Item>>
+  void put(Item&& item, const Conditions&... conditions) {
+    using T = std::remove_cvref_t<Item>;
+    std::optional<Condition> condition = write_condition<T>(item, conditions...);
+    const std::size_t size = encode_versioned(item, pk_, sk_, body_, "put");
+    backend_->put(handle_, PutRequest{ItemView{pk_, sk_, type_name_v<T>, body_, size},
+                                      condition ? &*condition : nullptr});
+    if constexpr (VersionedEntity<T> && !std::is_const_v<std::remove_reference_t<Item>>) {
+      ++get_field<detail::version_index_v<T>>(item);
     }
-    const ItemView stored{pk_, sk_, type_name_v<T>, body_};
-    const std::size_t size = item_size(options_.type_attribute, stored);
-    if (size > max_item_bytes) {
-      throw ItemTooLarge(context("put", type_name_v<T>) + "item pk=" + detail::quoted(pk_) +
-                         " sk=" + detail::quoted(sk_) + " is " + std::to_string(size) +
-                         " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
-    }
-    backend_->put(handle_, stored);
   }
 
   // The item with the key of `key` (only its key fields are read), or nullopt.
   template <EntityType T>
   std::optional<T> get(const T& key) {
-    format_keys(key, "get");
+    format_keys(key, pk_, sk_, "get");
     std::optional<T> found;
-    backend_->get(handle_, pk_, sk_, [&](const ItemView& row) {
-      if (row.type != type_name_v<T>) {
-        throw DecodeError(context("get", type_name_v<T>) + "item pk=" + detail::quoted(row.pk) +
-                          " sk=" + detail::quoted(row.sk) + " is of type " +
-                          detail::quoted(row.type));
-      }
+    backend_->get(handle_, ItemKey{pk_, sk_}, [&](const ItemView& row) {
+      check_type<T>(row, "get");
       decode_row(row, found.emplace());
     });
     return found;
   }
 
-  // Removes the item with the key of `key`; true if there was one.
-  template <EntityType T>
-  bool erase(const T& key) {
-    format_keys(key, "erase");
-    return backend_->erase(handle_, pk_, sk_);
+  // DynamoDB's UpdateItem: set, add, remove, append, if_not_exists on the item with the key of
+  // `key` (created with its key and type if absent), under optional conditions (when(expr),
+  // exists); returns the item as written. A versioned entity is checked against key's version
+  // and incremented.
+  template <EntityType T, class... Parts>
+  T update(const T& key, const Parts&... parts) {
+    std::vector<UpdateAction> actions;
+    std::optional<Condition> condition = update_parts(key, actions, parts...);
+    format_keys(key, pk_, sk_, "update");
+    T result{};
+    backend_->update(handle_,
+                     UpdateRequest{{pk_, sk_}, type_name_v<T>, actions,
+                                   condition ? &*condition : nullptr},
+                     [&](const ItemView& row) { decode_row(row, result); });
+    return result;
+  }
+
+  // Removes the item with the key of `key`; true if there was one. Conditions as for put.
+  template <EntityType T, class... Conditions>
+  bool erase(const T& key, const Conditions&... conditions) {
+    format_keys(key, pk_, sk_, "erase");
+    detail::ConditionParts parts;
+    (add_condition<T>(parts, conditions), ...);
+    std::optional<Condition> condition = std::move(parts).combined();
+    return backend_->erase(handle_, EraseRequest{{pk_, sk_}, condition ? &*condition : nullptr});
+  }
+
+  // All or nothing, up to 100 actions on distinct items: table.transact().put(...).commit().
+  Transaction<B> transact() { return Transaction<B>(*this); }
+
+  // Writes every item (a batch write: not atomic as a whole; each group of 25 is refused with
+  // ValidationError if two of its items share a key, as DynamoDB refuses such a request).
+  // Items the backend hands back unprocessed are retried with backoff.
+  template <class Range>
+    requires EntityType<std::ranges::range_value_t<Range>>
+  void put_all(const Range& items) {
+    batch_write(items, /*erase=*/false, "put_all");
+  }
+
+  // Removes the items with these keys, as put_all writes.
+  template <class Range>
+    requires EntityType<std::ranges::range_value_t<Range>>
+  void erase_all(const Range& keys) {
+    batch_write(keys, /*erase=*/true, "erase_all");
+  }
+
+  // The items with these keys that exist, in the order of the keys (a batch get, 100 keys a
+  // request, unprocessed keys retried).
+  template <class Range>
+    requires EntityType<std::ranges::range_value_t<Range>>
+  std::vector<std::ranges::range_value_t<Range>> get_all(const Range& keys) {
+    using T = std::ranges::range_value_t<Range>;
+    std::vector<std::string> texts;
+    std::vector<ItemKey> all;
+    format_all_keys(keys, texts, all, "get_all");
+    std::vector<std::optional<T>> found(all.size());
+    for (std::size_t start = 0; start < all.size(); start += max_batch_get_keys) {
+      const std::span<const ItemKey> group =
+          std::span<const ItemKey>(all).subspan(start, std::min(max_batch_get_keys, all.size() - start));
+      refuse_duplicate_keys(group, "get_all");
+      std::vector<std::size_t> pending(group.size());
+      for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
+      retry_unprocessed("get_all", pending, [&](std::span<const std::size_t> indexes,
+                                                 std::vector<std::size_t>& unprocessed) {
+        std::vector<ItemKey> asked;
+        for (std::size_t i : indexes) asked.push_back(group[i]);
+        backend_->batch_get(
+            handle_, asked,
+            [&](std::size_t at, const ItemView& row) {
+              check_type<T>(row, "get_all");
+              decode_row(row, found[start + indexes[at]].emplace());
+            },
+            unprocessed);
+        for (std::size_t& u : unprocessed) u = indexes[u];
+      });
+    }
+    std::vector<T> out;
+    for (auto& f : found) {
+      if (f) out.push_back(std::move(*f));
+    }
+    return out;
   }
 
   // Every item of the partition that matches, all pages read: an ItemCollection, or for an
@@ -131,18 +213,249 @@ class Table {
   }
 
  private:
+  friend class Transaction<B>;
+
   std::string context(std::string_view operation, std::string_view type) const {
     return "pksk table " + detail::quoted(name_) + ", " + std::string(operation) + " " +
            std::string(type) + ": ";
   }
 
+  // An entity member named as a key attribute or the discriminator would be overwritten by
+  // them (DynamoDB has one namespace of attributes per item).
   template <EntityType T>
-  void format_keys(const T& item, std::string_view operation) {
+  void refuse_reserved_members(std::string_view operation) const {
+    for (const std::string_view member : field_names_v<T>) {
+      if (member == spec_.pk_attribute || member == spec_.sk_attribute ||
+          member == spec_.type_attribute) {
+        throw ValidationError(context(operation, type_name_v<T>) + "the member " +
+                              detail::quoted(member) +
+                              " has the name of a key attribute or of the type attribute; rename "
+                              "it or set TableOptions' attribute names");
+      }
+    }
+  }
+
+  template <EntityType T>
+  void format_keys(const T& item, std::string& pk, std::string& sk, std::string_view operation) const {
+    refuse_reserved_members<T>(operation);
     try {
-      format_partition_key(item, pk_);
-      format_sort_key(item, sk_);
+      format_partition_key(item, pk);
+      format_sort_key(item, sk);
     } catch (const KeyError& e) {
       throw KeyError(context(operation, type_name_v<T>) + e.what());
+    }
+  }
+
+  // Keys and body of the item as the backend stores them, with the version incremented for a
+  // versioned entity; returns the item's size, refusing one over 400 KB before anything is
+  // written.
+  template <EntityType T>
+  std::size_t encode_versioned(const T& item, std::string& pk, std::string& sk, std::string& body,
+                               std::string_view operation) const {
+    format_keys(item, pk, sk, operation);
+    if constexpr (VersionedEntity<T>) {
+      T next = item;
+      ++get_field<detail::version_index_v<T>>(next);
+      return encode_checked(next, pk, sk, body, operation);
+    } else {
+      return encode_checked(item, pk, sk, body, operation);
+    }
+  }
+
+  template <EntityType T>
+  std::size_t encode_checked(const T& item, const std::string& pk, const std::string& sk,
+                             std::string& body, std::string_view operation) const {
+    std::size_t size = 0;
+    try {
+      encode<B::body_format>(item, body);
+      size = item_size(KeyAttributeSizes{spec_.pk_attribute, pk, spec_.sk_attribute, sk,
+                                         spec_.type_attribute, type_name_v<T>},
+                       item);
+    } catch (const EncodeError& e) {
+      throw EncodeError(context(operation, type_name_v<T>) + e.what());
+    }
+    if (size > max_item_bytes) {
+      throw ItemTooLarge(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(pk) +
+                         " sk=" + detail::quoted(sk) + " is " + std::to_string(size) +
+                         " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
+    }
+    return size;
+  }
+
+  template <EntityType T>
+  void add_condition(detail::ConditionParts& parts, const IfAbsentTag&) const {
+    parts.item_absent(spec_.pk_attribute);
+  }
+  template <EntityType T>
+  void add_condition(detail::ConditionParts& parts, const ExistsTag&) const {
+    parts.item_present(spec_.pk_attribute);
+  }
+  template <EntityType T, class U>
+  void add_condition(detail::ConditionParts& parts, const When<U>& when) const {
+    static_assert(std::is_same_v<T, U>,
+                  "pksk: the condition is on another entity than the item written (when(...) on "
+                  "U guards a write of T)");
+    parts.add(when.node);
+  }
+
+  template <EntityType T, class... Conditions>
+  std::optional<Condition> write_condition(const T& item, const Conditions&... conditions) const {
+    detail::ConditionParts parts;
+    (add_condition<T>(parts, conditions), ...);
+    if constexpr (VersionedEntity<T>) {
+      parts.version_is(spec_.pk_attribute, field_names_v<T>[detail::version_index_v<T>],
+                       get_field<detail::version_index_v<T>>(item));
+    }
+    return std::move(parts).combined();
+  }
+
+  // Sorts an update's parts into actions and conditions; refuses an action on a key member.
+  template <EntityType T, class... Parts>
+  std::optional<Condition> update_parts(const T& key, std::vector<UpdateAction>& actions,
+                                        const Parts&... parts) const {
+    detail::ConditionParts conditions;
+    const auto take = [&]<class P>(const P& part) {
+      if constexpr (requires { part.action; }) {
+        static_assert(std::is_same_v<P, Update<T>>,
+                      "pksk: an update action names a member of another entity than the key's");
+        const std::string& member = part.action.path.steps.front().name;
+        const std::size_t index = field_index<T>(member);
+        if (index < field_count_v<T> && detail::is_key_member<T>(index)) {
+          throw ValidationError(context("update", type_name_v<T>) + "the member " +
+                                detail::quoted(member) +
+                                " is part of the item's key; an update cannot move an item");
+        }
+        actions.push_back(part.action);
+      } else {
+        add_condition<T>(conditions, part);
+      }
+    };
+    (take(parts), ...);
+    if constexpr (VersionedEntity<T>) {
+      const auto current = get_field<detail::version_index_v<T>>(key);
+      const std::string_view member = field_names_v<T>[detail::version_index_v<T>];
+      conditions.version_is(spec_.pk_attribute, member, current);
+      actions.push_back({UpdateAction::Kind::set, detail::top_level(member),
+                         AttributeValue::from_number(std::to_string(current + 1))});
+    }
+    if (actions.empty()) {
+      throw ValidationError(context("update", type_name_v<T>) + "an update needs at least one action");
+    }
+    return std::move(conditions).combined();
+  }
+
+  template <EntityType T>
+  void check_type(const ItemView& row, std::string_view operation) const {
+    if (row.type != type_name_v<T>) {
+      throw DecodeError(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(row.pk) +
+                        " sk=" + detail::quoted(row.sk) + " is of type " + detail::quoted(row.type));
+    }
+  }
+
+  template <class Range>
+  void format_all_keys(const Range& items, std::vector<std::string>& texts, std::vector<ItemKey>& keys,
+                       std::string_view operation) const {
+    const std::size_t n = static_cast<std::size_t>(std::ranges::distance(items));
+    texts.resize(2 * n);
+    std::size_t i = 0;
+    for (const auto& item : items) {
+      format_keys(item, texts[2 * i], texts[2 * i + 1], operation);
+      ++i;
+    }
+    keys.resize(n);
+    for (i = 0; i < n; ++i) keys[i] = ItemKey{texts[2 * i], texts[2 * i + 1]};
+  }
+
+  // DynamoDB refuses a batch request that names one item twice.
+  void refuse_duplicate_keys(std::span<const ItemKey> group, std::string_view operation) const {
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      for (std::size_t j = i + 1; j < group.size(); ++j) {
+        if (group[i] == group[j]) {
+          throw ValidationError("pksk table " + detail::quoted(name_) + ", " + std::string(operation) +
+                                ": items " + std::to_string(i) + " and " + std::to_string(j) +
+                                " of one batch request have the same key pk=" +
+                                detail::quoted(group[i].pk) + " sk=" + detail::quoted(group[i].sk));
+        }
+      }
+    }
+  }
+
+  // Calls `attempt(indexes, unprocessed)` until nothing is handed back, with exponential backoff
+  // between attempts; the one retry loop for every backend.
+  template <class Attempt>
+  void retry_unprocessed(std::string_view operation, std::vector<std::size_t> pending, Attempt&& attempt) {
+    std::vector<std::size_t> unprocessed;
+    std::chrono::milliseconds delay{25};
+    for (int round = 0;; ++round) {
+      attempt(std::span<const std::size_t>(pending), unprocessed);
+      if (unprocessed.empty()) return;
+      if (round == 8) {
+        throw BackendError("pksk table " + detail::quoted(name_) + ", " + std::string(operation) + ": " +
+                           std::to_string(unprocessed.size()) +
+                           " items still unprocessed after 8 retries");
+      }
+      std::this_thread::sleep_for(delay);
+      delay *= 2;
+      pending = unprocessed;
+    }
+  }
+
+  template <class Range>
+  void batch_write(const Range& items, bool erase, std::string_view operation) {
+    using T = std::ranges::range_value_t<Range>;
+    // A slice of items is encoded into one arena, then handed to the backend whole: bounded
+    // memory for any input size, and one SQLite transaction per slice.
+    constexpr std::size_t slice = 40 * max_batch_write_items;
+    std::vector<std::string> keys;
+    std::vector<std::string> bodies;
+    std::vector<WriteRequest> writes;
+    auto it = std::ranges::begin(items);
+    const auto end = std::ranges::end(items);
+    while (it != end) {
+      keys.clear();
+      writes.clear();
+      std::vector<ItemKey> item_keys;
+      std::size_t n = 0;
+      for (auto at = it; at != end && n < slice; ++at) ++n;
+      keys.resize(2 * n);
+      bodies.resize(erase ? 0 : n);
+      std::vector<std::size_t> sizes(n);
+      for (std::size_t i = 0; i < n; ++i, ++it) {
+        if (erase) {
+          format_keys(*it, keys[2 * i], keys[2 * i + 1], operation);
+        } else {
+          // put_all writes items as they are: batches carry no conditions, so no version check.
+          format_keys(*it, keys[2 * i], keys[2 * i + 1], operation);
+          sizes[i] = encode_checked(*it, keys[2 * i], keys[2 * i + 1], bodies[i], operation);
+        }
+      }
+      for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});
+      for (std::size_t start = 0; start < n; start += max_batch_write_items) {
+        refuse_duplicate_keys(std::span<const ItemKey>(item_keys).subspan(
+                                  start, std::min(max_batch_write_items, n - start)),
+                              operation);
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        if (erase) {
+          writes.emplace_back(EraseRequest{item_keys[i], nullptr});
+        } else {
+          writes.emplace_back(
+              PutRequest{ItemView{item_keys[i].pk, item_keys[i].sk, type_name_v<T>, bodies[i], sizes[i]}, nullptr});
+        }
+      }
+      std::vector<std::size_t> all(n);
+      for (std::size_t i = 0; i < n; ++i) all[i] = i;
+      retry_unprocessed(operation, std::move(all), [&](std::span<const std::size_t> indexes,
+                                                        std::vector<std::size_t>& unprocessed) {
+        if (indexes.size() == writes.size()) {
+          backend_->batch_write(handle_, writes, unprocessed);
+          return;
+        }
+        std::vector<WriteRequest> retry;
+        for (std::size_t i : indexes) retry.push_back(writes[i]);
+        backend_->batch_write(handle_, retry, unprocessed);
+        for (std::size_t& u : unprocessed) u = indexes[u];
+      });
     }
   }
 
@@ -155,7 +468,7 @@ class Table {
   template <class T>
   void decode_row(const ItemView& row, T& out) {
     try {
-      decoder_.decode(row.body, out);
+      decoder_.decode<B::body_format>(row.body, out);
     } catch (const DecodeError& e) {
       throw_decode_error(row, e);
     }
@@ -186,7 +499,8 @@ class Table {
         push_decoded(result, row);
       } else {
         try {
-          result.append_decoded(row.pk, row.sk, row.type, row.body, decoder_);
+          result.template append_decoded<B::body_format>(row.pk, row.sk, row.type, row.body,
+                                                         decoder_);
         } catch (const DecodeError& e) {
           throw_decode_error(row, e);
         }
@@ -226,16 +540,16 @@ class Table {
   void check_cursor(const Cursor& cursor, const PartitionKey& pk,
                     const KeyCondition* condition) const {
     if (!cursor.index.empty()) {
-      throw Error("pksk table " + detail::quoted(name_) + ": the cursor belongs to index " +
+      throw ValidationError("pksk table " + detail::quoted(name_) + ": the cursor belongs to index " +
                   detail::quoted(cursor.index) + ", not to the table");
     }
     if (cursor.pk != pk.value) {
-      throw Error("pksk table " + detail::quoted(name_) + ": the cursor belongs to partition " +
+      throw ValidationError("pksk table " + detail::quoted(name_) + ": the cursor belongs to partition " +
                   detail::quoted(cursor.pk) + ", not to " + detail::quoted(pk.value));
     }
     // DynamoDB rejects an ExclusiveStartKey outside the query's key condition.
     if (condition && !matches(*condition, cursor.sk)) {
-      throw Error("pksk table " + detail::quoted(name_) + ": the cursor's sort key " +
+      throw ValidationError("pksk table " + detail::quoted(name_) + ": the cursor's sort key " +
                   detail::quoted(cursor.sk) + " is outside the query's key condition");
     }
   }
@@ -243,9 +557,12 @@ class Table {
   B* backend_;
   std::string name_;
   TableOptions options_;
+  TableSpec spec_;
   typename B::TableHandle handle_;
   BodyDecoder decoder_;
   std::string pk_, sk_, body_;  // reused across writes: no allocation once warm
 };
 
 }  // namespace pksk
+
+#include "transaction.hpp"

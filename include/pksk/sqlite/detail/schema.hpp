@@ -52,9 +52,9 @@ inline TableInfo table_info(sqlite3* db, std::string_view table) {
 }
 
 // Every difference from the schema pksk creates, one per line; empty when the table matches.
-inline std::vector<std::string> schema_differences(sqlite3* db, std::string_view table,
-                                                   std::string_view type_attribute,
+inline std::vector<std::string> schema_differences(sqlite3* db, const TableSpec& spec,
                                                    const TableInfo& info) {
+  const std::string_view table = spec.name;
   std::vector<std::string> diffs;
   constexpr std::string_view operation = "open_table (reading the schema)";
   if (info.kind != "table") {
@@ -66,9 +66,14 @@ inline std::vector<std::string> schema_differences(sqlite3* db, std::string_view
   struct Expected {
     std::string_view name;
     int pk_position;
+    std::string_view type = "TEXT";
     bool seen = false;
   };
-  Expected expected[] = {{"pk", 1}, {"sk", 2}, {type_attribute, 0}, {"body", 0}};
+  Expected expected[] = {{spec.pk_attribute, 1},
+                         {spec.sk_attribute, 2},
+                         {spec.type_attribute, 0},
+                         {"body", 0},
+                         {"size", 0, "INTEGER"}};
   for_each_row(
       db, "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1)", {table}, table,
       operation, [&](sqlite3_stmt* s) {
@@ -82,9 +87,9 @@ inline std::vector<std::string> schema_differences(sqlite3* db, std::string_view
           return;
         }
         match->seen = true;
-        if (!iequals_ascii(column_view(s, 1), "TEXT")) {
+        if (!iequals_ascii(column_view(s, 1), match->type)) {
           diffs.push_back("column \"" + name + "\" has type \"" + std::string(column_view(s, 1)) +
-                          "\", expected TEXT");
+                          "\", expected " + std::string(match->type));
         }
         if (sqlite3_column_int(s, 2) == 0) {
           diffs.push_back("column \"" + name + "\" is not NOT NULL");
@@ -113,7 +118,7 @@ inline std::vector<std::string> schema_differences(sqlite3* db, std::string_view
   for_each_row(db, "SELECT name FROM pragma_index_list(?1) WHERE origin = 'pk'", {table}, table,
                operation, [&](sqlite3_stmt* s) { pk_index = std::string(column_view(s, 0)); });
   if (pk_index.empty()) {
-    diffs.push_back("it has no PRIMARY KEY (pk, sk)");
+    diffs.push_back("it has no PRIMARY KEY (" + spec.pk_attribute + ", " + spec.sk_attribute + ")");
     return diffs;
   }
   for_each_row(db,
@@ -131,6 +136,39 @@ inline std::vector<std::string> schema_differences(sqlite3* db, std::string_view
                  }
                });
   return diffs;
+}
+
+// The storage format of a file pksk has written to, from its metadata table; empty when it has
+// none (a new file, or one pksk never created a table in).
+inline std::string storage_format(sqlite3* db) {
+  constexpr std::string_view operation = "open (reading the storage format)";
+  bool has_metadata = false;
+  for_each_row(db, "SELECT 1 FROM pragma_table_list WHERE schema = 'main' AND name = 'pksk_meta'",
+               {}, {}, operation, [&](sqlite3_stmt*) { has_metadata = true; });
+  std::string version;
+  if (has_metadata) {
+    for_each_row(db, "SELECT value FROM pksk_meta WHERE name = 'format_version'", {}, {}, operation,
+                 [&](sqlite3_stmt* s) { version = std::string(column_view(s, 0)); });
+  }
+  return version;
+}
+
+// A file from a newer pksk is refused rather than misread.
+inline void check_storage_format(sqlite3* db, std::string_view path) {
+  const std::string version = storage_format(db);
+  if (!version.empty() && version != std::to_string(storage_format_version)) {
+    throw Error("pksk::sqlite: \"" + std::string(path) + "\" has storage format version " + version +
+                "; this pksk reads version " + std::to_string(storage_format_version) + " only");
+  }
+}
+
+// Recorded when pksk first creates a table in the file, so that opening someone else's file
+// changes nothing in it.
+inline void record_storage_format(sqlite3* db, std::string_view table) {
+  constexpr std::string_view operation = "open_table (recording the storage format)";
+  for_each_row(db, create_metadata_sql(), {}, table, operation, [](sqlite3_stmt*) {});
+  for_each_row(db, "INSERT OR IGNORE INTO pksk_meta (name, value) VALUES ('format_version', ?1)",
+               {std::to_string(storage_format_version)}, table, operation, [](sqlite3_stmt*) {});
 }
 
 }  // namespace pksk::detail::sqlite

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "../../backend/backend.hpp"
 #include "../../error.hpp"
 #include "../../key/condition.hpp"
 
@@ -38,6 +39,10 @@ inline void validate_table_name(std::string_view name) {
     throw Error("pksk::sqlite: invalid table name \"" + std::string(name) +
                 "\": only ASCII letters, digits and underscores are allowed");
   }
+  if (iequals_ascii(name, "pksk_meta")) {
+    throw Error("pksk::sqlite: invalid table name \"pksk_meta\": pksk keeps the file's metadata "
+                "there");
+  }
   // SQLite reserves the prefix for its own tables (in any letter case) and would refuse to
   // create one; saying so here is clearer than its "object name reserved" error.
   if (name.size() >= 7 && iequals_ascii(name.substr(0, 7), "sqlite_")) {
@@ -46,17 +51,30 @@ inline void validate_table_name(std::string_view name) {
   }
 }
 
-inline void validate_type_attribute(std::string_view table, std::string_view attribute) {
-  // SQLite column names are case-insensitive, so "PK" would collide with the pk column.
-  if (!is_plain_identifier(attribute) || iequals_ascii(attribute, "pk") ||
-      iequals_ascii(attribute, "sk") || iequals_ascii(attribute, "body")) {
-    throw Error("pksk::sqlite: table \"" + std::string(table) + "\": invalid type attribute \"" +
-                std::string(attribute) +
-                "\": it must be ASCII letters, digits or underscores and not pk, sk or body");
+// The columns of one pksk table, named as the spec names the key attributes.
+struct Columns {
+  std::string pk, sk, type;  // quoted identifiers
+};
+
+// Key attribute names become column names: plain identifiers, distinct (SQLite compares column
+// names without case) and none of the backend's own columns.
+inline void validate_attribute_names(const TableSpec& spec) {
+  const std::string_view names[] = {spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
+  const char* roles[] = {"partition-key", "sort-key", "type"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const bool reserved = iequals_ascii(names[i], "body") || iequals_ascii(names[i], "size");
+    bool duplicate = false;
+    for (std::size_t j = 0; j < i; ++j) duplicate = duplicate || iequals_ascii(names[i], names[j]);
+    if (!is_plain_identifier(names[i]) || reserved || duplicate) {
+      throw Error("pksk::sqlite: table \"" + spec.name + "\": invalid " + roles[i] +
+                  " attribute name \"" + std::string(names[i]) +
+                  "\": key attribute names must be ASCII letters, digits or underscores, "
+                  "distinct from each other (whatever the letter case) and not body or size");
+    }
   }
 }
 
-inline std::string quoted(std::string_view identifier) {
+inline std::string quoted_identifier(std::string_view identifier) {
   std::string out;
   out.reserve(identifier.size() + 2);
   out += '"';
@@ -65,29 +83,46 @@ inline std::string quoted(std::string_view identifier) {
   return out;
 }
 
+inline Columns columns_of(const TableSpec& spec) {
+  return {quoted_identifier(spec.pk_attribute), quoted_identifier(spec.sk_attribute), quoted_identifier(spec.type_attribute)};
+}
+
+// The file's own metadata: the storage format it was written in, so that a later pksk can
+// migrate it and an older one refuses a file it does not understand.
+inline constexpr int storage_format_version = 1;
+
+inline std::string create_metadata_sql() {
+  return "CREATE TABLE IF NOT EXISTS pksk_meta (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT "
+         "NULL) WITHOUT ROWID";
+}
+
 // BINARY collation (the default) compares with memcmp, i.e. in UTF-8 byte order, which is
 // DynamoDB's order for string keys; WITHOUT ROWID makes the primary key the table's B-tree, so
-// a partition is one contiguous range read in sort-key order.
-inline std::string create_table_sql(std::string_view table, std::string_view type_attribute,
-                                    bool if_not_exists = false) {
+// a partition is one contiguous range read in sort-key order. `size` is the item's DynamoDB
+// size, which ends 1 MB pages without measuring items again.
+inline std::string create_table_sql(const TableSpec& spec, bool if_not_exists = false) {
+  const Columns c = columns_of(spec);
   return std::string(if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ") +
-         quoted(table) + " (pk TEXT NOT NULL, sk TEXT NOT NULL, " + quoted(type_attribute) +
-         " TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (pk, sk)) WITHOUT ROWID";
+         quoted_identifier(spec.name) + " (" + c.pk + " TEXT NOT NULL, " + c.sk + " TEXT NOT NULL, " +
+         c.type + " TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (" +
+         c.pk + ", " + c.sk + ")) WITHOUT ROWID";
 }
 
-inline std::string put_sql(std::string_view table, std::string_view type_attribute) {
-  // One statement, hence atomic in autocommit mode: a failed put leaves no trace.
-  return "INSERT OR REPLACE INTO " + quoted(table) + " (pk, sk, " + quoted(type_attribute) +
-         ", body) VALUES (?1, ?2, ?3, ?4)";
+inline std::string put_sql(const TableSpec& spec) {
+  const Columns c = columns_of(spec);
+  return "INSERT OR REPLACE INTO " + quoted_identifier(spec.name) + " (" + c.pk + ", " + c.sk + ", " + c.type +
+         ", body, size) VALUES (?1, ?2, ?3, ?4, ?5)";
 }
 
-inline std::string get_sql(std::string_view table, std::string_view type_attribute) {
-  return "SELECT " + quoted(type_attribute) + ", body FROM " + quoted(table) +
-         " WHERE pk = ?1 AND sk = ?2";
+inline std::string get_sql(const TableSpec& spec) {
+  const Columns c = columns_of(spec);
+  return "SELECT " + c.type + ", body, size FROM " + quoted_identifier(spec.name) + " WHERE " + c.pk +
+         " = ?1 AND " + c.sk + " = ?2";
 }
 
-inline std::string erase_sql(std::string_view table) {
-  return "DELETE FROM " + quoted(table) + " WHERE pk = ?1 AND sk = ?2";
+inline std::string erase_sql(const TableSpec& spec) {
+  const Columns c = columns_of(spec);
+  return "DELETE FROM " + quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1 AND " + c.sk + " = ?2";
 }
 
 // The smallest byte string greater than every string that starts with `prefix`, if any:
@@ -125,40 +160,41 @@ inline std::size_t query_variant(RangeShape shape, bool forward, bool has_start)
 
 // Parameters: ?1 pk, ?2 the operand (or lower bound), ?3 the upper bound, ?4 the exclusive
 // start. pk is not selected: the caller's pk is byte-equal to it.
-inline std::string query_sql(std::string_view table, std::string_view type_attribute,
-                             RangeShape shape, bool forward, bool has_start) {
-  std::string sql =
-      "SELECT sk, " + quoted(type_attribute) + ", body FROM " + quoted(table) + " WHERE pk = ?1";
+inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forward, bool has_start) {
+  const Columns c = columns_of(spec);
+  const std::string& sk = c.sk;
+  std::string sql = "SELECT " + sk + ", " + c.type + ", body, size FROM " + quoted_identifier(spec.name) +
+                    " WHERE " + c.pk + " = ?1";
   switch (shape) {
     case RangeShape::any:
       break;
     case RangeShape::eq:
-      sql += " AND sk = ?2";
+      sql += " AND " + sk + " = ?2";
       break;
     case RangeShape::lt:
-      sql += " AND sk < ?2";
+      sql += " AND " + sk + " < ?2";
       break;
     case RangeShape::le:
-      sql += " AND sk <= ?2";
+      sql += " AND " + sk + " <= ?2";
       break;
     case RangeShape::gt:
-      sql += " AND sk > ?2";
+      sql += " AND " + sk + " > ?2";
       break;
     case RangeShape::ge:
-      sql += " AND sk >= ?2";
+      sql += " AND " + sk + " >= ?2";
       break;
     case RangeShape::between:
-      sql += " AND sk >= ?2 AND sk <= ?3";
+      sql += " AND " + sk + " >= ?2 AND " + sk + " <= ?3";
       break;
     case RangeShape::prefix_bounded:
-      sql += " AND sk >= ?2 AND sk < ?3";
+      sql += " AND " + sk + " >= ?2 AND " + sk + " < ?3";
       break;
     case RangeShape::prefix_unbounded:
-      sql += " AND sk >= ?2";
+      sql += " AND " + sk + " >= ?2";
       break;
   }
-  if (has_start) sql += forward ? " AND sk > ?4" : " AND sk < ?4";
-  sql += forward ? " ORDER BY sk ASC" : " ORDER BY sk DESC";
+  if (has_start) sql += forward ? " AND " + sk + " > ?4" : " AND " + sk + " < ?4";
+  sql += forward ? " ORDER BY " + sk + " ASC" : " ORDER BY " + sk + " DESC";
   return sql;
 }
 

@@ -1,0 +1,81 @@
+#pragma once
+// The raw shapes of writes, one for every way a write is made: alone, in a transaction, in a
+// batch. A write names its item by key and carries an optional condition (expression.hpp); a
+// backend evaluates it on the stored item (SQLite) or renders it into the request (DynamoDB).
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <variant>
+
+#include "../expr/expression.hpp"
+
+namespace pksk {
+
+// One item as the store holds it. `body` is the item's attributes other than the keys and the
+// discriminator, in the backend's BodyFormat; `size` is the whole item's size as DynamoDB
+// measures it (codec/item_size.hpp), stored with it so that reads can end 1 MB pages without
+// measuring again.
+struct ItemView {
+  std::string_view pk;
+  std::string_view sk;
+  std::string_view type;
+  std::string_view body;
+  std::size_t size = 0;
+};
+
+struct ItemKey {
+  std::string_view pk;
+  std::string_view sk;
+  friend bool operator==(const ItemKey&, const ItemKey&) = default;
+};
+
+// Writes the item whole, replacing any item with its key.
+struct PutRequest {
+  ItemView item;
+  const Condition* condition = nullptr;
+};
+
+// Changes some attributes of the item, creating it (with its key and type) if absent.
+struct UpdateRequest {
+  ItemKey key;
+  std::string_view type;
+  std::span<const UpdateAction> actions;
+  const Condition* condition = nullptr;
+};
+
+struct EraseRequest {
+  ItemKey key;
+  const Condition* condition = nullptr;
+};
+
+// A transaction's condition on an item it does not write.
+struct CheckRequest {
+  ItemKey key;
+  const Condition* condition = nullptr;
+};
+
+using WriteRequest = std::variant<PutRequest, UpdateRequest, EraseRequest, CheckRequest>;
+
+inline ItemKey key_of(const WriteRequest& write) noexcept {
+  return std::visit(
+      [](const auto& w) -> ItemKey {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(w)>, PutRequest>) {
+          return {w.item.pk, w.item.sk};
+        } else {
+          return w.key;
+        }
+      },
+      write);
+}
+
+inline const Condition* condition_of(const WriteRequest& write) noexcept {
+  return std::visit([](const auto& w) { return w.condition; }, write);
+}
+
+// DynamoDB's limits on one request.
+inline constexpr std::size_t max_transaction_actions = 100;
+inline constexpr std::size_t max_batch_write_items = 25;
+inline constexpr std::size_t max_batch_get_keys = 100;
+
+}  // namespace pksk

@@ -1,0 +1,462 @@
+#pragma once
+// AttributeValue: one DynamoDB attribute value as a tree (S, N, BOOL, NULL, L, M, SS). It is
+// what expressions carry (a condition's operands, an update's values), what the SQLite
+// backend evaluates conditions and applies updates on, and what the DynamoDB backend renders
+// into ExpressionAttributeValues. Entities never travel as trees on the read or put paths:
+// those stream through the codec's writers and readers.
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "../error.hpp"
+#include "codec.hpp"
+#include "decimal.hpp"
+#include "detail/json_writer.hpp"
+#include "detail/padded_buffer.hpp"
+
+namespace pksk {
+
+struct AttributeValue {
+  enum class Kind : unsigned char { null, boolean, number, string, list, map, string_set };
+
+  Kind kind = Kind::null;
+  bool boolean = false;
+  std::string text;                   // a string, or a number's decimal text
+  std::vector<AttributeValue> list;   // L
+  std::vector<std::pair<std::string, AttributeValue>> map;  // M, in the order written
+  std::vector<std::string> set;       // SS: sorted by bytes, unique
+
+  static AttributeValue null_value() { return {}; }
+  static AttributeValue from_bool(bool b) {
+    AttributeValue v;
+    v.kind = Kind::boolean;
+    v.boolean = b;
+    return v;
+  }
+  static AttributeValue from_number(std::string decimal_text) {
+    AttributeValue v;
+    v.kind = Kind::number;
+    v.text = std::move(decimal_text);
+    return v;
+  }
+  static AttributeValue from_string(std::string s) {
+    AttributeValue v;
+    v.kind = Kind::string;
+    v.text = std::move(s);
+    return v;
+  }
+  static AttributeValue empty_map() {
+    AttributeValue v;
+    v.kind = Kind::map;
+    return v;
+  }
+  static AttributeValue empty_list() {
+    AttributeValue v;
+    v.kind = Kind::list;
+    return v;
+  }
+  static AttributeValue from_set(std::vector<std::string> strings) {
+    AttributeValue v;
+    v.kind = Kind::string_set;
+    std::sort(strings.begin(), strings.end());
+    strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
+    v.set = std::move(strings);
+    return v;
+  }
+
+  // A map's member, or nullptr.
+  const AttributeValue* find(std::string_view name) const noexcept {
+    for (const auto& [key, value] : map) {
+      if (key == name) return &value;
+    }
+    return nullptr;
+  }
+  AttributeValue* find(std::string_view name) noexcept {
+    return const_cast<AttributeValue*>(std::as_const(*this).find(name));
+  }
+  // Sets a map member, keeping its place if it exists, else appending it.
+  AttributeValue& assign(std::string_view name, AttributeValue value) {
+    if (AttributeValue* existing = find(name)) return *existing = std::move(value);
+    return map.emplace_back(std::string(name), std::move(value)).second;
+  }
+  bool erase(std::string_view name) {
+    const auto it = std::find_if(map.begin(), map.end(), [&](const auto& m) { return m.first == name; });
+    if (it == map.end()) return false;
+    map.erase(it);
+    return true;
+  }
+
+  // DynamoDB's equality: same type and value; numbers as decimals ("1.50" == "1.5"), maps
+  // whatever the member order, sets as sets. A plain-JSON body cannot tell a string set from
+  // a list of strings, so an SS equals an L holding exactly its strings in any order.
+  friend bool operator==(const AttributeValue& a, const AttributeValue& b) {
+    if (a.kind != b.kind) {
+      if (a.kind == Kind::string_set && b.kind == Kind::list) return b.as_string_set() == a;
+      if (a.kind == Kind::list && b.kind == Kind::string_set) return a.as_string_set() == b;
+      return false;
+    }
+    switch (a.kind) {
+      case Kind::null:
+        return true;
+      case Kind::boolean:
+        return a.boolean == b.boolean;
+      case Kind::number: {
+        const auto x = Decimal::parse(a.text);
+        const auto y = Decimal::parse(b.text);
+        return x && y ? *x == *y : a.text == b.text;
+      }
+      case Kind::string:
+        return a.text == b.text;
+      case Kind::list:
+        return a.list == b.list;
+      case Kind::map:
+        if (a.map.size() != b.map.size()) return false;
+        for (const auto& [key, value] : a.map) {
+          const AttributeValue* other = b.find(key);
+          if (other == nullptr || !(*other == value)) return false;
+        }
+        return true;
+      case Kind::string_set:
+        return a.set == b.set;
+    }
+    return false;
+  }
+
+  // A list whose elements are all strings, read as the string set it stands for in a plain
+  // JSON body; anything else is returned as a null value (matching nothing).
+  AttributeValue as_string_set() const {
+    if (kind == Kind::string_set) return *this;
+    if (kind != Kind::list) return {};
+    std::vector<std::string> strings;
+    for (const AttributeValue& e : list) {
+      if (e.kind != Kind::string) return {};
+      strings.push_back(e.text);
+    }
+    AttributeValue s = from_set(std::move(strings));
+    // A list with a repeated string is no set.
+    return s.set.size() == list.size() ? s : AttributeValue{};
+  }
+};
+
+const char* to_string(AttributeValue::Kind kind) noexcept;
+
+inline const char* to_string(AttributeValue::Kind kind) noexcept {
+  using Kind = AttributeValue::Kind;
+  switch (kind) {
+    case Kind::null:
+      return "NULL";
+    case Kind::boolean:
+      return "BOOL";
+    case Kind::number:
+      return "N";
+    case Kind::string:
+      return "S";
+    case Kind::list:
+      return "L";
+    case Kind::map:
+      return "M";
+    case Kind::string_set:
+      return "SS";
+  }
+  return "?";
+}
+
+// ------------------------------------------------------------------------ DynamoDB item size
+
+// An attribute value's size as DynamoDB measures it: strings by UTF-8 bytes, numbers by
+// significant digits (1 byte per two, plus 1), booleans and null 1 byte, lists and maps 3 bytes
+// plus 1 per element plus their elements (and, for maps, the names), sets their elements.
+inline std::size_t number_size(std::string_view decimal_text) {
+  const auto d = Decimal::parse(decimal_text);
+  const std::size_t digits = d ? std::max<std::size_t>(1, d->significant_digits()) : decimal_text.size();
+  return (digits + 1) / 2 + 1;
+}
+
+inline std::size_t attribute_size(const AttributeValue& v) {
+  using Kind = AttributeValue::Kind;
+  switch (v.kind) {
+    case Kind::null:
+    case Kind::boolean:
+      return 1;
+    case Kind::number:
+      return number_size(v.text);
+    case Kind::string:
+      return v.text.size();
+    case Kind::list: {
+      std::size_t n = 3;
+      for (const AttributeValue& e : v.list) n += 1 + attribute_size(e);
+      return n;
+    }
+    case Kind::map: {
+      std::size_t n = 3;
+      for (const auto& [key, e] : v.map) n += 1 + key.size() + attribute_size(e);
+      return n;
+    }
+    case Kind::string_set: {
+      std::size_t n = 0;
+      for (const std::string& s : v.set) n += s.size();
+      return n;
+    }
+  }
+  return 0;
+}
+
+// The size of an item's attributes (a map value): names plus values, without map overhead.
+inline std::size_t attributes_size(const AttributeValue& item) {
+  std::size_t n = 0;
+  for (const auto& [name, value] : item.map) n += name.size() + attribute_size(value);
+  return n;
+}
+
+// ------------------------------------------------------------------------ to JSON
+
+namespace detail {
+
+template <bool AttributeValueJson>
+void append_value_json(std::string& out, const AttributeValue& v) {
+  using Kind = AttributeValue::Kind;
+  switch (v.kind) {
+    case Kind::null:
+      out += AttributeValueJson ? "{\"NULL\":true}" : "null";
+      return;
+    case Kind::boolean:
+      if constexpr (AttributeValueJson) {
+        out += v.boolean ? "{\"BOOL\":true}" : "{\"BOOL\":false}";
+      } else {
+        out += v.boolean ? "true" : "false";
+      }
+      return;
+    case Kind::number:
+      if constexpr (AttributeValueJson) {
+        out += "{\"N\":";
+        append_json_string(out, v.text);
+        out += '}';
+      } else {
+        out += v.text;
+      }
+      return;
+    case Kind::string:
+      if constexpr (AttributeValueJson) out += "{\"S\":";
+      append_json_string(out, v.text);
+      if constexpr (AttributeValueJson) out += '}';
+      return;
+    case Kind::list:
+      out += AttributeValueJson ? "{\"L\":[" : "[";
+      for (std::size_t i = 0; i < v.list.size(); ++i) {
+        if (i) out += ',';
+        append_value_json<AttributeValueJson>(out, v.list[i]);
+      }
+      out += AttributeValueJson ? "]}" : "]";
+      return;
+    case Kind::map:
+      out += AttributeValueJson ? "{\"M\":{" : "{";
+      for (std::size_t i = 0; i < v.map.size(); ++i) {
+        if (i) out += ',';
+        append_json_string(out, v.map[i].first);
+        out += ':';
+        append_value_json<AttributeValueJson>(out, v.map[i].second);
+      }
+      out += AttributeValueJson ? "}}" : "}";
+      return;
+    case Kind::string_set:
+      out += AttributeValueJson ? "{\"SS\":[" : "[";
+      for (std::size_t i = 0; i < v.set.size(); ++i) {
+        if (i) out += ',';
+        append_json_string(out, v.set[i]);
+      }
+      out += AttributeValueJson ? "]}" : "]";
+      return;
+  }
+}
+
+}  // namespace detail
+
+// Plain JSON, as the SQLite backend stores a body: a string set becomes an array.
+inline void append_plain_json(std::string& out, const AttributeValue& v) {
+  detail::append_value_json<false>(out, v);
+}
+
+// DynamoDB's AttributeValue JSON ({"S":"x"}).
+inline void append_attribute_value_json(std::string& out, const AttributeValue& v) {
+  detail::append_value_json<true>(out, v);
+}
+
+// The members of an item (a map) as an AttributeValue map body: {"a":{"S":"x"},...}.
+inline void append_item_attribute_value_json(std::string& out, const AttributeValue& item) {
+  out += '{';
+  for (std::size_t i = 0; i < item.map.size(); ++i) {
+    if (i) out += ',';
+    detail::append_json_string(out, item.map[i].first);
+    out += ':';
+    append_attribute_value_json(out, item.map[i].second);
+  }
+  out += '}';
+}
+
+// ------------------------------------------------------------------------ from entities
+
+namespace detail {
+
+// A codec writer (the vocabulary of json_writer.hpp) that builds an AttributeValue tree: how a
+// member's C++ value becomes an expression operand, with exactly the encoding a put uses.
+class AttributeValueBuilder {
+ public:
+  static constexpr bool omits_empty_sets = true;
+
+  AttributeValue result;
+
+  void begin_item() { open(AttributeValue::empty_map()); }
+  void end_item() { close(); }
+  void field(std::string_view name) { pending_name_ = name; }
+  void map_key(std::string_view key) { pending_name_ = key; }
+  void element() {}
+  void set_element(std::string_view s) { current().set.emplace_back(s); }
+
+  void string(std::string_view s) { put(AttributeValue::from_string(std::string(s))); }
+  void boolean(bool b) { put(AttributeValue::from_bool(b)); }
+  void null() { put(AttributeValue{}); }
+  template <class Number>
+  void number(Number n) {
+    std::string text;
+    append_number(text, n);
+    put(AttributeValue::from_number(std::move(text)));
+  }
+  void begin_record() { open(AttributeValue::empty_map()); }
+  void end_record() { close(); }
+  void begin_map() { open(AttributeValue::empty_map()); }
+  void end_map() { close(); }
+  void begin_list() { open(AttributeValue::empty_list()); }
+  void end_list() { close(); }
+  void begin_string_set() {
+    AttributeValue s;
+    s.kind = AttributeValue::Kind::string_set;
+    open(std::move(s));
+  }
+  void end_string_set() {
+    // std::set iterates in byte order already: sorted and unique.
+    close();
+  }
+
+ private:
+  AttributeValue& current() { return *stack_.back(); }
+
+  AttributeValue& put(AttributeValue v) {
+    if (stack_.empty()) return result = std::move(v);
+    AttributeValue& parent = current();
+    if (parent.kind == AttributeValue::Kind::list) return parent.list.emplace_back(std::move(v));
+    return parent.map.emplace_back(std::string(pending_name_), std::move(v)).second;
+  }
+  void open(AttributeValue v) { stack_.push_back(&put(std::move(v))); }
+  void close() { stack_.pop_back(); }
+
+  std::vector<AttributeValue*> stack_;
+  std::string_view pending_name_;
+};
+
+}  // namespace detail
+
+// A C++ value as DynamoDB would store it (the same encoding as a put), or the whole record as a
+// map. Throws EncodeError for what cannot be stored (NaN, an unnamed enum value).
+template <class T>
+AttributeValue to_attribute_value(const T& value) {
+  detail::AttributeValueBuilder builder;
+  try {
+    detail::encode_value(builder, value);
+  } catch (const detail::PathedFailure& failure) {
+    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+  }
+  return std::move(builder.result);
+}
+
+// ------------------------------------------------------------------------ from plain JSON
+
+namespace detail {
+
+inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out) {
+  using simdjson::ondemand::json_type;
+  json_type type;
+  if (auto error = value.type().get(type)) throw_invalid_json(error);
+  switch (type) {
+    case json_type::null:
+      out = AttributeValue{};
+      return;
+    case json_type::boolean: {
+      bool b = false;
+      if (auto error = value.get_bool().get(b)) throw_invalid_json(error);
+      out = AttributeValue::from_bool(b);
+      return;
+    }
+    case json_type::number: {
+      std::string_view raw = value.raw_json_token();
+      while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' ||
+                              raw.back() == '\t')) {
+        raw.remove_suffix(1);
+      }
+      out = AttributeValue::from_number(std::string(raw));
+      return;
+    }
+    case json_type::string: {
+      std::string_view s;
+      if (auto error = value.get_string().get(s)) throw_invalid_json(error);
+      out = AttributeValue::from_string(std::string(s));
+      return;
+    }
+    case json_type::array: {
+      simdjson::ondemand::array array;
+      if (auto error = value.get_array().get(array)) throw_invalid_json(error);
+      out = AttributeValue::empty_list();
+      for (auto element : array) {
+        simdjson::ondemand::value v;
+        if (auto error = std::move(element).get(v)) throw_invalid_json(error);
+        read_plain_value(v, out.list.emplace_back());
+      }
+      return;
+    }
+    case json_type::object: {
+      simdjson::ondemand::object object;
+      if (auto error = value.get_object().get(object)) throw_invalid_json(error);
+      out = AttributeValue::empty_map();
+      for (auto member : object) {
+        simdjson::ondemand::field field;
+        std::string_view key;
+        if (auto error = std::move(member).get(field)) throw_invalid_json(error);
+        if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
+        auto& entry = out.map.emplace_back(std::string(key), AttributeValue{});
+        read_plain_value(field.value(), entry.second);
+      }
+      return;
+    }
+  }
+  throw_pathed("unexpected JSON value");
+}
+
+}  // namespace detail
+
+// Parses a plain JSON body (an object) into an item map. Throws DecodeError.
+inline AttributeValue parse_plain_body(std::string_view json) {
+  thread_local simdjson::ondemand::parser parser;
+  thread_local detail::PaddedBuffer buffer;
+  try {
+    const std::string_view padded = buffer.assign(json);
+    simdjson::ondemand::document document;
+    if (auto error = parser.iterate(padded.data(), padded.size(), buffer.padded_capacity()).get(document)) {
+      detail::throw_invalid_json(error);
+    }
+    simdjson::ondemand::value root;
+    if (auto error = document.get_value().get(root)) detail::throw_invalid_json(error);
+    AttributeValue item;
+    detail::read_plain_value(root, item);
+    if (item.kind != AttributeValue::Kind::map) detail::throw_pathed("expected an object");
+    return item;
+  } catch (const detail::PathedFailure& failure) {
+    throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+  }
+}
+
+}  // namespace pksk

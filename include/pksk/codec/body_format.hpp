@@ -1,0 +1,12 @@
+#pragma once
+// Which text an item body is: the backend decides (Backend::body_format), Table encodes and
+// decodes with the matching writer and reader, one traversal either way.
+
+namespace pksk {
+
+enum class BodyFormat : unsigned char {
+  json,             // plain JSON: the SQLite backend, readable in the sqlite3 shell
+  attribute_value,  // DynamoDB's AttributeValue JSON ({"S": "..."})
+};
+
+}  // namespace pksk

@@ -1,0 +1,313 @@
+#pragma once
+// The in-process evaluator: conditions and updates applied to a stored item (an AttributeValue
+// map holding every attribute, keys and discriminator included) with DynamoDB's typed
+// semantics, not SQL's loose ones:
+// - a number never equals a string; =, <, <=, >, >=, BETWEEN and IN are false when an operand is
+//   absent or the types differ; <> is then true;
+// - numbers compare as decimals, strings as UTF-8 bytes; < and > apply to numbers and strings
+//   only;
+// - begins_with applies to strings; contains to strings (substring), sets (member) and lists
+//   (element); size to strings (bytes), lists, maps and sets;
+// - ADD adds to a number (absent counts as 0) or unites sets; on anything else it is a
+//   ValidationError, as is list_append on a non-list.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "../codec/attribute_value.hpp"
+#include "../codec/decimal.hpp"
+#include "../error.hpp"
+#include "expression.hpp"
+
+namespace pksk {
+
+namespace detail {
+
+inline const AttributeValue* resolve(const AttributeValue& item, const AttributePath& path) {
+  const AttributeValue* at = &item;
+  for (const AttributePath::Step& step : path.steps) {
+    if (step.is_index) {
+      if (at->kind != AttributeValue::Kind::list || step.index >= at->list.size()) return nullptr;
+      at = &at->list[step.index];
+    } else {
+      if (at->kind != AttributeValue::Kind::map) return nullptr;
+      at = at->find(step.name);
+      if (at == nullptr) return nullptr;
+    }
+  }
+  return at;
+}
+
+// An operand's value on this item, or nullopt when its path is absent (or size() of a type
+// that has none).
+inline std::optional<AttributeValue> operand_value(const AttributeValue& item, const Operand& operand) {
+  switch (operand.kind) {
+    case Operand::Kind::value:
+      return operand.value;
+    case Operand::Kind::path: {
+      const AttributeValue* v = resolve(item, operand.path);
+      if (v == nullptr) return std::nullopt;
+      return *v;
+    }
+    case Operand::Kind::size: {
+      const AttributeValue* v = resolve(item, operand.path);
+      if (v == nullptr) return std::nullopt;
+      std::size_t n = 0;
+      switch (v->kind) {
+        case AttributeValue::Kind::string:
+          n = v->text.size();
+          break;
+        case AttributeValue::Kind::list:
+          n = v->list.size();
+          break;
+        case AttributeValue::Kind::map:
+          n = v->map.size();
+          break;
+        case AttributeValue::Kind::string_set:
+          n = v->set.size();
+          break;
+        default:
+          return std::nullopt;
+      }
+      return AttributeValue::from_number(std::to_string(n));
+    }
+  }
+  return std::nullopt;
+}
+
+// -1, 0, 1, or nullopt when the two cannot be ordered (different types, or not N or S).
+inline std::optional<int> order(const AttributeValue& a, const AttributeValue& b) {
+  using Kind = AttributeValue::Kind;
+  if (a.kind != b.kind) return std::nullopt;
+  if (a.kind == Kind::number) {
+    const auto x = Decimal::parse(a.text);
+    const auto y = Decimal::parse(b.text);
+    if (!x || !y) return std::nullopt;
+    return compare(*x, *y);
+  }
+  if (a.kind == Kind::string) {
+    const int c = std::string_view(a.text).compare(b.text);
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+// Whether the condition holds on the item (a map of every attribute).
+inline bool evaluate(const Condition& condition, const AttributeValue& item) {
+  using Op = Condition::Op;
+  const auto value = [&](std::size_t i) { return detail::operand_value(item, condition.operands[i]); };
+  switch (condition.op) {
+    case Op::all:
+      for (const Condition& c : condition.children) {
+        if (!evaluate(c, item)) return false;
+      }
+      return true;
+    case Op::any:
+      for (const Condition& c : condition.children) {
+        if (evaluate(c, item)) return true;
+      }
+      return false;
+    case Op::negate:
+      return !evaluate(condition.children.at(0), item);
+    case Op::exists:
+      return detail::resolve(item, condition.operands.at(0).path) != nullptr;
+    case Op::not_exists:
+      return detail::resolve(item, condition.operands.at(0).path) == nullptr;
+    case Op::eq:
+    case Op::ne: {
+      const auto a = value(0);
+      const auto b = value(1);
+      const bool equal = a && b && *a == *b;
+      return condition.op == Op::eq ? equal : !equal;
+    }
+    case Op::lt:
+    case Op::le:
+    case Op::gt:
+    case Op::ge: {
+      const auto a = value(0);
+      const auto b = value(1);
+      if (!a || !b) return false;
+      const auto c = detail::order(*a, *b);
+      if (!c) return false;
+      switch (condition.op) {
+        case Op::lt:
+          return *c < 0;
+        case Op::le:
+          return *c <= 0;
+        case Op::gt:
+          return *c > 0;
+        default:
+          return *c >= 0;
+      }
+    }
+    case Op::between: {
+      const auto a = value(0);
+      const auto low = value(1);
+      const auto high = value(2);
+      if (!a || !low || !high) return false;
+      const auto above = detail::order(*a, *low);
+      const auto below = detail::order(*a, *high);
+      return above && below && *above >= 0 && *below <= 0;
+    }
+    case Op::in: {
+      const auto a = value(0);
+      if (!a) return false;
+      for (std::size_t i = 1; i < condition.operands.size(); ++i) {
+        const auto candidate = value(i);
+        if (candidate && *a == *candidate) return true;
+      }
+      return false;
+    }
+    case Op::begins_with: {
+      const auto a = value(0);
+      const auto prefix = value(1);
+      return a && prefix && a->kind == AttributeValue::Kind::string &&
+             prefix->kind == AttributeValue::Kind::string && a->text.starts_with(prefix->text);
+    }
+    case Op::contains: {
+      const auto a = value(0);
+      const auto operand = value(1);
+      if (!a || !operand) return false;
+      switch (a->kind) {
+        case AttributeValue::Kind::string:
+          return operand->kind == AttributeValue::Kind::string &&
+                 a->text.find(operand->text) != std::string::npos;
+        case AttributeValue::Kind::string_set:
+          return operand->kind == AttributeValue::Kind::string &&
+                 std::binary_search(a->set.begin(), a->set.end(), operand->text);
+        case AttributeValue::Kind::list:
+          for (const AttributeValue& e : a->list) {
+            if (e == *operand) return true;
+          }
+          return false;
+        default:
+          return false;
+      }
+    }
+  }
+  return false;
+}
+
+namespace detail {
+
+// The parent container of the path's last step, created for top-level attributes only: as in
+// DynamoDB, SET a.b = 1 needs a to exist.
+inline AttributeValue* parent_of(AttributeValue& item, const AttributePath& path) {
+  AttributeValue* at = &item;
+  for (std::size_t i = 0; i + 1 < path.steps.size(); ++i) {
+    const AttributePath::Step& step = path.steps[i];
+    AttributeValue* next = nullptr;
+    if (step.is_index) {
+      if (at->kind == AttributeValue::Kind::list && step.index < at->list.size()) {
+        next = &at->list[step.index];
+      }
+    } else if (at->kind == AttributeValue::Kind::map) {
+      next = at->find(step.name);
+    }
+    if (next == nullptr) return nullptr;
+    at = next;
+  }
+  return at;
+}
+
+[[noreturn]] inline void invalid_update(const UpdateAction& action, const std::string& why) {
+  throw ValidationError("pksk: update of " + action.path.to_string() + ": " + why);
+}
+
+inline void assign_at(AttributeValue& item, const UpdateAction& action, AttributeValue value) {
+  AttributeValue* parent = parent_of(item, action.path);
+  if (parent == nullptr) {
+    invalid_update(action, "the document path does not exist in the item");
+  }
+  const AttributePath::Step& last = action.path.steps.back();
+  if (last.is_index) {
+    if (parent->kind != AttributeValue::Kind::list) invalid_update(action, "the path is not a list");
+    // DynamoDB appends when the index is past the end.
+    if (last.index < parent->list.size()) {
+      parent->list[last.index] = std::move(value);
+    } else {
+      parent->list.push_back(std::move(value));
+    }
+  } else {
+    if (parent->kind != AttributeValue::Kind::map) invalid_update(action, "the path is not a map");
+    parent->assign(last.name, std::move(value));
+  }
+}
+
+}  // namespace detail
+
+// Applies one update action to the item, as DynamoDB's UpdateItem does.
+inline void apply(const UpdateAction& action, AttributeValue& item) {
+  using Kind = UpdateAction::Kind;
+  const AttributeValue* current = detail::resolve(item, action.path);
+  switch (action.kind) {
+    case Kind::set:
+      detail::assign_at(item, action, action.value);
+      return;
+    case Kind::set_if_not_exists:
+      if (current == nullptr) detail::assign_at(item, action, action.value);
+      return;
+    case Kind::remove: {
+      if (current == nullptr) return;
+      AttributeValue* parent = detail::parent_of(item, action.path);
+      const AttributePath::Step& last = action.path.steps.back();
+      if (last.is_index) {
+        parent->list.erase(parent->list.begin() + static_cast<std::ptrdiff_t>(last.index));
+      } else {
+        parent->erase(last.name);
+      }
+      return;
+    }
+    case Kind::add: {
+      if (action.value.kind == AttributeValue::Kind::number) {
+        if (current == nullptr) {
+          detail::assign_at(item, action, action.value);
+          return;
+        }
+        if (current->kind != AttributeValue::Kind::number) {
+          detail::invalid_update(action, std::string("ADD of a number to an attribute of type ") +
+                                             to_string(current->kind));
+        }
+        const Decimal sum = *Decimal::parse(current->text) + *Decimal::parse(action.value.text);
+        if (!sum.fits_dynamodb()) detail::invalid_update(action, "the sum is outside DynamoDB's number range");
+        detail::assign_at(item, action, AttributeValue::from_number(sum.to_string()));
+        return;
+      }
+      // A string set.
+      if (current == nullptr) {
+        detail::assign_at(item, action, action.value);
+        return;
+      }
+      AttributeValue existing = current->as_string_set();
+      if (existing.kind != AttributeValue::Kind::string_set) {
+        detail::invalid_update(action, std::string("ADD of a set to an attribute of type ") +
+                                           to_string(current->kind));
+      }
+      std::vector<std::string> united = existing.set;
+      united.insert(united.end(), action.value.set.begin(), action.value.set.end());
+      detail::assign_at(item, action, AttributeValue::from_set(std::move(united)));
+      return;
+    }
+    case Kind::append: {
+      if (current == nullptr) {
+        detail::assign_at(item, action, action.value);
+        return;
+      }
+      if (current->kind != AttributeValue::Kind::list) {
+        detail::invalid_update(action, std::string("list_append to an attribute of type ") +
+                                           to_string(current->kind));
+      }
+      AttributeValue joined = *current;
+      joined.list.insert(joined.list.end(), action.value.list.begin(), action.value.list.end());
+      detail::assign_at(item, action, std::move(joined));
+      return;
+    }
+  }
+}
+
+}  // namespace pksk

@@ -1,0 +1,218 @@
+#pragma once
+// Expression trees as DynamoDB's expression language. One walk serves two ends: with
+// placeholders (#n0 for every name, :v0 for every value, as requests need them: many attribute
+// names, such as status, count or date, are reserved words), or inline (names and values
+// written out) for error messages.
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "../codec/attribute_value.hpp"
+#include "expression.hpp"
+
+namespace pksk {
+
+// Placeholders handed out while rendering one request: each distinct name once, each value
+// once per use.
+class ExpressionPlaceholders {
+ public:
+  std::string name(std::string_view attribute) {
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      if (names_[i] == attribute) return "#n" + std::to_string(i);
+    }
+    names_.emplace_back(attribute);
+    return "#n" + std::to_string(names_.size() - 1);
+  }
+  std::string value(const AttributeValue& v) {
+    values_.push_back(v);
+    return ":v" + std::to_string(values_.size() - 1);
+  }
+
+  bool empty() const noexcept { return names_.empty() && values_.empty(); }
+  const std::vector<std::string>& names() const noexcept { return names_; }
+  const std::vector<AttributeValue>& values() const noexcept { return values_; }
+
+  // "ExpressionAttributeNames":{...},"ExpressionAttributeValues":{...} (each only when
+  // non-empty), with a leading comma, ready to close a request object.
+  void append_json(std::string& out) const {
+    if (!names_.empty()) {
+      out += ",\"ExpressionAttributeNames\":{";
+      for (std::size_t i = 0; i < names_.size(); ++i) {
+        if (i) out += ',';
+        out += "\"#n" + std::to_string(i) + "\":";
+        detail::append_json_string(out, names_[i]);
+      }
+      out += '}';
+    }
+    if (!values_.empty()) {
+      out += ",\"ExpressionAttributeValues\":{";
+      for (std::size_t i = 0; i < values_.size(); ++i) {
+        if (i) out += ',';
+        out += "\":v" + std::to_string(i) + "\":";
+        append_attribute_value_json(out, values_[i]);
+      }
+      out += '}';
+    }
+  }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<AttributeValue> values_;
+};
+
+namespace detail {
+
+// Names and values written out: `status = "pending"`.
+struct InlineNames {
+  std::string name(std::string_view attribute) { return std::string(attribute); }
+  std::string value(const AttributeValue& v) {
+    std::string out;
+    append_plain_json(out, v);
+    return out;
+  }
+};
+
+template <class Names>
+std::string render_path(const AttributePath& path, Names& names) {
+  std::string out;
+  for (const AttributePath::Step& step : path.steps) {
+    if (step.is_index) {
+      out += '[' + std::to_string(step.index) + ']';
+    } else {
+      if (!out.empty()) out += '.';
+      out += names.name(step.name);
+    }
+  }
+  return out;
+}
+
+template <class Names>
+std::string render_operand(const Operand& operand, Names& names) {
+  switch (operand.kind) {
+    case Operand::Kind::path:
+      return render_path(operand.path, names);
+    case Operand::Kind::size:
+      return "size(" + render_path(operand.path, names) + ")";
+    case Operand::Kind::value:
+      return names.value(operand.value);
+  }
+  return {};
+}
+
+template <class Names>
+std::string render_condition(const Condition& c, Names& names) {
+  using Op = Condition::Op;
+  const auto operand = [&](std::size_t i) { return render_operand(c.operands.at(i), names); };
+  const auto infix = [&](const char* op) { return operand(0) + ' ' + op + ' ' + operand(1); };
+  switch (c.op) {
+    case Op::eq:
+      return infix("=");
+    case Op::ne:
+      return infix("<>");
+    case Op::lt:
+      return infix("<");
+    case Op::le:
+      return infix("<=");
+    case Op::gt:
+      return infix(">");
+    case Op::ge:
+      return infix(">=");
+    case Op::between:
+      return operand(0) + " BETWEEN " + operand(1) + " AND " + operand(2);
+    case Op::in: {
+      std::string out = operand(0) + " IN (";
+      for (std::size_t i = 1; i < c.operands.size(); ++i) {
+        if (i > 1) out += ", ";
+        out += operand(i);
+      }
+      return out + ")";
+    }
+    case Op::all:
+    case Op::any: {
+      if (c.children.size() == 1) return render_condition(c.children[0], names);
+      std::string out;
+      for (std::size_t i = 0; i < c.children.size(); ++i) {
+        if (i) out += c.op == Op::all ? " AND " : " OR ";
+        out += '(' + render_condition(c.children[i], names) + ')';
+      }
+      return out;
+    }
+    case Op::negate:
+      return "NOT (" + render_condition(c.children.at(0), names) + ")";
+    case Op::begins_with:
+      return "begins_with(" + operand(0) + ", " + operand(1) + ")";
+    case Op::contains:
+      return "contains(" + operand(0) + ", " + operand(1) + ")";
+    case Op::exists:
+      return "attribute_exists(" + operand(0) + ")";
+    case Op::not_exists:
+      return "attribute_not_exists(" + operand(0) + ")";
+  }
+  return {};
+}
+
+template <class Names>
+std::string render_update(std::span<const UpdateAction> actions, Names& names) {
+  std::string set, add, remove;
+  const auto clause = [](std::string& to, const std::string& text) {
+    if (!to.empty()) to += ", ";
+    to += text;
+  };
+  for (const UpdateAction& a : actions) {
+    const std::string path = render_path(a.path, names);
+    switch (a.kind) {
+      case UpdateAction::Kind::set:
+        clause(set, path + " = " + names.value(a.value));
+        break;
+      case UpdateAction::Kind::set_if_not_exists:
+        clause(set, path + " = if_not_exists(" + path + ", " + names.value(a.value) + ")");
+        break;
+      case UpdateAction::Kind::append: {
+        const std::string empty = names.value(AttributeValue::empty_list());
+        clause(set, path + " = list_append(if_not_exists(" + path + ", " + empty + "), " +
+                        names.value(a.value) + ")");
+        break;
+      }
+      case UpdateAction::Kind::add:
+        clause(add, path + " " + names.value(a.value));
+        break;
+      case UpdateAction::Kind::remove:
+        clause(remove, path);
+        break;
+    }
+  }
+  std::string out;
+  const auto section = [&](const char* keyword, const std::string& body) {
+    if (body.empty()) return;
+    if (!out.empty()) out += ' ';
+    out += keyword;
+    out += ' ';
+    out += body;
+  };
+  section("SET", set);
+  section("ADD", add);
+  section("REMOVE", remove);
+  return out;
+}
+
+}  // namespace detail
+
+// DynamoDB's ConditionExpression text, with placeholders registered in `names`.
+inline std::string render_condition(const Condition& c, ExpressionPlaceholders& names) {
+  return detail::render_condition(c, names);
+}
+inline std::string render_update(std::span<const UpdateAction> actions, ExpressionPlaceholders& names) {
+  return detail::render_update(actions, names);
+}
+
+// The condition as a person reads it, for messages: `status = "pending"`.
+inline std::string describe(const Condition& c) {
+  detail::InlineNames names;
+  return detail::render_condition(c, names);
+}
+
+}  // namespace pksk
