@@ -769,8 +769,9 @@ TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
                   std::runtime_error);
   CHECK(seen == 2);
   CHECK(sks_of(b, t, "P") == std::vector<std::string>{"a", "b", "c"});
-  CHECK_THROWS_AS(b.get(t, pksk::ItemKey{"P", "a"}, [](const ItemView&) { throw std::runtime_error("v"); }),
-                  std::runtime_error);
+  CHECK_THROWS_AS(
+      b.get(t, pksk::ItemKey{"P", "a"}, [](const ItemView&) { throw std::runtime_error("v"); }),
+      std::runtime_error);
   CHECK(get(b, t, "P", "a"));
   put(b, t, "P", "d");  // no statement is left mid-step holding the table
   CHECK(b.erase(t, pksk::EraseRequest{{"P", "d"}}));
@@ -779,7 +780,8 @@ TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
   std::vector<std::string> nested;
   query(b, t, {.pk = "P", .limit = 1});
   b.query(t, {.pk = "P"}, [&](const ItemView& item) {
-    b.get(t, pksk::ItemKey{"P", item.sk}, [&](const ItemView& inner) { nested.emplace_back(inner.sk); });
+    b.get(t, pksk::ItemKey{"P", item.sk},
+          [&](const ItemView& inner) { nested.emplace_back(inner.sk); });
   });
   CHECK(nested == std::vector<std::string>{"a", "b", "c"});
   const std::string msg = error_of(

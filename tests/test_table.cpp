@@ -375,7 +375,8 @@ TEST_CASE("the file is an ordinary SQLite database with an ordered composite key
   }
   const auto sql = column(file.path.string(), "SELECT sql FROM sqlite_master WHERE name = 'shop'");
   REQUIRE(sql.size() == 1);
-  CHECK_THAT(sql[0], Catch::Contains("WITHOUT ROWID") && Catch::Contains("PRIMARY KEY (\"pk\", \"sk\")"));
+  CHECK_THAT(sql[0],
+             Catch::Contains("WITHOUT ROWID") && Catch::Contains("PRIMARY KEY (\"pk\", \"sk\")"));
   CHECK(column(file.path.string(), "SELECT type FROM shop") ==
         std::vector<std::string>{"Customer"});
   CHECK(column(file.path.string(), "SELECT kind FROM audit") ==

@@ -44,12 +44,12 @@ class ConditionFailed : public Error {
 // Why one action of a canceled transaction did not go through, as DynamoDB's
 // CancellationReasons name it.
 enum class CancellationReason : unsigned char {
-  none,                 // this action was fine; another one canceled the transaction
-  condition_failed,     // ConditionalCheckFailed
-  conflict,             // TransactionConflict: another write held the item
-  item_too_large,       // ItemCollectionSizeLimitExceeded / the item would exceed 400 KB
-  validation,           // ValidationError: the action itself was invalid
-  throttled,            // ThrottlingError / ProvisionedThroughputExceeded
+  none,              // this action was fine; another one canceled the transaction
+  condition_failed,  // ConditionalCheckFailed
+  conflict,          // TransactionConflict: another write held the item
+  item_too_large,    // ItemCollectionSizeLimitExceeded / the item would exceed 400 KB
+  validation,        // ValidationError: the action itself was invalid
+  throttled,         // ThrottlingError / ProvisionedThroughputExceeded
 };
 
 inline const char* to_string(CancellationReason reason) noexcept {

@@ -64,12 +64,11 @@ struct IndexedItemVisitorArchetype {
 }  // namespace detail
 
 template <class B>
-concept Backend = requires(B& backend, const TableSpec& spec, ItemKey key, const RawQuery& query,
-                           const PutRequest& put, const UpdateRequest& update,
-                           const EraseRequest& erase, std::span<const WriteRequest> writes,
-                           std::span<const ItemKey> keys, std::vector<std::size_t>& unprocessed,
-                           detail::ItemVisitorArchetype visitor,
-                           detail::IndexedItemVisitorArchetype indexed_visitor) {
+concept Backend = requires(
+    B& backend, const TableSpec& spec, ItemKey key, const RawQuery& query, const PutRequest& put,
+    const UpdateRequest& update, const EraseRequest& erase, std::span<const WriteRequest> writes,
+    std::span<const ItemKey> keys, std::vector<std::size_t>& unprocessed,
+    detail::ItemVisitorArchetype visitor, detail::IndexedItemVisitorArchetype indexed_visitor) {
   typename B::TableHandle;
   { B::body_format } -> std::convertible_to<BodyFormat>;
   // Creates the table if absent, checks its schema if present (a mismatch throws).

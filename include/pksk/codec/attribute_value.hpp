@@ -27,10 +27,10 @@ struct AttributeValue {
 
   Kind kind = Kind::null;
   bool boolean = false;
-  std::string text;                   // a string, or a number's decimal text
-  std::vector<AttributeValue> list;   // L
+  std::string text;                                         // a string, or a number's decimal text
+  std::vector<AttributeValue> list;                         // L
   std::vector<std::pair<std::string, AttributeValue>> map;  // M, in the order written
-  std::vector<std::string> set;       // SS: sorted by bytes, unique
+  std::vector<std::string> set;                             // SS: sorted by bytes, unique
 
   static AttributeValue null_value() { return {}; }
   static AttributeValue from_bool(bool b) {
@@ -86,7 +86,8 @@ struct AttributeValue {
     return map.emplace_back(std::string(name), std::move(value)).second;
   }
   bool erase(std::string_view name) {
-    const auto it = std::find_if(map.begin(), map.end(), [&](const auto& m) { return m.first == name; });
+    const auto it =
+        std::find_if(map.begin(), map.end(), [&](const auto& m) { return m.first == name; });
     if (it == map.end()) return false;
     map.erase(it);
     return true;
@@ -174,7 +175,8 @@ inline const char* to_string(AttributeValue::Kind kind) noexcept {
 // plus 1 per element plus their elements (and, for maps, the names), sets their elements.
 inline std::size_t number_size(std::string_view decimal_text) {
   const auto d = Decimal::parse(decimal_text);
-  const std::size_t digits = d ? std::max<std::size_t>(1, d->significant_digits()) : decimal_text.size();
+  const std::size_t digits =
+      d ? std::max<std::size_t>(1, d->significant_digits()) : decimal_text.size();
   return (digits + 1) / 2 + 1;
 }
 
@@ -445,7 +447,8 @@ inline AttributeValue parse_plain_body(std::string_view json) {
   try {
     const std::string_view padded = buffer.assign(json);
     simdjson::ondemand::document document;
-    if (auto error = parser.iterate(padded.data(), padded.size(), buffer.padded_capacity()).get(document)) {
+    if (auto error =
+            parser.iterate(padded.data(), padded.size(), buffer.padded_capacity()).get(document)) {
       detail::throw_invalid_json(error);
     }
     simdjson::ondemand::value root;

@@ -45,7 +45,8 @@ class Decimal {
     if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
       ++i;
       bool exponent_negative = false;
-      if (i < text.size() && (text[i] == '-' || text[i] == '+')) exponent_negative = text[i++] == '-';
+      if (i < text.size() && (text[i] == '-' || text[i] == '+'))
+        exponent_negative = text[i++] == '-';
       if (i == text.size()) return std::nullopt;
       long long e = 0;
       for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
@@ -160,8 +161,10 @@ class Decimal {
     if (a.is_zero()) return b;
     if (b.is_zero()) return a;
     const int exponent = std::min(a.exponent_, b.exponent_);
-    const std::string x = a.digits_ + std::string(static_cast<std::size_t>(a.exponent_ - exponent), '0');
-    const std::string y = b.digits_ + std::string(static_cast<std::size_t>(b.exponent_ - exponent), '0');
+    const std::string x =
+        a.digits_ + std::string(static_cast<std::size_t>(a.exponent_ - exponent), '0');
+    const std::string y =
+        b.digits_ + std::string(static_cast<std::size_t>(b.exponent_ - exponent), '0');
     Decimal sum;
     sum.exponent_ = exponent;
     if (a.negative_ == b.negative_) {

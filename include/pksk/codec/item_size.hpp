@@ -30,7 +30,8 @@ class SizeWriter {
 
   void begin_item() {}
   void end_item() {}
-  void field(std::string_view name) { bytes += name.size(); }
+  // A nested record is a map: each member costs a byte more than a top-level attribute.
+  void field(std::string_view name) { bytes += name.size() + (depth_ > 0 ? 1 : 0); }
   void map_key(std::string_view key) { bytes += 1 + key.size(); }
   void element() { bytes += 1; }
   void set_element(std::string_view s) { bytes += s.size(); }
@@ -51,14 +52,20 @@ class SizeWriter {
     }
     bytes += (std::max<std::size_t>(1, shape.digits) + 1) / 2 + 1;
   }
-  void begin_record() { bytes += 3; }
-  void end_record() {}
+  void begin_record() {
+    bytes += 3;
+    ++depth_;
+  }
+  void end_record() { --depth_; }
   void begin_map() { bytes += 3; }
   void end_map() {}
   void begin_list() { bytes += 3; }
   void end_list() {}
   void begin_string_set() {}
   void end_string_set() {}
+
+ private:
+  int depth_ = 0;
 };
 
 }  // namespace detail

@@ -53,8 +53,9 @@ std::size_t member_index(M T::*member) {
            ...);
   }(std::make_index_sequence<field_count_v<T>>{});
   if (found == field_count_v<T>) {
-    throw Error("pksk: the member pointer names a member that pksk does not map (a Hana-adapted "
-                "struct lists only its adapted members)");
+    throw Error(
+        "pksk: the member pointer names a member that pksk does not map (a Hana-adapted "
+        "struct lists only its adapted members)");
   }
   return found;
 }
@@ -76,8 +77,12 @@ struct Expr {
   Condition node;
 
   // a && b && c is one AND of three, as a person would write it.
-  friend Expr operator&&(Expr a, Expr b) { return join(Condition::Op::all, std::move(a), std::move(b)); }
-  friend Expr operator||(Expr a, Expr b) { return join(Condition::Op::any, std::move(a), std::move(b)); }
+  friend Expr operator&&(Expr a, Expr b) {
+    return join(Condition::Op::all, std::move(a), std::move(b));
+  }
+  friend Expr operator||(Expr a, Expr b) {
+    return join(Condition::Op::any, std::move(a), std::move(b));
+  }
   friend Expr operator!(Expr a) {
     Expr out{{Condition::Op::negate, {}, {}}};
     out.node.children.push_back(std::move(a.node));
@@ -175,12 +180,24 @@ class Attr {
     return Attr<T, N>(std::move(p));
   }
 
-  friend Expr<T> operator==(const Attr& a, const value_type& v) { return a.compare(Condition::Op::eq, v); }
-  friend Expr<T> operator!=(const Attr& a, const value_type& v) { return a.compare(Condition::Op::ne, v); }
-  friend Expr<T> operator<(const Attr& a, const value_type& v) { return a.compare(Condition::Op::lt, v); }
-  friend Expr<T> operator<=(const Attr& a, const value_type& v) { return a.compare(Condition::Op::le, v); }
-  friend Expr<T> operator>(const Attr& a, const value_type& v) { return a.compare(Condition::Op::gt, v); }
-  friend Expr<T> operator>=(const Attr& a, const value_type& v) { return a.compare(Condition::Op::ge, v); }
+  friend Expr<T> operator==(const Attr& a, const value_type& v) {
+    return a.compare(Condition::Op::eq, v);
+  }
+  friend Expr<T> operator!=(const Attr& a, const value_type& v) {
+    return a.compare(Condition::Op::ne, v);
+  }
+  friend Expr<T> operator<(const Attr& a, const value_type& v) {
+    return a.compare(Condition::Op::lt, v);
+  }
+  friend Expr<T> operator<=(const Attr& a, const value_type& v) {
+    return a.compare(Condition::Op::le, v);
+  }
+  friend Expr<T> operator>(const Attr& a, const value_type& v) {
+    return a.compare(Condition::Op::gt, v);
+  }
+  friend Expr<T> operator>=(const Attr& a, const value_type& v) {
+    return a.compare(Condition::Op::ge, v);
+  }
 
   Operand operand() const { return detail::path_operand(path_); }
   static Operand value(const value_type& v) { return detail::value_operand(to_attribute_value(v)); }
@@ -209,9 +226,11 @@ Expr<T> between(const Attr<T, M>& a, const member_value_t<M>& low, const member_
   Operand hi = Attr<T, M>::value(high);
   // DynamoDB refuses an empty range with a ValidationException rather than matching nothing.
   bool inverted = false;
-  if (lo.value.kind == AttributeValue::Kind::number && hi.value.kind == AttributeValue::Kind::number) {
+  if (lo.value.kind == AttributeValue::Kind::number &&
+      hi.value.kind == AttributeValue::Kind::number) {
     inverted = compare(*Decimal::parse(lo.value.text), *Decimal::parse(hi.value.text)) > 0;
-  } else if (lo.value.kind == AttributeValue::Kind::string && hi.value.kind == AttributeValue::Kind::string) {
+  } else if (lo.value.kind == AttributeValue::Kind::string &&
+             hi.value.kind == AttributeValue::Kind::string) {
     inverted = lo.value.text > hi.value.text;
   }
   if (inverted) {

@@ -43,7 +43,8 @@ inline const AttributeValue* resolve(const AttributeValue& item, const Attribute
 
 // An operand's value on this item, or nullopt when its path is absent (or size() of a type
 // that has none).
-inline std::optional<AttributeValue> operand_value(const AttributeValue& item, const Operand& operand) {
+inline std::optional<AttributeValue> operand_value(const AttributeValue& item,
+                                                   const Operand& operand) {
   switch (operand.kind) {
     case Operand::Kind::value:
       return operand.value;
@@ -100,7 +101,9 @@ inline std::optional<int> order(const AttributeValue& a, const AttributeValue& b
 // Whether the condition holds on the item (a map of every attribute).
 inline bool evaluate(const Condition& condition, const AttributeValue& item) {
   using Op = Condition::Op;
-  const auto value = [&](std::size_t i) { return detail::operand_value(item, condition.operands[i]); };
+  const auto value = [&](std::size_t i) {
+    return detail::operand_value(item, condition.operands[i]);
+  };
   switch (condition.op) {
     case Op::all:
       for (const Condition& c : condition.children) {
@@ -226,7 +229,8 @@ inline void assign_at(AttributeValue& item, const UpdateAction& action, Attribut
   }
   const AttributePath::Step& last = action.path.steps.back();
   if (last.is_index) {
-    if (parent->kind != AttributeValue::Kind::list) invalid_update(action, "the path is not a list");
+    if (parent->kind != AttributeValue::Kind::list)
+      invalid_update(action, "the path is not a list");
     // DynamoDB appends when the index is past the end.
     if (last.index < parent->list.size()) {
       parent->list[last.index] = std::move(value);
@@ -274,7 +278,8 @@ inline void apply(const UpdateAction& action, AttributeValue& item) {
                                              to_string(current->kind));
         }
         const Decimal sum = *Decimal::parse(current->text) + *Decimal::parse(action.value.text);
-        if (!sum.fits_dynamodb()) detail::invalid_update(action, "the sum is outside DynamoDB's number range");
+        if (!sum.fits_dynamodb())
+          detail::invalid_update(action, "the sum is outside DynamoDB's number range");
         detail::assign_at(item, action, AttributeValue::from_number(sum.to_string()));
         return;
       }
@@ -299,8 +304,8 @@ inline void apply(const UpdateAction& action, AttributeValue& item) {
         return;
       }
       if (current->kind != AttributeValue::Kind::list) {
-        detail::invalid_update(action, std::string("list_append to an attribute of type ") +
-                                           to_string(current->kind));
+        detail::invalid_update(
+            action, std::string("list_append to an attribute of type ") + to_string(current->kind));
       }
       AttributeValue joined = *current;
       joined.list.insert(joined.list.end(), action.value.list.begin(), action.value.list.end());

@@ -205,7 +205,8 @@ std::string render_update(std::span<const UpdateAction> actions, Names& names) {
 inline std::string render_condition(const Condition& c, ExpressionPlaceholders& names) {
   return detail::render_condition(c, names);
 }
-inline std::string render_update(std::span<const UpdateAction> actions, ExpressionPlaceholders& names) {
+inline std::string render_update(std::span<const UpdateAction> actions,
+                                 ExpressionPlaceholders& names) {
   return detail::render_update(actions, names);
 }
 

@@ -114,8 +114,8 @@ class ItemCollection {
     const bool known =
         ((type == type_name_v<Ts> && (decode_back<Format, Ts>(body, decoder), true)) || ...);
     if (!known)
-      unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
-                                 std::string(body), Format});
+      unknown_.push_back(
+          RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body), Format});
   }
 
   // Entities need no operator== of their own: they compare member by member.

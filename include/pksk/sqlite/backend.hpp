@@ -18,9 +18,9 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
-#include <span>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -28,9 +28,9 @@
 #include "../backend/backend.hpp"
 #include "../codec/attribute_value.hpp"
 #include "../codec/item_size.hpp"
+#include "../error.hpp"
 #include "../expr/evaluate.hpp"
 #include "../expr/render.hpp"
-#include "../error.hpp"
 #include "../key/condition.hpp"
 #include "detail/handle.hpp"
 #include "detail/schema.hpp"
@@ -364,8 +364,8 @@ class Backend {
           // nothing; so must code that is developed here.
           if (std::string_view(cond->first) > std::string_view(cond->second)) {
             throw ValidationError("pksk::sqlite: query on table \"" + t.name + "\": between(\"" +
-                        cond->first + "\", \"" + cond->second +
-                        "\") has a lower bound greater than its upper bound");
+                                  cond->first + "\", \"" + cond->second +
+                                  "\") has a lower bound greater than its upper bound");
           }
           shape = ds::RangeShape::between;
           break;
@@ -456,7 +456,8 @@ class Backend {
     bind(t, s, 4, item.body, "put", item.pk, item.sk);
     sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size));
     const int rc = sqlite3_step(s);
-    if (rc != SQLITE_DONE) ds::throw_failure(t.db, rc, t.name, key_operation("put", item.pk, item.sk));
+    if (rc != SQLITE_DONE)
+      ds::throw_failure(t.db, rc, t.name, key_operation("put", item.pk, item.sk));
   }
 
   bool remove(detail::sqlite::TableState& t, ItemKey key) {
@@ -466,7 +467,8 @@ class Backend {
     bind(t, s, 1, key.pk, "erase", key.pk, key.sk);
     bind(t, s, 2, key.sk, "erase", key.pk, key.sk);
     const int rc = sqlite3_step(s);
-    if (rc != SQLITE_DONE) ds::throw_failure(t.db, rc, t.name, key_operation("erase", key.pk, key.sk));
+    if (rc != SQLITE_DONE)
+      ds::throw_failure(t.db, rc, t.name, key_operation("erase", key.pk, key.sk));
     return sqlite3_changes64(t.db) > 0;
   }
 
@@ -480,7 +482,8 @@ class Backend {
     bind(t, s, 2, key.sk, operation, key.pk, key.sk);
     const int rc = sqlite3_step(s);
     if (rc == SQLITE_DONE) return false;
-    if (rc != SQLITE_ROW) ds::throw_failure(t.db, rc, t.name, key_operation(operation, key.pk, key.sk));
+    if (rc != SQLITE_ROW)
+      ds::throw_failure(t.db, rc, t.name, key_operation(operation, key.pk, key.sk));
     visit(ItemView{key.pk, key.sk, ds::column_view(s, 0), ds::column_view(s, 1),
                    static_cast<std::size_t>(sqlite3_column_int64(s, 2))});
     return true;
@@ -515,9 +518,10 @@ class Backend {
   void require(const detail::sqlite::TableState& t, std::string_view operation, ItemKey key,
                const Condition& condition, const std::optional<AttributeValue>& item) const {
     if (!evaluate(condition, item ? *item : no_item())) {
-      throw ConditionFailed("pksk table \"" + t.name + "\": " + std::string(operation) + " of " +
-                            key_text(key) + ": the condition " + describe(condition) +
-                            (item ? " is false on the stored item" : " is false: no item has this key"));
+      throw ConditionFailed(
+          "pksk table \"" + t.name + "\": " + std::string(operation) + " of " + key_text(key) +
+          ": the condition " + describe(condition) +
+          (item ? " is false on the stored item" : " is false: no item has this key"));
     }
   }
 
@@ -558,7 +562,8 @@ class Backend {
     }
     AttributeValue body = AttributeValue::empty_map();
     for (auto& [name, value] : item.map) {
-      if (name != t.spec.pk_attribute && name != t.spec.sk_attribute && name != t.spec.type_attribute) {
+      if (name != t.spec.pk_attribute && name != t.spec.sk_attribute &&
+          name != t.spec.type_attribute) {
         body.map.emplace_back(name, std::move(value));
       }
     }
@@ -639,8 +644,8 @@ class Backend {
     detail::sqlite::CachedStatement& cached = t.queries[variant];
     if (!cached.stmt) {
       cached.stmt = detail::sqlite::prepare(
-          t.db, detail::sqlite::query_sql(t.spec, shape, forward, has_start),
-          t.name, "query (preparing it)");
+          t.db, detail::sqlite::query_sql(t.spec, shape, forward, has_start), t.name,
+          "query (preparing it)");
     }
     return cached;
   }

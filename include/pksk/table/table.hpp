@@ -10,9 +10,9 @@
 #include <cstddef>
 #include <optional>
 #include <span>
-#include <thread>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -20,10 +20,10 @@
 #include "../backend/backend.hpp"
 #include "../codec/codec.hpp"
 #include "../codec/item_size.hpp"
-#include "../expr/attr.hpp"
-#include "../expr/expression.hpp"
 #include "../config.hpp"
 #include "../error.hpp"
+#include "../expr/attr.hpp"
+#include "../expr/expression.hpp"
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
@@ -122,10 +122,10 @@ class Table {
     std::optional<Condition> condition = update_parts(key, actions, parts...);
     format_keys(key, pk_, sk_, "update");
     T result{};
-    backend_->update(handle_,
-                     UpdateRequest{{pk_, sk_}, type_name_v<T>, actions,
-                                   condition ? &*condition : nullptr},
-                     [&](const ItemView& row) { decode_row(row, result); });
+    backend_->update(
+        handle_,
+        UpdateRequest{{pk_, sk_}, type_name_v<T>, actions, condition ? &*condition : nullptr},
+        [&](const ItemView& row) { decode_row(row, result); });
     return result;
   }
 
@@ -169,24 +169,25 @@ class Table {
     format_all_keys(keys, texts, all, "get_all");
     std::vector<std::optional<T>> found(all.size());
     for (std::size_t start = 0; start < all.size(); start += max_batch_get_keys) {
-      const std::span<const ItemKey> group =
-          std::span<const ItemKey>(all).subspan(start, std::min(max_batch_get_keys, all.size() - start));
+      const std::span<const ItemKey> group = std::span<const ItemKey>(all).subspan(
+          start, std::min(max_batch_get_keys, all.size() - start));
       refuse_duplicate_keys(group, "get_all");
       std::vector<std::size_t> pending(group.size());
       for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
-      retry_unprocessed("get_all", pending, [&](std::span<const std::size_t> indexes,
-                                                 std::vector<std::size_t>& unprocessed) {
-        std::vector<ItemKey> asked;
-        for (std::size_t i : indexes) asked.push_back(group[i]);
-        backend_->batch_get(
-            handle_, asked,
-            [&](std::size_t at, const ItemView& row) {
-              check_type<T>(row, "get_all");
-              decode_row(row, found[start + indexes[at]].emplace());
-            },
-            unprocessed);
-        for (std::size_t& u : unprocessed) u = indexes[u];
-      });
+      retry_unprocessed(
+          "get_all", pending,
+          [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
+            std::vector<ItemKey> asked;
+            for (std::size_t i : indexes) asked.push_back(group[i]);
+            backend_->batch_get(
+                handle_, asked,
+                [&](std::size_t at, const ItemView& row) {
+                  check_type<T>(row, "get_all");
+                  decode_row(row, found[start + indexes[at]].emplace());
+                },
+                unprocessed);
+            for (std::size_t& u : unprocessed) u = indexes[u];
+          });
     }
     std::vector<T> out;
     for (auto& f : found) {
@@ -236,7 +237,8 @@ class Table {
   }
 
   template <EntityType T>
-  void format_keys(const T& item, std::string& pk, std::string& sk, std::string_view operation) const {
+  void format_keys(const T& item, std::string& pk, std::string& sk,
+                   std::string_view operation) const {
     refuse_reserved_members<T>(operation);
     try {
       format_partition_key(item, pk);
@@ -339,7 +341,8 @@ class Table {
                          AttributeValue::from_number(std::to_string(current + 1))});
     }
     if (actions.empty()) {
-      throw ValidationError(context("update", type_name_v<T>) + "an update needs at least one action");
+      throw ValidationError(context("update", type_name_v<T>) +
+                            "an update needs at least one action");
     }
     return std::move(conditions).combined();
   }
@@ -348,13 +351,14 @@ class Table {
   void check_type(const ItemView& row, std::string_view operation) const {
     if (row.type != type_name_v<T>) {
       throw DecodeError(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(row.pk) +
-                        " sk=" + detail::quoted(row.sk) + " is of type " + detail::quoted(row.type));
+                        " sk=" + detail::quoted(row.sk) + " is of type " +
+                        detail::quoted(row.type));
     }
   }
 
   template <class Range>
-  void format_all_keys(const Range& items, std::vector<std::string>& texts, std::vector<ItemKey>& keys,
-                       std::string_view operation) const {
+  void format_all_keys(const Range& items, std::vector<std::string>& texts,
+                       std::vector<ItemKey>& keys, std::string_view operation) const {
     const std::size_t n = static_cast<std::size_t>(std::ranges::distance(items));
     texts.resize(2 * n);
     std::size_t i = 0;
@@ -371,9 +375,9 @@ class Table {
     for (std::size_t i = 0; i < group.size(); ++i) {
       for (std::size_t j = i + 1; j < group.size(); ++j) {
         if (group[i] == group[j]) {
-          throw ValidationError("pksk table " + detail::quoted(name_) + ", " + std::string(operation) +
-                                ": items " + std::to_string(i) + " and " + std::to_string(j) +
-                                " of one batch request have the same key pk=" +
+          throw ValidationError("pksk table " + detail::quoted(name_) + ", " +
+                                std::string(operation) + ": items " + std::to_string(i) + " and " +
+                                std::to_string(j) + " of one batch request have the same key pk=" +
                                 detail::quoted(group[i].pk) + " sk=" + detail::quoted(group[i].sk));
         }
       }
@@ -383,15 +387,16 @@ class Table {
   // Calls `attempt(indexes, unprocessed)` until nothing is handed back, with exponential backoff
   // between attempts; the one retry loop for every backend.
   template <class Attempt>
-  void retry_unprocessed(std::string_view operation, std::vector<std::size_t> pending, Attempt&& attempt) {
+  void retry_unprocessed(std::string_view operation, std::vector<std::size_t> pending,
+                         Attempt&& attempt) {
     std::vector<std::size_t> unprocessed;
     std::chrono::milliseconds delay{25};
     for (int round = 0;; ++round) {
       attempt(std::span<const std::size_t>(pending), unprocessed);
       if (unprocessed.empty()) return;
       if (round == 8) {
-        throw BackendError("pksk table " + detail::quoted(name_) + ", " + std::string(operation) + ": " +
-                           std::to_string(unprocessed.size()) +
+        throw BackendError("pksk table " + detail::quoted(name_) + ", " + std::string(operation) +
+                           ": " + std::to_string(unprocessed.size()) +
                            " items still unprocessed after 8 retries");
       }
       std::this_thread::sleep_for(delay);
@@ -439,23 +444,25 @@ class Table {
         if (erase) {
           writes.emplace_back(EraseRequest{item_keys[i], nullptr});
         } else {
-          writes.emplace_back(
-              PutRequest{ItemView{item_keys[i].pk, item_keys[i].sk, type_name_v<T>, bodies[i], sizes[i]}, nullptr});
+          writes.emplace_back(PutRequest{
+              ItemView{item_keys[i].pk, item_keys[i].sk, type_name_v<T>, bodies[i], sizes[i]},
+              nullptr});
         }
       }
       std::vector<std::size_t> all(n);
       for (std::size_t i = 0; i < n; ++i) all[i] = i;
-      retry_unprocessed(operation, std::move(all), [&](std::span<const std::size_t> indexes,
-                                                        std::vector<std::size_t>& unprocessed) {
-        if (indexes.size() == writes.size()) {
-          backend_->batch_write(handle_, writes, unprocessed);
-          return;
-        }
-        std::vector<WriteRequest> retry;
-        for (std::size_t i : indexes) retry.push_back(writes[i]);
-        backend_->batch_write(handle_, retry, unprocessed);
-        for (std::size_t& u : unprocessed) u = indexes[u];
-      });
+      retry_unprocessed(
+          operation, std::move(all),
+          [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
+            if (indexes.size() == writes.size()) {
+              backend_->batch_write(handle_, writes, unprocessed);
+              return;
+            }
+            std::vector<WriteRequest> retry;
+            for (std::size_t i : indexes) retry.push_back(writes[i]);
+            backend_->batch_write(handle_, retry, unprocessed);
+            for (std::size_t& u : unprocessed) u = indexes[u];
+          });
     }
   }
 
@@ -540,17 +547,19 @@ class Table {
   void check_cursor(const Cursor& cursor, const PartitionKey& pk,
                     const KeyCondition* condition) const {
     if (!cursor.index.empty()) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ": the cursor belongs to index " +
-                  detail::quoted(cursor.index) + ", not to the table");
+      throw ValidationError("pksk table " + detail::quoted(name_) +
+                            ": the cursor belongs to index " + detail::quoted(cursor.index) +
+                            ", not to the table");
     }
     if (cursor.pk != pk.value) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ": the cursor belongs to partition " +
-                  detail::quoted(cursor.pk) + ", not to " + detail::quoted(pk.value));
+      throw ValidationError("pksk table " + detail::quoted(name_) +
+                            ": the cursor belongs to partition " + detail::quoted(cursor.pk) +
+                            ", not to " + detail::quoted(pk.value));
     }
     // DynamoDB rejects an ExclusiveStartKey outside the query's key condition.
     if (condition && !matches(*condition, cursor.sk)) {
       throw ValidationError("pksk table " + detail::quoted(name_) + ": the cursor's sort key " +
-                  detail::quoted(cursor.sk) + " is outside the query's key condition");
+                            detail::quoted(cursor.sk) + " is outside the query's key condition");
     }
   }
 

@@ -80,10 +80,10 @@ class Transaction {
       const ItemKey key{a.pk, a.sk};
       for (std::size_t i = 0; i < writes.size(); ++i) {
         if (key_of(writes[i]) == key) {
-          throw ValidationError(where + "actions " + std::to_string(i) + " and " +
-                                std::to_string(writes.size()) + " are on the same item pk=" +
-                                detail::quoted(a.pk) + " sk=" + detail::quoted(a.sk) +
-                                "; DynamoDB allows one action per item");
+          throw ValidationError(
+              where + "actions " + std::to_string(i) + " and " + std::to_string(writes.size()) +
+              " are on the same item pk=" + detail::quoted(a.pk) + " sk=" + detail::quoted(a.sk) +
+              "; DynamoDB allows one action per item");
         }
       }
       const Condition* condition = a.condition ? &*a.condition : nullptr;

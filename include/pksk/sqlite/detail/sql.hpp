@@ -40,8 +40,9 @@ inline void validate_table_name(std::string_view name) {
                 "\": only ASCII letters, digits and underscores are allowed");
   }
   if (iequals_ascii(name, "pksk_meta")) {
-    throw Error("pksk::sqlite: invalid table name \"pksk_meta\": pksk keeps the file's metadata "
-                "there");
+    throw Error(
+        "pksk::sqlite: invalid table name \"pksk_meta\": pksk keeps the file's metadata "
+        "there");
   }
   // SQLite reserves the prefix for its own tables (in any letter case) and would refuse to
   // create one; saying so here is clearer than its "object name reserved" error.
@@ -84,7 +85,8 @@ inline std::string quoted_identifier(std::string_view identifier) {
 }
 
 inline Columns columns_of(const TableSpec& spec) {
-  return {quoted_identifier(spec.pk_attribute), quoted_identifier(spec.sk_attribute), quoted_identifier(spec.type_attribute)};
+  return {quoted_identifier(spec.pk_attribute), quoted_identifier(spec.sk_attribute),
+          quoted_identifier(spec.type_attribute)};
 }
 
 // The file's own metadata: the storage format it was written in, so that a later pksk can
@@ -103,26 +105,28 @@ inline std::string create_metadata_sql() {
 inline std::string create_table_sql(const TableSpec& spec, bool if_not_exists = false) {
   const Columns c = columns_of(spec);
   return std::string(if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ") +
-         quoted_identifier(spec.name) + " (" + c.pk + " TEXT NOT NULL, " + c.sk + " TEXT NOT NULL, " +
-         c.type + " TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (" +
-         c.pk + ", " + c.sk + ")) WITHOUT ROWID";
+         quoted_identifier(spec.name) + " (" + c.pk + " TEXT NOT NULL, " + c.sk +
+         " TEXT NOT NULL, " + c.type +
+         " TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (" + c.pk + ", " +
+         c.sk + ")) WITHOUT ROWID";
 }
 
 inline std::string put_sql(const TableSpec& spec) {
   const Columns c = columns_of(spec);
-  return "INSERT OR REPLACE INTO " + quoted_identifier(spec.name) + " (" + c.pk + ", " + c.sk + ", " + c.type +
-         ", body, size) VALUES (?1, ?2, ?3, ?4, ?5)";
+  return "INSERT OR REPLACE INTO " + quoted_identifier(spec.name) + " (" + c.pk + ", " + c.sk +
+         ", " + c.type + ", body, size) VALUES (?1, ?2, ?3, ?4, ?5)";
 }
 
 inline std::string get_sql(const TableSpec& spec) {
   const Columns c = columns_of(spec);
-  return "SELECT " + c.type + ", body, size FROM " + quoted_identifier(spec.name) + " WHERE " + c.pk +
-         " = ?1 AND " + c.sk + " = ?2";
+  return "SELECT " + c.type + ", body, size FROM " + quoted_identifier(spec.name) + " WHERE " +
+         c.pk + " = ?1 AND " + c.sk + " = ?2";
 }
 
 inline std::string erase_sql(const TableSpec& spec) {
   const Columns c = columns_of(spec);
-  return "DELETE FROM " + quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1 AND " + c.sk + " = ?2";
+  return "DELETE FROM " + quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1 AND " + c.sk +
+         " = ?2";
 }
 
 // The smallest byte string greater than every string that starts with `prefix`, if any:
@@ -160,11 +164,12 @@ inline std::size_t query_variant(RangeShape shape, bool forward, bool has_start)
 
 // Parameters: ?1 pk, ?2 the operand (or lower bound), ?3 the upper bound, ?4 the exclusive
 // start. pk is not selected: the caller's pk is byte-equal to it.
-inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forward, bool has_start) {
+inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forward,
+                             bool has_start) {
   const Columns c = columns_of(spec);
   const std::string& sk = c.sk;
-  std::string sql = "SELECT " + sk + ", " + c.type + ", body, size FROM " + quoted_identifier(spec.name) +
-                    " WHERE " + c.pk + " = ?1";
+  std::string sql = "SELECT " + sk + ", " + c.type + ", body, size FROM " +
+                    quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1";
   switch (shape) {
     case RangeShape::any:
       break;

@@ -1,0 +1,619 @@
+// Writes with DynamoDB's guarantees on the SQLite backend: conditions, updates, transactions,
+// batches, optimistic locking, the item size limit.
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <pksk/pksk.hpp>
+#include <pksk/sqlite.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+enum class Priority { low, high };
+struct Address {
+  std::string city;
+  int zip{};
+};
+struct LineItem {
+  std::string sku;
+  int qty{};
+  double price{};
+};
+// One member of every kind a condition or an update can reach.
+struct Account {
+  std::string id;
+  std::string name;
+  long long balance{};
+  double rate{};
+  bool active{};
+  Priority priority{};
+  std::optional<std::string> note;
+  std::vector<LineItem> items;
+  std::vector<std::string> labels;
+  std::map<std::string, int> counters;
+  std::set<std::string> tags;
+  Address address;
+};
+struct Cart {
+  std::string id;
+  int rev{};
+  std::vector<std::string> skus;
+};
+struct Blob {
+  std::string id;
+  std::string data;
+};
+struct Counter {
+  std::string id;
+  long long hits{};
+};
+
+}  // namespace
+
+template <>
+struct pksk::Entity<Account> {
+  static constexpr std::string_view type = "Account";
+  static constexpr std::string_view pk = "ACCOUNT#{id}";
+  static constexpr std::string_view sk = "A";
+};
+template <>
+struct pksk::Entity<Cart> {
+  static constexpr std::string_view type = "Cart";
+  static constexpr std::string_view pk = "CART#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::string_view version = "rev";
+};
+template <>
+struct pksk::Entity<Blob> {
+  static constexpr std::string_view type = "Blob";
+  static constexpr std::string_view pk = "B#{id}";
+  static constexpr std::string_view sk = "B";
+};
+template <>
+struct pksk::Entity<Counter> {
+  static constexpr std::string_view type = "Counter";
+  static constexpr std::string_view pk = "C#{id}";
+  static constexpr std::string_view sk = "C";
+};
+
+namespace {
+
+using pksk::attr;
+
+template <class A, class V>
+concept comparable = requires(const A& a, const V& v) { a == v; };
+
+Account sample() {
+  return Account{.id = "1",
+                 .name = "Ada Lovelace",
+                 .balance = 100,
+                 .rate = 2.5,
+                 .active = true,
+                 .priority = Priority::high,
+                 .note = std::nullopt,
+                 .items = {{"apple", 2, 0.5}, {"pear", 1, 0.75}},
+                 .labels = {"x", "y"},
+                 .counters = {{"a", 1}},
+                 .tags = {"gold", "vip"},
+                 .address = {"Paris", 75001}};
+}
+
+struct Fixture {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table<pksk::sqlite::Backend> table{backend, "t"};
+  Fixture() { table.put(sample()); }
+
+  // Whether a put guarded by the condition goes through on the stored sample.
+  bool holds(const pksk::Expr<Account>& condition) {
+    try {
+      table.put(sample(), pksk::when(condition));
+      return true;
+    } catch (const pksk::ConditionFailed&) {
+      return false;
+    }
+  }
+
+  // Every row of the table, byte for byte.
+  std::string dump() {
+    std::string out;
+    sqlite3_stmt* s = nullptr;
+    sqlite3_prepare_v2(backend.native_handle(),
+                       "SELECT pk, sk, type, body, size FROM t ORDER BY pk, sk", -1, &s, nullptr);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+      for (int c = 0; c < 5; ++c) {
+        out += reinterpret_cast<const char*>(sqlite3_column_text(s, c));
+        out += '|';
+      }
+      out += '\n';
+    }
+    sqlite3_finalize(s);
+    return out;
+  }
+};
+
+struct TempFile {
+  std::filesystem::path path = std::filesystem::temp_directory_path() /
+                               ("pksk_writes_" + std::to_string(::getpid()) + ".db");
+  TempFile() { remove(); }
+  ~TempFile() { remove(); }
+  void remove() {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("every condition operator, true and false, on each member kind", "[writes]") {
+  Fixture f;
+  struct Case {
+    const char* what;
+    pksk::Expr<Account> condition;
+    bool expected;
+  };
+  const Case cases[] = {
+      // string
+      {"string ==", attr(&Account::name) == "Ada Lovelace", true},
+      {"string == other", attr(&Account::name) == "Ada", false},
+      {"string !=", attr(&Account::name) != "Ada", true},
+      {"string < (bytes)", attr(&Account::name) < "Adb", true},
+      {"string <= equal", attr(&Account::name) <= "Ada Lovelace", true},
+      {"string > false", attr(&Account::name) > "B", false},
+      {"string >=", attr(&Account::name) >= "Ada", true},
+      {"begins_with", pksk::begins_with(attr(&Account::name), "Ada "), true},
+      {"begins_with false", pksk::begins_with(attr(&Account::name), "Lovelace"), false},
+      {"contains substring", pksk::contains(attr(&Account::name), "Love"), true},
+      {"contains substring false", pksk::contains(attr(&Account::name), "love"), false},
+      {"string between", pksk::between(attr(&Account::name), "A", "B"), true},
+      {"string between false", pksk::between(attr(&Account::name), "B", "C"), false},
+      {"string in", pksk::in(attr(&Account::name), {"x", "Ada Lovelace"}), true},
+      {"string in false", pksk::in(attr(&Account::name), {"x", "y"}), false},
+      {"size of string", pksk::size(attr(&Account::name)) == 12u, true},
+      // integer: decimal comparison, not text
+      {"integer ==", attr(&Account::balance) == 100, true},
+      {"integer > (numeric, not text)", attr(&Account::balance) > 20, true},
+      {"integer <", attr(&Account::balance) < 20, false},
+      {"integer between", pksk::between(attr(&Account::balance), 100, 200), true},
+      {"integer between false", pksk::between(attr(&Account::balance), 101, 200), false},
+      {"integer in", pksk::in(attr(&Account::balance), {1, 100}), true},
+      // floating point
+      {"double ==", attr(&Account::rate) == 2.5, true},
+      {"double >=", attr(&Account::rate) >= 2.50, true},
+      {"double <", attr(&Account::rate) < 2.25, false},
+      // bool
+      {"bool ==", attr(&Account::active) == true, true},
+      {"bool != ", attr(&Account::active) != true, false},
+      {"bool < is not an order", attr(&Account::active) < true, false},
+      // enum: its name
+      {"enum ==", attr(&Account::priority) == Priority::high, true},
+      {"enum == other", attr(&Account::priority) == Priority::low, false},
+      // optional, absent: only <> and not_exists hold
+      {"absent ==", attr(&Account::note) == "x", false},
+      {"absent !=", attr(&Account::note) != "x", true},
+      {"absent <", attr(&Account::note) < "x", false},
+      {"absent exists", pksk::exists(attr(&Account::note)), false},
+      {"absent not_exists", pksk::not_exists(attr(&Account::note)), true},
+      {"absent begins_with", pksk::begins_with(attr(&Account::note), ""), false},
+      {"absent size", pksk::size(attr(&Account::note)) >= 0u, false},
+      {"present exists", pksk::exists(attr(&Account::name)), true},
+      // vector of records: elements, nested members, contains, size
+      {"list element member", (attr(&Account::items)[1]->*&LineItem::sku) == "pear", true},
+      {"list element member >", (attr(&Account::items)[0]->*&LineItem::qty) > 2, false},
+      {"list index past the end", (attr(&Account::items)[5]->*&LineItem::qty) == 0, false},
+      {"list contains record", pksk::contains(attr(&Account::items), LineItem{"apple", 2, 0.5}),
+       true},
+      {"list contains other", pksk::contains(attr(&Account::items), LineItem{"apple", 3, 0.5}),
+       false},
+      {"size of list", pksk::size(attr(&Account::items)) == 2u, true},
+      {"list of strings contains", pksk::contains(attr(&Account::labels), std::string("y")), true},
+      {"list ==", attr(&Account::labels) == std::vector<std::string>{"x", "y"}, true},
+      {"list == reordered", attr(&Account::labels) == std::vector<std::string>{"y", "x"}, false},
+      // map
+      {"map ==", attr(&Account::counters) == std::map<std::string, int>{{"a", 1}}, true},
+      {"size of map", pksk::size(attr(&Account::counters)) > 1u, false},
+      // string set
+      {"set contains", pksk::contains(attr(&Account::tags), "vip"), true},
+      {"set contains false", pksk::contains(attr(&Account::tags), "vi"), false},
+      {"set ==", attr(&Account::tags) == std::set<std::string>{"vip", "gold"}, true},
+      {"set == other", attr(&Account::tags) == std::set<std::string>{"vip"}, false},
+      {"size of set", pksk::size(attr(&Account::tags)) == 2u, true},
+      // nested record
+      {"nested member", attr(&Account::address, &Address::city) == "Paris", true},
+      {"nested number", attr(&Account::address, &Address::zip) < 75000, false},
+      {"record ==", attr(&Account::address) == Address{"Paris", 75001}, true},
+      // logic
+      {"and", attr(&Account::balance) > 50 && attr(&Account::active) == true, true},
+      {"and false", attr(&Account::balance) > 50 && attr(&Account::active) == false, false},
+      {"or", attr(&Account::balance) > 500 || attr(&Account::active) == true, true},
+      {"or false", attr(&Account::balance) > 500 || attr(&Account::active) == false, false},
+      {"not", !(attr(&Account::balance) > 500), true},
+      {"not false", !(attr(&Account::balance) == 100), false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what << ": " << pksk::describe(c.condition.node));
+    CHECK(f.holds(c.condition) == c.expected);
+  }
+}
+
+TEST_CASE("conditions typed by the member; bad operands are ValidationErrors", "[writes]") {
+  // attr(&Account::balance) == "x" does not compile: the operand is a long long.
+  using Balance = pksk::Attr<Account, long long>;
+  STATIC_REQUIRE_FALSE(comparable<Balance, std::string>);
+  STATIC_REQUIRE_FALSE(comparable<Balance, const char*>);
+  STATIC_REQUIRE(comparable<Balance, int>);
+  STATIC_REQUIRE(comparable<pksk::Attr<Account, std::string>, const char*>);
+  CHECK_THROWS_AS(pksk::between(attr(&Account::balance), 5, 4), pksk::ValidationError);
+  CHECK_THROWS_AS(pksk::between(attr(&Account::name), "b", "a"), pksk::ValidationError);
+  CHECK_THROWS_AS(pksk::in(attr(&Account::balance), {}), pksk::ValidationError);
+}
+
+TEST_CASE("put conditions: if_absent, exists, when; a failed one writes nothing", "[writes]") {
+  Fixture f;
+  const std::string before = f.dump();
+  Account changed = sample();
+  changed.name = "Grace";
+  try {
+    f.table.put(changed, pksk::if_absent);
+    FAIL("if_absent put over an existing item");
+  } catch (const pksk::ConditionFailed& e) {
+    CHECK_THAT(e.what(), Catch::Contains("\"t\"") && Catch::Contains("ACCOUNT#1") &&
+                             Catch::Contains("attribute_not_exists(pk)"));
+  }
+  CHECK_THROWS_AS(f.table.put(changed, pksk::when(attr(&Account::balance) > 1000)),
+                  pksk::ConditionFailed);
+  CHECK(f.dump() == before);
+  CHECK_THROWS_AS(f.table.put(Account{.id = "2"}, pksk::exists), pksk::ConditionFailed);
+  CHECK_FALSE(f.table.get(Account{.id = "2"}));
+  f.table.put(Account{.id = "2"}, pksk::if_absent);
+  f.table.put(changed, pksk::exists, pksk::when(attr(&Account::balance) == 100));
+  CHECK(f.table.get(Account{.id = "1"})->name == "Grace");
+  // A condition on an absent item sees no attributes at all.
+  CHECK_THROWS_AS(f.table.put(Account{.id = "3"}, pksk::when(attr(&Account::balance) == 0)),
+                  pksk::ConditionFailed);
+  CHECK(f.table.erase(Account{.id = "2"}, pksk::when(attr(&Account::balance) == 0)));
+  CHECK_THROWS_AS(f.table.erase(Account{.id = "1"}, pksk::when(attr(&Account::balance) == 0)),
+                  pksk::ConditionFailed);
+  CHECK(f.table.get(Account{.id = "1"}));
+}
+
+TEST_CASE("every update action on each member kind, absent members included", "[writes]") {
+  Fixture f;
+  const Account key{.id = "1"};
+  Account a =
+      f.table.update(key, pksk::set(&Account::name, "Grace"), pksk::add(&Account::balance, 25LL),
+                     pksk::add(&Account::rate, 0.25), pksk::set(&Account::active, false),
+                     pksk::set(&Account::priority, Priority::low));
+  CHECK(a.name == "Grace");
+  CHECK(a.balance == 125);
+  CHECK(a.rate == 2.75);
+  CHECK_FALSE(a.active);
+  CHECK(a.priority == Priority::low);
+
+  // Optional: set, then remove; if_not_exists only fills what is absent.
+  a = f.table.update(key, pksk::if_not_exists(&Account::note, "first"));
+  CHECK(a.note == "first");
+  a = f.table.update(key, pksk::if_not_exists(&Account::note, "second"));
+  CHECK(a.note == "first");
+  a = f.table.update(key, pksk::remove(&Account::note));
+  CHECK_FALSE(a.note);
+  CHECK(f.dump().find("note") == std::string::npos);  // absent, not null
+
+  // Lists: append one, append many, set and remove an element, a nested member.
+  a = f.table.update(key, pksk::append(&Account::items, LineItem{"fig", 3, 1.0}));
+  REQUIRE(a.items.size() == 3);
+  CHECK(a.items[2].sku == "fig");
+  a = f.table.update(key, pksk::append(&Account::labels, std::vector<std::string>{"z", "w"}));
+  CHECK(a.labels == std::vector<std::string>{"x", "y", "z", "w"});
+  a = f.table.update(key, pksk::set(attr(&Account::items)[0]->*&LineItem::qty, 7),
+                     pksk::remove(attr(&Account::labels)[0]));
+  CHECK(a.items[0].qty == 7);
+  CHECK(a.labels == std::vector<std::string>{"y", "z", "w"});
+
+  // Sets: add unites; numbers in maps and nested records.
+  a = f.table.update(key, pksk::add(&Account::tags, std::set<std::string>{"new", "vip"}));
+  CHECK(a.tags == std::set<std::string>{"gold", "new", "vip"});
+  a = f.table.update(key, pksk::set(&Account::counters, std::map<std::string, int>{{"b", 2}}),
+                     pksk::set(attr(&Account::address, &Address::city), "Lyon"));
+  CHECK(a.counters == std::map<std::string, int>{{"b", 2}});
+  CHECK(a.address.city == "Lyon");
+  CHECK(a.address.zip == 75001);
+
+  // The returned item is what is stored.
+  CHECK(pksk::structurally_equal(*f.table.get(key), a));
+}
+
+TEST_CASE("updates of absent items and attributes follow DynamoDB", "[writes]") {
+  Fixture f;
+  // add on an absent number starts from 0; on an absent set creates it; append creates the list.
+  Account a = f.table.update(Account{.id = "new"}, pksk::add(&Account::balance, 5LL),
+                             pksk::add(&Account::tags, std::set<std::string>{"a"}),
+                             pksk::append(&Account::labels, std::string("l")));
+  CHECK(a.balance == 5);
+  CHECK(a.tags == std::set<std::string>{"a"});
+  CHECK(a.labels == std::vector<std::string>{"l"});
+  CHECK(a.name.empty());
+  // The created item has only its key, its type and what the update wrote.
+  const std::string rows = f.dump();
+  CHECK_THAT(rows,
+             Catch::Contains(
+                 "ACCOUNT#new|A|Account|{\"balance\":5,\"tags\":[\"a\"],\"labels\":[\"l\"]}|"));
+  // Exact decimal arithmetic, as DynamoDB's numbers.
+  f.table.update(Account{.id = "new"}, pksk::set(&Account::rate, 59.98));
+  CHECK(f.table.update(Account{.id = "new"}, pksk::add(&Account::rate, 5.0)).rate == 64.98);
+  // exists refuses to create; a nested path needs its parent.
+  CHECK_THROWS_AS(
+      f.table.update(Account{.id = "ghost"}, pksk::set(&Account::name, "x"), pksk::exists),
+      pksk::ConditionFailed);
+  CHECK_FALSE(f.table.get(Account{.id = "ghost"}));
+  CHECK_THROWS_AS(f.table.update(Account{.id = "ghost"},
+                                 pksk::set(attr(&Account::address, &Address::city), "x")),
+                  pksk::ValidationError);
+  CHECK_FALSE(f.table.get(Account{.id = "ghost"}));
+  // A key member cannot be updated: that would move the item.
+  CHECK_THROWS_AS(f.table.update(Account{.id = "1"}, pksk::set(&Account::id, "2")),
+                  pksk::ValidationError);
+  // An update with a condition on the stored item.
+  CHECK_THROWS_AS(f.table.update(Account{.id = "1"}, pksk::set(&Account::name, "x"),
+                                 pksk::when(attr(&Account::balance) > 1000)),
+                  pksk::ConditionFailed);
+  CHECK(f.table.get(Account{.id = "1"})->name == "Ada Lovelace");
+}
+
+TEST_CASE("a transaction is all or nothing, with a reason per action", "[writes]") {
+  Fixture f;
+  f.table.put(Account{.id = "2", .balance = 10});
+  f.table.put(Account{.id = "5"});
+  const std::string before = f.dump();
+  try {
+    f.table.transact()
+        .put(Account{.id = "3"})
+        .update(Account{.id = "1"}, pksk::add(&Account::balance, -50LL))
+        .erase(Account{.id = "2"})
+        .check(Account{.id = "9"}, pksk::exists)
+        .commit();
+    FAIL("the transaction went through");
+  } catch (const pksk::TransactionCanceled& e) {
+    using R = pksk::CancellationReason;
+    CHECK(e.reasons() == std::vector<R>{R::none, R::none, R::none, R::condition_failed});
+    CHECK_THAT(e.what(), Catch::Contains("condition failed"));
+  }
+  CHECK(f.dump() == before);  // every item byte-identical
+
+  f.table.transact()
+      .put(Account{.id = "3"}, pksk::if_absent)
+      .update(Account{.id = "1"}, pksk::add(&Account::balance, -50LL),
+              pksk::when(attr(&Account::balance) >= 50))
+      .erase(Account{.id = "2"})
+      .check(Account{.id = "5"}, pksk::exists)
+      .commit();
+  CHECK(f.table.get(Account{.id = "3"}));
+  CHECK(f.table.get(Account{.id = "1"})->balance == 50);
+  CHECK_FALSE(f.table.get(Account{.id = "2"}));
+}
+
+TEST_CASE("101 actions and two actions on one item are refused, nothing written", "[writes]") {
+  Fixture f;
+  const std::string before = f.dump();
+  auto t = f.table.transact();
+  for (int i = 0; i < 101; ++i) t.put(Account{.id = "n" + std::to_string(i)});
+  CHECK_THROWS_AS(t.commit(), pksk::ValidationError);
+  CHECK_THROWS_AS(f.table.transact()
+                      .put(Account{.id = "x"})
+                      .update(Account{.id = "x"}, pksk::set(&Account::name, "y"))
+                      .commit(),
+                  pksk::ValidationError);
+  CHECK_THROWS_AS(f.table.transact().commit(), pksk::ValidationError);
+  CHECK(f.dump() == before);
+  auto hundred = f.table.transact();
+  for (int i = 0; i < 100; ++i) hundred.put(Account{.id = "n" + std::to_string(i)});
+  hundred.commit();
+  CHECK(f.table.get(Account{.id = "n99"}));
+}
+
+TEST_CASE("a failure inside a transaction leaves no partial write", "[writes]") {
+  Fixture f;
+  // A fault injected by SQLite itself, after the first write of the transaction is made.
+  REQUIRE(sqlite3_exec(f.backend.native_handle(),
+                       "CREATE TRIGGER boom BEFORE INSERT ON t WHEN NEW.pk = 'ACCOUNT#boom' "
+                       "BEGIN SELECT RAISE(ABORT, 'injected fault'); END",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  const std::string before = f.dump();
+  CHECK_THROWS_AS(f.table.transact()
+                      .put(Account{.id = "ok"})
+                      .update(Account{.id = "1"}, pksk::add(&Account::balance, 1LL))
+                      .put(Account{.id = "boom"})
+                      .commit(),
+                  pksk::BackendError);
+  CHECK(f.dump() == before);
+  // An update that fails as it is applied (ADD to a string) cancels the whole too.
+  try {
+    f.table.transact()
+        .put(Account{.id = "ok"})
+        .update(Account{.id = "1"}, pksk::add(&Account::tags, std::set<std::string>{"x"}))
+        .commit();
+    f.table.update(Account{.id = "1"}, pksk::set(&Account::name, "n"));
+    f.table.transact()
+        .put(Account{.id = "ok2"})
+        .update(Account{.id = "1"}, pksk::add(attr(&Account::items)[0]->*&LineItem::qty, 1))
+        .commit();
+  } catch (const pksk::TransactionCanceled&) {
+    FAIL("valid transactions canceled");
+  }
+  const std::string middle = f.dump();
+  REQUIRE(sqlite3_exec(f.backend.native_handle(),
+                       "UPDATE t SET body = '{\"tags\":\"text\"}' WHERE pk = 'ACCOUNT#ok'", nullptr,
+                       nullptr, nullptr) == SQLITE_OK);
+  const std::string with_text = f.dump();
+  try {
+    f.table.transact()
+        .put(Account{.id = "later"})
+        .update(Account{.id = "ok"}, pksk::add(&Account::tags, std::set<std::string>{"x"}))
+        .commit();
+    FAIL("ADD of a set to a string went through");
+  } catch (const pksk::TransactionCanceled& e) {
+    using R = pksk::CancellationReason;
+    CHECK(e.reasons() == std::vector<R>{R::none, R::validation});
+  }
+  CHECK(f.dump() == with_text);
+  CHECK(middle != with_text);
+}
+
+TEST_CASE("put_all of 10,000 items and get_all of 1,000 keys with some missing", "[writes]") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "t"};
+  std::vector<Account> items;
+  for (int i = 0; i < 10000; ++i) items.push_back(Account{.id = std::to_string(i), .balance = i});
+  table.put_all(items);
+  std::vector<Account> keys;
+  for (int i = 0; i < 1000; ++i)
+    keys.push_back(Account{.id = std::to_string(i % 3 == 0 ? 20000 + i : i * 7)});
+  const std::vector<Account> got = table.get_all(keys);
+  std::vector<long long> expected;
+  for (int i = 0; i < 1000; ++i) {
+    if (i % 3 != 0) expected.push_back(i * 7);
+  }
+  std::vector<long long> balances;
+  for (const Account& a : got) balances.push_back(a.balance);
+  CHECK(balances == expected);  // found items, in the order of the keys
+
+  // Two items with one key in a batch of 25 are refused, as DynamoDB refuses them.
+  std::vector<Account> dup{Account{.id = "d"}, Account{.id = "d"}};
+  CHECK_THROWS_AS(table.put_all(dup), pksk::ValidationError);
+  CHECK_FALSE(table.get(Account{.id = "d"}));
+  std::vector<Account> doomed(items.begin(), items.begin() + 5000);
+  table.erase_all(doomed);
+  CHECK_FALSE(table.get(Account{.id = "4999"}));
+  CHECK(table.get(Account{.id = "5000"}));
+}
+
+TEST_CASE("optimistic locking: a stale copy fails in put, update and a transaction", "[writes]") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "t"};
+  Cart cart{.id = "c"};
+  table.put(cart);  // new: version 0 means "must not exist"
+  CHECK(cart.rev == 1);
+  Cart stale = cart;
+  cart.skus = {"a"};
+  table.put(cart);
+  CHECK(cart.rev == 2);
+  CHECK(table.get(Cart{.id = "c"})->rev == 2);
+
+  stale.skus = {"lost"};
+  CHECK_THROWS_AS(table.put(stale), pksk::ConditionFailed);
+  CHECK(stale.rev == 1);  // not written, not incremented
+  CHECK_THROWS_AS(table.put(Cart{.id = "c"}), pksk::ConditionFailed);  // "new" over an existing one
+
+  CHECK_THROWS_AS(table.update(stale, pksk::append(&Cart::skus, std::string("x"))),
+                  pksk::ConditionFailed);
+  const Cart updated = table.update(cart, pksk::append(&Cart::skus, std::string("b")));
+  CHECK(updated.rev == 3);
+  CHECK(updated.skus == std::vector<std::string>{"a", "b"});
+
+  try {
+    table.transact()
+        .put(Cart{.id = "other"})
+        .update(cart, pksk::append(&Cart::skus, std::string("c")))
+        .commit();
+    FAIL("a stale update in a transaction went through");
+  } catch (const pksk::TransactionCanceled& e) {
+    using R = pksk::CancellationReason;
+    CHECK(e.reasons() == std::vector<R>{R::none, R::condition_failed});
+  }
+  CHECK_FALSE(table.get(Cart{.id = "other"}));
+  table.transact().update(updated, pksk::append(&Cart::skus, std::string("c"))).commit();
+  CHECK(table.get(Cart{.id = "c"})->rev == 4);
+}
+
+TEST_CASE("item size by DynamoDB's measure", "[writes]") {
+  // Attribute names plus values: strings by UTF-8 bytes, numbers 1 byte per two significant
+  // digits plus 1, booleans 1, lists and maps 3 plus 1 per element, sets their elements.
+  struct Sized {
+    std::string s;                   // 1 + 6 ("héllo" is 6 bytes)
+    int n{};                         // 1 + (5 digits: 3 + 1)
+    double d{};                      // 1 + (0.125: 3 digits: 2 + 1)
+    bool b{};                        // 1 + 1
+    std::optional<int> absent;       // 0
+    std::vector<int> list;           // 4 + 3 + (1 + 2) * 2
+    std::map<std::string, int> map;  // 3 + 3 + (1 + 1 + 2)
+    std::set<std::string> set;       // 3 + 2 + 1
+    std::set<std::string> empty;     // 0: DynamoDB has no empty sets
+    Address nested;                  // 6 + 3 + (1 + 4 + 1) + (1 + 3 + 2)
+  };
+  const Sized v{"h\xC3\xA9llo", 12345,       0.125,       true, std::nullopt,
+                {1, 2},         {{"a", 10}}, {"ab", "c"}, {},   {"x", 0}};
+  const std::size_t expected =
+      (1 + 6) + (1 + 4) + (1 + 3) + (1 + 1) + (4 + 3 + 6) + (3 + 3 + 4) + (3 + 3) + (6 + 3 + 6 + 6);
+  CHECK(pksk::attributes_size(v) == expected);
+  // The tree measure (the SQLite update path) agrees with the codec's.
+  CHECK(pksk::attributes_size(pksk::to_attribute_value(v)) == expected);
+  CHECK(pksk::number_size("-0.00100") == 2);  // 1 significant digit
+  CHECK(pksk::number_size("12345678901234567890") == 11);
+}
+
+TEST_CASE("the 400 KB boundary on both sides", "[writes]") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "t"};
+  // pk "B#x", sk "B", type "Blob": 2+3 + 2+1 + 4+4 = 16 bytes, plus "id" + 1 and "data" + data.
+  const std::size_t overhead = 16 + 2 + 1 + 4;
+  Blob blob{.id = "x", .data = std::string(pksk::max_item_bytes - overhead, 'a')};
+  table.put(blob);
+  CHECK(table.get(Blob{.id = "x"})->data.size() == blob.data.size());
+  blob.data += 'a';
+  try {
+    table.put(Blob{.id = "y", .data = blob.data});
+    FAIL("an item over 400 KB was written");
+  } catch (const pksk::ItemTooLarge& e) {
+    CHECK_THAT(e.what(), Catch::Contains("409601") && Catch::Contains("B#y"));
+  }
+  CHECK_FALSE(table.get(Blob{.id = "y"}));
+  // An update that would cross it is refused too, the stored item unchanged.
+  CHECK_THROWS_AS(table.update(Blob{.id = "x"}, pksk::set(&Blob::data, blob.data)),
+                  pksk::ItemTooLarge);
+  CHECK(table.get(Blob{.id = "x"})->data.size() == pksk::max_item_bytes - overhead);
+  // A number DynamoDB cannot hold is refused before anything is written.
+  struct Huge {
+    std::string id;
+    double x{};
+  };
+  CHECK_THROWS_AS(pksk::attributes_size(Huge{"h", 1e300}), pksk::EncodeError);
+}
+
+TEST_CASE("a member named as a key attribute is refused", "[writes]") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "t", {.pk_attribute = "id"}};
+  CHECK_THROWS_AS(table.put(Blob{.id = "x"}), pksk::ValidationError);
+  pksk::Table other{
+      backend, "t2", {.pk_attribute = "PK", .sk_attribute = "SK", .type_attribute = "entity"}};
+  other.put(Blob{.id = "x", .data = "d"});
+  CHECK(other.get(Blob{.id = "x"})->data == "d");
+}
+
+TEST_CASE("4 threads, each on its own connection, add 1,000 times each: 4,000",
+          "[writes][threads]") {
+  TempFile file;
+  {
+    pksk::sqlite::Backend backend{file.path.string()};
+    pksk::Table table{backend, "t"};
+    table.put(Counter{.id = "c"});
+  }
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      pksk::sqlite::Backend backend{file.path.string()};
+      pksk::Table table{backend, "t"};
+      for (int i = 0; i < 1000; ++i)
+        table.update(Counter{.id = "c"}, pksk::add(&Counter::hits, 1LL));
+    });
+  }
+  for (auto& t : threads) t.join();
+  pksk::sqlite::Backend backend{file.path.string()};
+  pksk::Table table{backend, "t"};
+  CHECK(table.get(Counter{.id = "c"})->hits == 4000);
+}
