@@ -106,8 +106,12 @@ std::string render_operand(const Operand& operand, Names& names) {
 template <class Names>
 std::string render_condition(const Condition& c, Names& names) {
   using Op = Condition::Op;
-  const auto operand = [&](std::size_t i) { return render_operand(c.operands.at(i), names); };
-  const auto infix = [&](const char* op) { return operand(0) + ' ' + op + ' ' + operand(1); };
+  // Operands are rendered first, in order: the operands of an overloaded + are unsequenced, and
+  // placeholders must be numbered as they appear in the text.
+  std::vector<std::string> operand;
+  operand.reserve(c.operands.size());
+  for (const Operand& o : c.operands) operand.push_back(render_operand(o, names));
+  const auto infix = [&](const char* op) { return operand.at(0) + ' ' + op + ' ' + operand.at(1); };
   switch (c.op) {
     case Op::eq:
       return infix("=");
@@ -122,12 +126,12 @@ std::string render_condition(const Condition& c, Names& names) {
     case Op::ge:
       return infix(">=");
     case Op::between:
-      return operand(0) + " BETWEEN " + operand(1) + " AND " + operand(2);
+      return operand.at(0) + " BETWEEN " + operand.at(1) + " AND " + operand.at(2);
     case Op::in: {
-      std::string out = operand(0) + " IN (";
-      for (std::size_t i = 1; i < c.operands.size(); ++i) {
+      std::string out = operand.at(0) + " IN (";
+      for (std::size_t i = 1; i < operand.size(); ++i) {
         if (i > 1) out += ", ";
-        out += operand(i);
+        out += operand[i];
       }
       return out + ")";
     }
@@ -137,20 +141,22 @@ std::string render_condition(const Condition& c, Names& names) {
       std::string out;
       for (std::size_t i = 0; i < c.children.size(); ++i) {
         if (i) out += c.op == Op::all ? " AND " : " OR ";
-        out += '(' + render_condition(c.children[i], names) + ')';
+        out += '(';
+        out += render_condition(c.children[i], names);
+        out += ')';
       }
       return out;
     }
     case Op::negate:
       return "NOT (" + render_condition(c.children.at(0), names) + ")";
     case Op::begins_with:
-      return "begins_with(" + operand(0) + ", " + operand(1) + ")";
+      return "begins_with(" + operand.at(0) + ", " + operand.at(1) + ")";
     case Op::contains:
-      return "contains(" + operand(0) + ", " + operand(1) + ")";
+      return "contains(" + operand.at(0) + ", " + operand.at(1) + ")";
     case Op::exists:
-      return "attribute_exists(" + operand(0) + ")";
+      return "attribute_exists(" + operand.at(0) + ")";
     case Op::not_exists:
-      return "attribute_not_exists(" + operand(0) + ")";
+      return "attribute_not_exists(" + operand.at(0) + ")";
   }
   return {};
 }
@@ -165,21 +171,28 @@ std::string render_update(std::span<const UpdateAction> actions, Names& names) {
   for (const UpdateAction& a : actions) {
     const std::string path = render_path(a.path, names);
     switch (a.kind) {
-      case UpdateAction::Kind::set:
-        clause(set, path + " = " + names.value(a.value));
-        break;
-      case UpdateAction::Kind::set_if_not_exists:
-        clause(set, path + " = if_not_exists(" + path + ", " + names.value(a.value) + ")");
-        break;
-      case UpdateAction::Kind::append: {
-        const std::string empty = names.value(AttributeValue::empty_list());
-        clause(set, path + " = list_append(if_not_exists(" + path + ", " + empty + "), " +
-                        names.value(a.value) + ")");
+      case UpdateAction::Kind::set: {
+        const std::string value = names.value(a.value);
+        clause(set, path + " = " + value);
         break;
       }
-      case UpdateAction::Kind::add:
-        clause(add, path + " " + names.value(a.value));
+      case UpdateAction::Kind::set_if_not_exists: {
+        const std::string value = names.value(a.value);
+        clause(set, path + " = if_not_exists(" + path + ", " + value + ")");
         break;
+      }
+      case UpdateAction::Kind::append: {
+        const std::string empty = names.value(AttributeValue::empty_list());
+        const std::string value = names.value(a.value);
+        clause(set,
+               path + " = list_append(if_not_exists(" + path + ", " + empty + "), " + value + ")");
+        break;
+      }
+      case UpdateAction::Kind::add: {
+        const std::string value = names.value(a.value);
+        clause(add, path + " " + value);
+        break;
+      }
       case UpdateAction::Kind::remove:
         clause(remove, path);
         break;

@@ -1,0 +1,149 @@
+// Golden tests: the exact DynamoDB request JSON each write renders to (PutItem, UpdateItem,
+// DeleteItem, TransactWriteItems, BatchWriteItem, BatchGetItem). The HTTP transport sends these
+// bytes; pinning them here keeps the contract honest before a server answers them.
+
+#include <catch2/catch.hpp>
+#include <optional>
+#include <pksk/dynamodb/detail/request.hpp>
+#include <pksk/pksk.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+struct LineItem {
+  std::string sku;
+  int qty{};
+  double price{};
+};
+struct Order {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double total{};
+  std::vector<LineItem> items;
+  std::optional<std::string> note;
+};
+}  // namespace
+
+template <>
+struct pksk::Entity<Order> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+};
+
+namespace {
+namespace request = pksk::dynamodb::detail;
+using pksk::attr;
+
+const pksk::TableSpec spec{"shop"};
+
+std::string av_body(const Order& o) {
+  std::string body;
+  pksk::encode<pksk::BodyFormat::attribute_value>(o, body);
+  return body;
+}
+}  // namespace
+
+TEST_CASE("PutItem with a condition on reserved words", "[dynamodb][golden]") {
+  const Order o{"123", "2020-12-06", "pending", 59.98, {{"a1", 2, 9.99}}, std::nullopt};
+  const std::string body = av_body(o);
+  const auto condition =
+      pksk::when(attr(&Order::status) == "pending" || pksk::not_exists(attr(&Order::status)));
+  const pksk::PutRequest put{{"CUSTOMER#123", "#ORDER#2020-12-06", "Order", body, 0},
+                             &condition.node};
+  CHECK(
+      request::put_item(spec, put) ==
+      R"j({"TableName":"shop","Item":{"pk":{"S":"CUSTOMER#123"},"sk":{"S":"#ORDER#2020-12-06"},)j"
+      R"j("type":{"S":"Order"},"customer_id":{"S":"123"},"order_id":{"S":"2020-12-06"},)j"
+      R"j("status":{"S":"pending"},"total":{"N":"59.98"},"items":{"L":[{"M":{"sku":{"S":"a1"},)j"
+      R"j("qty":{"N":"2"},"price":{"N":"9.99"}}}]}},)j"
+      R"j("ConditionExpression":"(#n0 = :v0) OR (attribute_not_exists(#n0))",)j"
+      R"j("ExpressionAttributeNames":{"#n0":"status"},"ExpressionAttributeValues":{":v0":{"S":"pending"}}})j");
+  // No condition: no expression members at all.
+  const pksk::PutRequest plain{{"CUSTOMER#1", "A", "Customer", "{}", 0}, nullptr};
+  CHECK(
+      request::put_item(spec, plain) ==
+      R"j({"TableName":"shop","Item":{"pk":{"S":"CUSTOMER#1"},"sk":{"S":"A"},"type":{"S":"Customer"}}})j");
+}
+
+TEST_CASE("UpdateItem: SET, ADD, REMOVE, list_append, if_not_exists, ALL_NEW",
+          "[dynamodb][golden]") {
+  const std::vector<pksk::UpdateAction> actions{
+      pksk::set(&Order::status, "shipped").action,
+      pksk::add(&Order::total, 5.0).action,
+      pksk::remove(&Order::note).action,
+      pksk::append(&Order::items, LineItem{"b", 1, 2.5}).action,
+      pksk::if_not_exists(attr(&Order::items)[0]->*&LineItem::qty, 1).action,
+  };
+  const auto condition =
+      pksk::when(attr(&Order::total) >= 10.0 && attr(&Order::status) != "cancelled");
+  const pksk::UpdateRequest update{
+      {"CUSTOMER#123", "#ORDER#2020-12-06"}, "Order", actions, &condition.node};
+  // Placeholders are numbered as the actions are rendered, in the order given.
+  CHECK(
+      request::update_item(spec, update) ==
+      R"j({"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#123"},"sk":{"S":"#ORDER#2020-12-06"}},)j"
+      R"j("UpdateExpression":"SET #n0 = :v0, #n3 = list_append(if_not_exists(#n3, :v2), :v3), )j"
+      R"j(#n3[0].#n4 = if_not_exists(#n3[0].#n4, :v4), #n5 = :v5 ADD #n1 :v1 REMOVE #n2",)j"
+      R"j("ConditionExpression":"(#n1 >= :v6) AND (#n0 <> :v7)",)j"
+      R"j("ExpressionAttributeNames":{"#n0":"status","#n1":"total","#n2":"note","#n3":"items",)j"
+      R"j("#n4":"qty","#n5":"type"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"S":"shipped"},":v1":{"N":"5"},":v2":{"L":[]},)j"
+      R"j(":v3":{"L":[{"M":{"sku":{"S":"b"},"qty":{"N":"1"},"price":{"N":"2.5"}}}]},":v4":{"N":"1"},)j"
+      R"j(":v5":{"S":"Order"},":v6":{"N":"10"},":v7":{"S":"cancelled"}},"ReturnValues":"ALL_NEW"})j");
+}
+
+TEST_CASE("DeleteItem with if-exists", "[dynamodb][golden]") {
+  const pksk::Condition exists{
+      pksk::Condition::Op::exists, {{pksk::Operand::Kind::path, {{{"pk", 0, false}}}, {}}}, {}};
+  CHECK(
+      request::delete_item(spec, pksk::EraseRequest{{"CUSTOMER#1", "A"}, &exists}) ==
+      R"j({"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#1"},"sk":{"S":"A"}},)j"
+      R"j("ConditionExpression":"attribute_exists(#n0)","ExpressionAttributeNames":{"#n0":"pk"},)j"
+      R"j("ReturnValues":"ALL_OLD"})j");
+}
+
+TEST_CASE("TransactWriteItems: one entry per action, placeholders per action, a token",
+          "[dynamodb][golden]") {
+  const std::string body = av_body(Order{"1", "o1", "paid", 1.5, {}, "gift"});
+  const auto paid = pksk::when(attr(&Order::status) == "paid");
+  const auto in_stock = pksk::when(pksk::between(attr(&Order::total), 1.0, 2.0));
+  const std::vector<pksk::UpdateAction> actions{pksk::set(&Order::status, "shipped").action};
+  const std::vector<pksk::WriteRequest> writes{
+      pksk::PutRequest{{"CUSTOMER#1", "#ORDER#o1", "Order", body, 0}, nullptr},
+      pksk::UpdateRequest{{"CUSTOMER#1", "#ORDER#o0"}, "Order", actions, &paid.node},
+      pksk::EraseRequest{{"CUSTOMER#1", "#ORDER#old"}, nullptr},
+      pksk::CheckRequest{{"CUSTOMER#2", "#ORDER#o9"}, &in_stock.node},
+  };
+  CHECK(
+      request::transact_write_items(spec, writes, "token-1") ==
+      R"j({"TransactItems":[)j"
+      R"j({"Put":{"TableName":"shop","Item":{"pk":{"S":"CUSTOMER#1"},"sk":{"S":"#ORDER#o1"},)j"
+      R"j("type":{"S":"Order"},"customer_id":{"S":"1"},"order_id":{"S":"o1"},"status":{"S":"paid"},)j"
+      R"j("total":{"N":"1.5"},"items":{"L":[]},"note":{"S":"gift"}}}},)j"
+      R"j({"Update":{"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#1"},"sk":{"S":"#ORDER#o0"}},)j"
+      R"j("UpdateExpression":"SET #n0 = :v0, #n1 = :v1","ConditionExpression":"#n0 = :v2",)j"
+      R"j("ExpressionAttributeNames":{"#n0":"status","#n1":"type"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"S":"shipped"},":v1":{"S":"Order"},":v2":{"S":"paid"}}}},)j"
+      R"j({"Delete":{"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#1"},"sk":{"S":"#ORDER#old"}}}},)j"
+      R"j({"ConditionCheck":{"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#2"},"sk":{"S":"#ORDER#o9"}},)j"
+      R"j("ConditionExpression":"#n0 BETWEEN :v0 AND :v1","ExpressionAttributeNames":{"#n0":"total"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"N":"1"},":v1":{"N":"2"}}}}],)j"
+      R"j("ClientRequestToken":"token-1"})j");
+}
+
+TEST_CASE("BatchWriteItem and BatchGetItem", "[dynamodb][golden]") {
+  const std::vector<pksk::WriteRequest> writes{
+      pksk::PutRequest{{"P", "a", "T", R"j({"x":{"N":"1"}})j", 0}, nullptr},
+      pksk::EraseRequest{{"P", "b"}, nullptr},
+  };
+  CHECK(
+      request::batch_write_item(spec, writes) ==
+      R"j({"RequestItems":{"shop":[{"PutRequest":{"Item":{"pk":{"S":"P"},"sk":{"S":"a"},)j"
+      R"j("type":{"S":"T"},"x":{"N":"1"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"P"},"sk":{"S":"b"}}}}]}})j");
+  const std::vector<pksk::ItemKey> keys{{"P", "a"}, {"P", "\"quoted\""}};
+  CHECK(request::batch_get_item(spec, keys) ==
+        R"j({"RequestItems":{"shop":{"Keys":[{"pk":{"S":"P"},"sk":{"S":"a"}},)j"
+        R"j({"pk":{"S":"P"},"sk":{"S":"\"quoted\""}}],"ConsistentRead":true}}})j");
+}
