@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-namespace {
 struct LineItem {
   std::string sku;
   int qty{};
@@ -23,7 +22,6 @@ struct Order {
   std::vector<LineItem> items;
   std::optional<std::string> note;
 };
-}  // namespace
 
 template <>
 struct pksk::Entity<Order> {

@@ -319,11 +319,11 @@ TEST_CASE("a corrupt body is a DecodeError naming table, pk, sk, type and JSON p
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
   auto raw = backend.open_table(pksk::TableSpec{"shop"});
-  backend.put(raw, {"CUSTOMER#1", "#ORDER#x", "Order",
-                    R"({"customer_id":"1","order_id":"x","total":"abc"})"});
-  backend.put(raw, {"CUSTOMER#2", "#ORDER#y", "Order", R"({"customer_id":"2","order_id":)"});
-  backend.put(
-      raw,
+  const auto put_raw = [&](pksk::ItemView item) { backend.put(raw, pksk::PutRequest{item}); };
+  put_raw(
+      {"CUSTOMER#1", "#ORDER#x", "Order", R"({"customer_id":"1","order_id":"x","total":"abc"})"});
+  put_raw({"CUSTOMER#2", "#ORDER#y", "Order", R"({"customer_id":"2","order_id":)"});
+  put_raw(
       {"CUSTOMER#3", "#ORDER#z", "Order",
        R"({"customer_id":"3","order_id":"z","items":[{"sku":"a","qty":1},{"sku":"b","qty":"2"}]})"});
 
@@ -339,7 +339,7 @@ TEST_CASE("a corrupt body is a DecodeError naming table, pk, sk, type and JSON p
   CHECK_THROWS_AS(table.query<Order>(PartitionKey{"CUSTOMER#3"}), pksk::DecodeError);
 
   // A stored key is not trusted to be printable: the message escapes it.
-  backend.put(raw, {"CUSTOMER#\x01", "#ORDER#w", "Order", R"({"total":"x"})"});
+  put_raw({"CUSTOMER#\x01", "#ORDER#w", "Order", R"({"total":"x"})"});
   CHECK_THROWS_WITH(query("CUSTOMER#\x01"), Contains(R"(pk='CUSTOMER#\x01')"));
 }
 

@@ -11,7 +11,8 @@ foreach(case IN ITEMS
     "collection_partition_shape|pksk: ItemCollection members must have partition-key templates"
     "collection_same_type|pksk: two ItemCollection members have the same type discriminator"
     "collection_identical_sort_key|pksk: two ItemCollection members have identical sort-key templates"
-    "collection_sort_keys_collide|pksk: two ItemCollection members have sort-key templates that can produce")
+    "collection_sort_keys_collide|pksk: two ItemCollection members have sort-key templates that can produce"
+    "update_key_member|pksk: an update cannot change a member of the item's key")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")

@@ -27,123 +27,151 @@ struct AttributeValue {
 
   Kind kind = Kind::null;
   bool boolean = false;
-  std::string text;                                         // a string, or a number's decimal text
-  std::vector<AttributeValue> list;                         // L
-  std::vector<std::pair<std::string, AttributeValue>> map;  // M, in the order written
-  std::vector<std::string> set;                             // SS: sorted by bytes, unique
+  std::string text;                  // a string, or a number's decimal text
+  std::vector<AttributeValue> list;  // L
+  struct Member;
+  std::vector<Member> map;       // M, in the order written
+  std::vector<std::string> set;  // SS: sorted by bytes, unique
 
-  static AttributeValue null_value() { return {}; }
-  static AttributeValue from_bool(bool b) {
-    AttributeValue v;
-    v.kind = Kind::boolean;
-    v.boolean = b;
-    return v;
-  }
-  static AttributeValue from_number(std::string decimal_text) {
-    AttributeValue v;
-    v.kind = Kind::number;
-    v.text = std::move(decimal_text);
-    return v;
-  }
-  static AttributeValue from_string(std::string s) {
-    AttributeValue v;
-    v.kind = Kind::string;
-    v.text = std::move(s);
-    return v;
-  }
-  static AttributeValue empty_map() {
-    AttributeValue v;
-    v.kind = Kind::map;
-    return v;
-  }
-  static AttributeValue empty_list() {
-    AttributeValue v;
-    v.kind = Kind::list;
-    return v;
-  }
-  static AttributeValue from_set(std::vector<std::string> strings) {
-    AttributeValue v;
-    v.kind = Kind::string_set;
-    std::sort(strings.begin(), strings.end());
-    strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
-    v.set = std::move(strings);
-    return v;
-  }
+  static AttributeValue null_value();
+  static AttributeValue from_bool(bool b);
+  static AttributeValue from_number(std::string decimal_text);
+  static AttributeValue from_string(std::string s);
+  static AttributeValue empty_map();
+  static AttributeValue empty_list();
+  static AttributeValue from_set(std::vector<std::string> strings);
 
   // A map's member, or nullptr.
-  const AttributeValue* find(std::string_view name) const noexcept {
-    for (const auto& [key, value] : map) {
-      if (key == name) return &value;
-    }
-    return nullptr;
-  }
-  AttributeValue* find(std::string_view name) noexcept {
-    return const_cast<AttributeValue*>(std::as_const(*this).find(name));
-  }
+  const AttributeValue* find(std::string_view name) const noexcept;
+  AttributeValue* find(std::string_view name) noexcept;
   // Sets a map member, keeping its place if it exists, else appending it.
-  AttributeValue& assign(std::string_view name, AttributeValue value) {
-    if (AttributeValue* existing = find(name)) return *existing = std::move(value);
-    return map.emplace_back(std::string(name), std::move(value)).second;
-  }
-  bool erase(std::string_view name) {
-    const auto it =
-        std::find_if(map.begin(), map.end(), [&](const auto& m) { return m.first == name; });
-    if (it == map.end()) return false;
-    map.erase(it);
-    return true;
-  }
+  AttributeValue& assign(std::string_view name, AttributeValue value);
+  bool erase(std::string_view name);
 
   // DynamoDB's equality: same type and value; numbers as decimals ("1.50" == "1.5"), maps
   // whatever the member order, sets as sets. A plain-JSON body cannot tell a string set from
   // a list of strings, so an SS equals an L holding exactly its strings in any order.
-  friend bool operator==(const AttributeValue& a, const AttributeValue& b) {
-    if (a.kind != b.kind) {
-      if (a.kind == Kind::string_set && b.kind == Kind::list) return b.as_string_set() == a;
-      if (a.kind == Kind::list && b.kind == Kind::string_set) return a.as_string_set() == b;
-      return false;
-    }
-    switch (a.kind) {
-      case Kind::null:
-        return true;
-      case Kind::boolean:
-        return a.boolean == b.boolean;
-      case Kind::number: {
-        const auto x = Decimal::parse(a.text);
-        const auto y = Decimal::parse(b.text);
-        return x && y ? *x == *y : a.text == b.text;
-      }
-      case Kind::string:
-        return a.text == b.text;
-      case Kind::list:
-        return a.list == b.list;
-      case Kind::map:
-        if (a.map.size() != b.map.size()) return false;
-        for (const auto& [key, value] : a.map) {
-          const AttributeValue* other = b.find(key);
-          if (other == nullptr || !(*other == value)) return false;
-        }
-        return true;
-      case Kind::string_set:
-        return a.set == b.set;
-    }
-    return false;
-  }
+  friend bool operator==(const AttributeValue& a, const AttributeValue& b);
 
   // A list whose elements are all strings, read as the string set it stands for in a plain
   // JSON body; anything else is returned as a null value (matching nothing).
-  AttributeValue as_string_set() const {
-    if (kind == Kind::string_set) return *this;
-    if (kind != Kind::list) return {};
-    std::vector<std::string> strings;
-    for (const AttributeValue& e : list) {
-      if (e.kind != Kind::string) return {};
-      strings.push_back(e.text);
-    }
-    AttributeValue s = from_set(std::move(strings));
-    // A list with a repeated string is no set.
-    return s.set.size() == list.size() ? s : AttributeValue{};
-  }
+  AttributeValue as_string_set() const;
 };
+
+// One member of a map. Defined after AttributeValue, which it holds by value: a vector of
+// pairs would need the pair complete while AttributeValue is not (clang refuses it).
+struct AttributeValue::Member {
+  std::string first;  // the name
+  AttributeValue second;
+};
+
+inline AttributeValue AttributeValue::null_value() {
+  return {};
+}
+inline AttributeValue AttributeValue::from_bool(bool b) {
+  AttributeValue v;
+  v.kind = Kind::boolean;
+  v.boolean = b;
+  return v;
+}
+inline AttributeValue AttributeValue::from_number(std::string decimal_text) {
+  AttributeValue v;
+  v.kind = Kind::number;
+  v.text = std::move(decimal_text);
+  return v;
+}
+inline AttributeValue AttributeValue::from_string(std::string s) {
+  AttributeValue v;
+  v.kind = Kind::string;
+  v.text = std::move(s);
+  return v;
+}
+inline AttributeValue AttributeValue::empty_map() {
+  AttributeValue v;
+  v.kind = Kind::map;
+  return v;
+}
+inline AttributeValue AttributeValue::empty_list() {
+  AttributeValue v;
+  v.kind = Kind::list;
+  return v;
+}
+inline AttributeValue AttributeValue::from_set(std::vector<std::string> strings) {
+  AttributeValue v;
+  v.kind = Kind::string_set;
+  std::sort(strings.begin(), strings.end());
+  strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
+  v.set = std::move(strings);
+  return v;
+}
+
+inline const AttributeValue* AttributeValue::find(std::string_view name) const noexcept {
+  for (const auto& [key, value] : map) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+inline AttributeValue* AttributeValue::find(std::string_view name) noexcept {
+  return const_cast<AttributeValue*>(std::as_const(*this).find(name));
+}
+inline AttributeValue& AttributeValue::assign(std::string_view name, AttributeValue value) {
+  if (AttributeValue* existing = find(name)) return *existing = std::move(value);
+  return map.emplace_back(Member{std::string(name), std::move(value)}).second;
+}
+inline bool AttributeValue::erase(std::string_view name) {
+  const auto it =
+      std::find_if(map.begin(), map.end(), [&](const Member& m) { return m.first == name; });
+  if (it == map.end()) return false;
+  map.erase(it);
+  return true;
+}
+
+inline bool operator==(const AttributeValue& a, const AttributeValue& b) {
+  using Kind = AttributeValue::Kind;
+  if (a.kind != b.kind) {
+    if (a.kind == Kind::string_set && b.kind == Kind::list) return b.as_string_set() == a;
+    if (a.kind == Kind::list && b.kind == Kind::string_set) return a.as_string_set() == b;
+    return false;
+  }
+  switch (a.kind) {
+    case Kind::null:
+      return true;
+    case Kind::boolean:
+      return a.boolean == b.boolean;
+    case Kind::number: {
+      const auto x = Decimal::parse(a.text);
+      const auto y = Decimal::parse(b.text);
+      return x && y ? *x == *y : a.text == b.text;
+    }
+    case Kind::string:
+      return a.text == b.text;
+    case Kind::list:
+      return a.list == b.list;
+    case Kind::map:
+      if (a.map.size() != b.map.size()) return false;
+      for (const auto& [key, value] : a.map) {
+        const AttributeValue* other = b.find(key);
+        if (other == nullptr || !(*other == value)) return false;
+      }
+      return true;
+    case Kind::string_set:
+      return a.set == b.set;
+  }
+  return false;
+}
+
+inline AttributeValue AttributeValue::as_string_set() const {
+  if (kind == Kind::string_set) return *this;
+  if (kind != Kind::list) return {};
+  std::vector<std::string> strings;
+  for (const AttributeValue& e : list) {
+    if (e.kind != Kind::string) return {};
+    strings.push_back(e.text);
+  }
+  AttributeValue s = from_set(std::move(strings));
+  // A list with a repeated string is no set.
+  return s.set.size() == list.size() ? s : AttributeValue{};
+}
 
 const char* to_string(AttributeValue::Kind kind) noexcept;
 
@@ -352,7 +380,8 @@ class AttributeValueBuilder {
     if (stack_.empty()) return result = std::move(v);
     AttributeValue& parent = current();
     if (parent.kind == AttributeValue::Kind::list) return parent.list.emplace_back(std::move(v));
-    return parent.map.emplace_back(std::string(pending_name_), std::move(v)).second;
+    return parent.map.emplace_back(AttributeValue::Member{std::string(pending_name_), std::move(v)})
+        .second;
   }
   void open(AttributeValue v) { stack_.push_back(&put(std::move(v))); }
   void close() { stack_.pop_back(); }
@@ -429,7 +458,8 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
         std::string_view key;
         if (auto error = std::move(member).get(field)) throw_invalid_json(error);
         if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
-        auto& entry = out.map.emplace_back(std::string(key), AttributeValue{});
+        auto& entry =
+            out.map.emplace_back(AttributeValue::Member{std::string(key), AttributeValue{}});
         read_plain_value(field.value(), entry.second);
       }
       return;

@@ -19,6 +19,9 @@
 #include "../codec/codec.hpp"
 #include "../codec/decimal.hpp"
 #include "../error.hpp"
+#include "../key/detail/fixed_string.hpp"
+#include "../key/entity.hpp"
+#include "../key/key.hpp"
 #include "../reflect/detail/std_traits.hpp"
 #include "../reflect/reflect.hpp"
 #include "expression.hpp"
@@ -59,6 +62,74 @@ std::size_t member_index(M T::*member) {
   }
   return found;
 }
+
+#if defined(__clang__)
+#pragma clang diagnostic push
+// Declared, never defined: only its members' addresses are compared, in constant expressions.
+#pragma clang diagnostic ignored "-Wundefined-var-template"
+#endif
+template <class T>
+struct MemberProbe {
+  const T value;
+};
+template <class T>
+extern const MemberProbe<T> member_probe;
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
+template <auto Member>
+struct member_pointer_traits;
+template <class T, class M, M T::*Member>
+struct member_pointer_traits<Member> {
+  using entity = T;
+  using type = M;
+};
+
+// The index of the member a pointer-to-member constant names, at compile time, by comparing
+// its address in a never-defined object with each field's (Boost.PFR's own technique). Hana
+// structs have no such object here: field_count_v<T>, and Table checks at run time instead.
+template <auto Member>
+consteval std::size_t member_index_of() {
+  using T = typename member_pointer_traits<Member>::entity;
+  if constexpr (HanaStruct<T>) {
+    return field_count_v<T>;
+  } else {
+    const T& record = member_probe<T>.value;
+    const void* target = &(record.*Member);
+    std::size_t found = field_count_v<T>;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((static_cast<const void*>(&boost::pfr::detail::sequence_tuple::get<I>(
+            boost::pfr::detail::tie_as_tuple(record))) == target
+            ? void(found = I)
+            : void()),
+       ...);
+    }(std::make_index_sequence<field_count_v<T>>{});
+    return found;
+  }
+}
+
+// The failed check names the entity and the member: the compiler prints its template arguments.
+template <class Entity, fixed_string Member, bool Ok>
+struct update_of_a_key_member {
+  static_assert(Ok,
+                "pksk: an update cannot change a member of the item's key: that would move the "
+                "item (DynamoDB refuses to update key attributes)");
+  static constexpr bool value = Ok;
+};
+
+template <auto Member, std::size_t Index = member_index_of<Member>()>
+struct UpdateTargetCheck {
+  using T = typename member_pointer_traits<Member>::entity;
+  static constexpr bool ok = true;  // a member compile time cannot see: checked at run time
+};
+template <auto Member, std::size_t Index>
+  requires(Index < field_count_v<typename member_pointer_traits<Member>::entity>)
+struct UpdateTargetCheck<Member, Index> {
+  using T = typename member_pointer_traits<Member>::entity;
+  static constexpr fixed_string<field_names_v<T>[Index].size()> name{field_names_v<T>[Index]};
+  static constexpr bool ok = update_of_a_key_member<T, name, !is_key_member<T>(Index)>::value;
+};
 
 template <class T, class M>
 AttributePath::Step member_step(M T::*member) {
@@ -395,6 +466,37 @@ template <class T, class M>
   requires detail::is_vector_v<member_value_t<M>>
 Update<T> append(M T::*member, const typename member_value_t<M>::value_type& element) {
   return append(attr(member), element);
+}
+
+// The same actions with the member as a template argument: set<&Order::status>("shipped").
+// Spelled so, an update of a key member is a compile-time error naming the entity and the
+// member (with a pointer passed as an argument, Table refuses it at run time instead).
+// Reading ok instantiates the check: one error, naming the entity and the member.
+template <auto Member>
+auto set(const member_value_t<typename detail::member_pointer_traits<Member>::type>& value) {
+  (void)detail::UpdateTargetCheck<Member>::ok;
+  return set(Member, value);
+}
+template <auto Member>
+auto add(const member_value_t<typename detail::member_pointer_traits<Member>::type>& value) {
+  (void)detail::UpdateTargetCheck<Member>::ok;
+  return add(Member, value);
+}
+template <auto Member>
+auto remove() {
+  (void)detail::UpdateTargetCheck<Member>::ok;
+  return remove(Member);
+}
+template <auto Member>
+auto append(const member_value_t<typename detail::member_pointer_traits<Member>::type>& value) {
+  (void)detail::UpdateTargetCheck<Member>::ok;
+  return append(Member, value);
+}
+template <auto Member>
+auto if_not_exists(
+    const member_value_t<typename detail::member_pointer_traits<Member>::type>& value) {
+  (void)detail::UpdateTargetCheck<Member>::ok;
+  return if_not_exists(Member, value);
 }
 
 }  // namespace pksk

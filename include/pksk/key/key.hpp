@@ -89,6 +89,20 @@ std::string sort_key(const T& record) {
   return key;
 }
 
+namespace detail {
+// Whether member `index` of T appears in its partition- or sort-key template.
+template <EntityType T>
+constexpr bool is_key_member(std::size_t index) noexcept {
+  for (const auto& s : partition_key_template<T>::segments) {
+    if (s.kind == SegmentKind::field && s.field == index) return true;
+  }
+  for (const auto& s : sort_key_template<T>::segments) {
+    if (s.kind == SegmentKind::field && s.field == index) return true;
+  }
+  return false;
+}
+}  // namespace detail
+
 // The literal text of T's sort-key template before its first field ("#ORDER#" for
 // "#ORDER#{order_id}", the whole template when it has no field, "" when it starts with a
 // field): the begins_with prefix of a query for T alone.

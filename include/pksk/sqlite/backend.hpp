@@ -564,7 +564,7 @@ class Backend {
     for (auto& [name, value] : item.map) {
       if (name != t.spec.pk_attribute && name != t.spec.sk_attribute &&
           name != t.spec.type_attribute) {
-        body.map.emplace_back(name, std::move(value));
+        body.map.push_back({name, std::move(value)});
       }
     }
     append_plain_json(out.body, body);

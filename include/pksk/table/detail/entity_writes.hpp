@@ -42,18 +42,6 @@ inline constexpr std::size_t version_index_v = version_member_not_found<T>::inde
 template <VersionedEntity T>
 using version_type_t = field_type_t<T, version_index_v<T>>;
 
-// Whether member `index` of T appears in its partition- or sort-key template.
-template <EntityType T>
-constexpr bool is_key_member(std::size_t index) noexcept {
-  for (const auto& s : partition_key_template<T>::segments) {
-    if (s.kind == SegmentKind::field && s.field == index) return true;
-  }
-  for (const auto& s : sort_key_template<T>::segments) {
-    if (s.kind == SegmentKind::field && s.field == index) return true;
-  }
-  return false;
-}
-
 inline AttributePath top_level(std::string_view name) {
   return AttributePath{{{std::string(name), 0, false}}};
 }
