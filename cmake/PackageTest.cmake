@@ -5,6 +5,8 @@
 #   pkg_config     compiles tests/consumer/main.cpp with `pkg-config --cflags --libs pksk`
 #   components     find_package(pksk) with good, unknown and future components
 #   no_build_paths fails if any file under PREFIX names SOURCE_DIR or BUILD_DIR
+#   conan_create   `conan create` (CONAN, Conan 2) of SOURCE_DIR with conan/profiles/debian,
+#                  offline: a fresh CONAN_HOME in WORK_DIR with no remote
 # Every consumer is compiled by CXX_COMPILER with CXX_FLAGS, of BUILD_TYPE, with GENERATOR,
 # in WORK_DIR (fresh), and its output must equal tests/consumer/expected_output.txt.
 
@@ -163,6 +165,49 @@ elseif(MODE STREQUAL "no_build_paths")
     message(FATAL_ERROR "installed files name the source or build tree:\n  ${offenders}")
   endif()
   message(STATUS "${count} installed files, none names ${forbidden}")
+
+elseif(MODE STREQUAL "conan_create")
+  if(NOT CONAN)
+    # Matched by the test's SKIP_REGULAR_EXPRESSION: ctest reports it as skipped, with this.
+    message(STATUS "PKSK_TEST_SKIPPED: no Conan 2 (configure with -DPKSK_CONAN=<conan>; "
+                   "scripts/python-venv.sh makes one in build/venv)")
+    return()
+  endif()
+  file(REMOVE_RECURSE ${WORK_DIR})
+  set(ENV{CONAN_HOME} ${WORK_DIR}/home)
+  run(${CONAN} remote remove *)  # offline: every dependency must come from the profile
+  # The repository's profile, with the compiler and flags of the build under test.
+  string(REGEX MATCH "^[0-9]+" compiler_major "${CXX_COMPILER_VERSION}")
+  if(CXX_COMPILER_ID STREQUAL "GNU")
+    set(compiler gcc)
+  elseif(CXX_COMPILER_ID STREQUAL "Clang")
+    set(compiler clang)
+  else()
+    message(FATAL_ERROR "no Conan settings for compiler ${CXX_COMPILER_ID}")
+  endif()
+  if(NOT BUILD_TYPE)
+    set(BUILD_TYPE Release)
+  endif()
+  separate_arguments(cxx_flags UNIX_COMMAND "${CXX_FLAGS}")
+  list(TRANSFORM cxx_flags REPLACE "(.+)" "\"\\1\"")
+  list(JOIN cxx_flags ", " cxx_flags)
+  file(WRITE ${WORK_DIR}/profile
+       "include(${SOURCE_DIR}/conan/profiles/debian)\n"
+       "[settings]\ncompiler=${compiler}\ncompiler.version=${compiler_major}\n"
+       "build_type=${BUILD_TYPE}\n"
+       "[conf]\ntools.build:compiler_executables={\"cpp\": \"${CXX_COMPILER}\"}\n"
+       "tools.build:cxxflags=[${cxx_flags}]\n"
+       "tools.build:jobs=1\n"
+       # The test package builds here, not in SOURCE_DIR/test_package; no CMakeUserPresets.json.
+       "tools.cmake.cmake_layout:test_folder=${WORK_DIR}/test_package\n"
+       "tools.cmake.cmaketoolchain:user_presets=\n")
+  run(${CONAN} create ${SOURCE_DIR} -pr:h ${WORK_DIR}/profile -pr:b ${WORK_DIR}/profile
+      --build=missing)
+  message(STATUS "${last_output}")
+  string(FIND "${last_output}" "pksk test_package: ok" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "conan create passed, but its test package did not run")
+  endif()
 
 else()
   message(FATAL_ERROR "unknown MODE: ${MODE}")
