@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Builds and runs every test: with g++ and with clang, then once more under
-# AddressSanitizer and UndefinedBehaviorSanitizer. Build trees live in build/ and are reused;
-# every option that decides what is tested is passed each time, so a stale cache cannot drop
-# a test.
+# Builds and runs every test: with g++ (Debug) and with clang (RelWithDebInfo: optimised, so
+# that warnings only the optimiser sees and optimised code are tested), then once more under
+# AddressSanitizer and UndefinedBehaviorSanitizer. Every build also runs the package tests
+# (install, find_package, add_subdirectory, FetchContent, pkg-config, conan create; see
+# tests/consumer/README.md), with Conan 2 from build/venv. Build trees live in build/ and are
+# reused; every option that decides what is tested is passed each time, so a stale cache
+# cannot drop a test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/install-deps.sh
 
 jobs=${PKSK_JOBS:-$(nproc)}
+conan=$(scripts/python-venv.sh)
 builds=${PKSK_BUILDS:-"gcc clang sanitize"}
 
 configure_and_test() {
   local name=$1; shift
   local dir="$root/build/$name"
   echo "=== $name: configure"
-  cmake -S "$root" -B "$dir" -G Ninja -DPKSK_BUILD_TESTS=ON -DPKSK_BUILD_EXAMPLES=ON "$@" >/dev/null
+  cmake -S "$root" -B "$dir" -G Ninja -DPKSK_BUILD_TESTS=ON -DPKSK_BUILD_EXAMPLES=ON \
+    "-DPKSK_CONAN=$conan" "$@" >/dev/null
   echo "=== $name: build"
   cmake --build "$dir" -j "$jobs"
   echo "=== $name: test"
@@ -28,7 +33,7 @@ for build in $builds; do
       configure_and_test gcc -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug \
         -DPKSK_BUILD_BENCHMARKS=ON ;;
     clang)
-      configure_and_test clang -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug \
+      configure_and_test clang -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DPKSK_BUILD_BENCHMARKS=ON ;;
     sanitize)
       # Benchmarks are left out: their tiny runs already go through the two builds above.
