@@ -69,8 +69,8 @@ elseif(MODE STREQUAL "find_package")
 
 elseif(MODE STREQUAL "add_subdirectory" OR MODE STREQUAL "fetchcontent")
   build_consumer(${MODE} -DPKSK_SOURCE_DIR=${SOURCE_DIR})
-  # As a subproject pksk defines its targets only.
-  file(STRINGS ${WORK_DIR}/CMakeCache.txt options REGEX "^PKSK_BUILD_[A-Z]+:BOOL=ON")
+  # As a subproject pksk defines its targets only: no tests, examples, benchmarks, install rules.
+  file(STRINGS ${WORK_DIR}/CMakeCache.txt options REGEX "^PKSK_(BUILD_[A-Z]+|INSTALL):BOOL=ON")
   if(options)
     message(FATAL_ERROR "pksk as a subproject turned on: ${options}")
   endif()
