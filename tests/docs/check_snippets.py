@@ -39,7 +39,7 @@ PRELUDE = """\
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
-// The README's entities.
+// The entities of examples/customer_orders, with the README's key templates.
 struct LineItem {
   std::string sku;
   int qty{};
