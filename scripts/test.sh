@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Builds and runs every test: with g++ and with clang, then once more under
-# AddressSanitizer and UndefinedBehaviorSanitizer. Build trees live in build/ and are reused;
-# every option that decides what is tested is passed each time, so a stale cache cannot drop
-# a test.
+# Builds and runs every test: with g++ (Debug) and with clang (RelWithDebInfo: optimised, so
+# that warnings only the optimiser sees and optimised code are tested), then once more under
+# AddressSanitizer and UndefinedBehaviorSanitizer. The first two also run the package tests
+# (install, find_package, add_subdirectory, FetchContent, pkg-config, conan create; see
+# tests/consumer/README.md) and compile the documentation's C++, with Conan 2 from
+# build/venv. Build trees live in build/ and are reused; every option that decides what is tested is passed each time, so a stale cache
+# cannot drop a test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/install-deps.sh
 
 jobs=${PKSK_JOBS:-$(nproc)}
+conan=$(scripts/python-venv.sh)
 builds=${PKSK_BUILDS:-"gcc clang sanitize"}
 
 configure_and_test() {
   local name=$1; shift
   local dir="$root/build/$name"
   echo "=== $name: configure"
-  cmake -S "$root" -B "$dir" -G Ninja -DPKSK_BUILD_TESTS=ON -DPKSK_BUILD_EXAMPLES=ON "$@" >/dev/null
+  cmake -S "$root" -B "$dir" -G Ninja -DPKSK_BUILD_TESTS=ON -DPKSK_BUILD_EXAMPLES=ON \
+    "-DPKSK_CONAN=$conan" "$@" >/dev/null
   echo "=== $name: build"
   cmake --build "$dir" -j "$jobs"
   echo "=== $name: test"
@@ -26,15 +31,16 @@ for build in $builds; do
   case $build in
     gcc)
       configure_and_test gcc -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug \
-        -DPKSK_BUILD_BENCHMARKS=ON ;;
+        -DPKSK_BUILD_BENCHMARKS=ON -DPKSK_TEST_PACKAGE=ON ;;
     clang)
-      configure_and_test clang -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug \
-        -DPKSK_BUILD_BENCHMARKS=ON ;;
+      configure_and_test clang -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DPKSK_BUILD_BENCHMARKS=ON -DPKSK_TEST_PACKAGE=ON ;;
     sanitize)
-      # Benchmarks are left out: their tiny runs already go through the two builds above.
+      # Benchmarks and the package tests are left out: the two builds above run them, and
+      # they would only add compile time here.
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
         configure_and_test sanitize -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug \
-        -DPKSK_BUILD_BENCHMARKS=OFF \
+        -DPKSK_BUILD_BENCHMARKS=OFF -DPKSK_TEST_PACKAGE=OFF \
         "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" ;;
     *) echo "unknown build: $build" >&2; exit 2 ;;
   esac
