@@ -267,8 +267,11 @@ class Backend {
     std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
     bool canceled = false;
     for (std::size_t i = 0; i < writes.size(); ++i) {
-      items[i] = load(t, key_of(writes[i]));
+      // The stored item is read for a condition to judge and for an update to apply to; an
+      // unconditional put or erase does not look at it, as put and erase alone do not.
       const Condition* condition = condition_of(writes[i]);
+      if (condition == nullptr && !std::holds_alternative<UpdateRequest>(writes[i])) continue;
+      items[i] = load(t, key_of(writes[i]));
       if (condition != nullptr && !evaluate(*condition, items[i] ? *items[i] : no_item())) {
         reasons[i] = CancellationReason::condition_failed;
         canceled = true;
