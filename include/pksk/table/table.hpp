@@ -269,10 +269,15 @@ class Table {
                              std::string& body, std::string_view operation) const {
     std::size_t size = 0;
     try {
-      encode<B::body_format>(item, body);
-      size = item_size(KeyAttributeSizes{spec_.pk_attribute, pk, spec_.sk_attribute, sk,
-                                         spec_.type_attribute, type_name_v<T>},
-                       item);
+      const KeyAttributeSizes keys{
+          spec_.pk_attribute, pk, spec_.sk_attribute, sk, spec_.type_attribute, type_name_v<T>};
+      if constexpr (B::body_format == BodyFormat::json) {
+        // Body and size in one traversal: each number formatted once.
+        size = keys.total() + encode_body_sized(item, body);
+      } else {
+        encode<B::body_format>(item, body);
+        size = item_size(keys, item);
+      }
     } catch (const EncodeError& e) {
       throw EncodeError(context(operation, type_name_v<T>) + e.what());
     }
