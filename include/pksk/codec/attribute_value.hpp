@@ -312,6 +312,23 @@ inline void append_plain_json(std::string& out, const AttributeValue& v) {
   detail::append_value_json<false>(out, v);
 }
 
+// The members of a map as a plain JSON object, leaving out those skip(name) is true for: what
+// append_plain_json writes for the map without them, with no map built to hold the rest.
+template <class Skip>
+void append_plain_json_members(std::string& out, const AttributeValue& map, Skip&& skip) {
+  out += '{';
+  bool first = true;
+  for (const auto& [name, value] : map.map) {
+    if (skip(std::string_view(name))) continue;
+    if (!first) out += ',';
+    first = false;
+    detail::append_json_string(out, name);
+    out += ':';
+    detail::append_value_json<false>(out, value);
+  }
+  out += '}';
+}
+
 // DynamoDB's AttributeValue JSON ({"S":"x"}).
 inline void append_attribute_value_json(std::string& out, const AttributeValue& v) {
   detail::append_value_json<true>(out, v);

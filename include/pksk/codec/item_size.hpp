@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "attribute_value.hpp"
 #include "codec.hpp"
@@ -43,7 +45,10 @@ class SizeWriter {
   void number(Number n) {
     char buf[64];
     const auto end = std::to_chars(buf, buf + sizeof buf, n).ptr;
-    const std::string_view text(buf, static_cast<std::size_t>(end - buf));
+    number_text(std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  }
+  // A number already formatted by std::to_chars.
+  void number_text(std::string_view text) {
     const Decimal::Shape shape = Decimal::shape(text);
     if (!shape.fits_dynamodb()) [[unlikely]] {
       throw_pathed("the number " + std::string(text) +
@@ -67,6 +72,123 @@ class SizeWriter {
  private:
   int depth_ = 0;
 };
+
+// The JSON body writer and the SizeWriter in one traversal, each number formatted once for
+// both. Exact only for records without a string-set member (see encode_body_sized).
+class SizedBodyWriter : public BodyWriter {
+ public:
+  SizeWriter size;
+
+  explicit SizedBodyWriter(std::string& out) noexcept : BodyWriter(out) {}
+
+  void begin_item() {
+    BodyWriter::begin_item();
+    size.begin_item();
+  }
+  void end_item() {
+    BodyWriter::end_item();
+    size.end_item();
+  }
+  void field(std::string_view name) {
+    BodyWriter::field(name);
+    size.field(name);
+  }
+  void map_key(std::string_view key) {
+    BodyWriter::map_key(key);
+    size.map_key(key);
+  }
+  void element() {
+    BodyWriter::element();
+    size.element();
+  }
+  void set_element(std::string_view s) {
+    BodyWriter::set_element(s);
+    size.set_element(s);
+  }
+
+  void string(std::string_view s) {
+    BodyWriter::string(s);
+    size.string(s);
+  }
+  void boolean(bool b) {
+    BodyWriter::boolean(b);
+    size.boolean(b);
+  }
+  void null() {
+    BodyWriter::null();
+    size.null();
+  }
+  template <class Number>
+  void number(Number n) {
+    char buf[64];
+    const auto end = std::to_chars(buf, buf + sizeof buf, n).ptr;
+    const std::string_view text(buf, static_cast<std::size_t>(end - buf));
+    out_ += text;  // as BodyWriter::number writes it
+    size.number_text(text);
+  }
+  void begin_record() {
+    BodyWriter::begin_record();
+    size.begin_record();
+  }
+  void end_record() {
+    BodyWriter::end_record();
+    size.end_record();
+  }
+  void begin_map() {
+    BodyWriter::begin_map();
+    size.begin_map();
+  }
+  void end_map() {
+    BodyWriter::end_map();
+    size.end_map();
+  }
+  void begin_list() {
+    BodyWriter::begin_list();
+    size.begin_list();
+  }
+  void end_list() {
+    BodyWriter::end_list();
+    size.end_list();
+  }
+  void begin_string_set() {
+    BodyWriter::begin_string_set();
+    size.begin_string_set();
+  }
+  void end_string_set() {
+    BodyWriter::end_string_set();
+    size.end_string_set();
+  }
+};
+
+// Whether a value of type T holds a record with a string-set member, the one shape in which
+// the body (which writes an empty set) and DynamoDB's size (which omits it) walk differently.
+// Past a nesting depth the answer is yes, so that a recursive record is never walked forever.
+template <class T, int Depth>
+consteval bool holds_string_set_member();
+
+template <class T, int Depth, std::size_t... I>
+consteval bool record_holds_string_set_member(std::index_sequence<I...>) {
+  return ((is_string_set_v<field_type_t<T, I>> ||
+           holds_string_set_member<field_type_t<T, I>, Depth + 1>()) ||
+          ...);
+}
+
+template <class T, int Depth>
+consteval bool holds_string_set_member() {
+  if constexpr (Depth > 8) {
+    return true;
+  } else if constexpr (is_optional_v<T> || is_vector_v<T>) {
+    return holds_string_set_member<typename T::value_type, Depth + 1>();
+  } else if constexpr (is_string_map_v<T>) {
+    return holds_string_set_member<typename T::mapped_type, Depth + 1>();
+  } else if constexpr (is_string_set_v<T> || std::is_same_v<T, std::string>) {
+    return false;
+  } else if constexpr (Reflectable<T>) {
+    return record_holds_string_set_member<T, Depth>(std::make_index_sequence<field_count_v<T>>{});
+  } else {
+    return false;
+  }
+}
 
 }  // namespace detail
 
@@ -95,6 +217,27 @@ struct KeyAttributeSizes {
 template <Reflectable T>
 std::size_t item_size(const KeyAttributeSizes& keys, const T& record) {
   return keys.total() + attributes_size(record);
+}
+
+// encode_body(record, out), returning attributes_size(record): one traversal instead of two
+// where they walk alike, else both. A record that cannot be encoded is encoded again the two
+// ways, so that the EncodeError is the one encode_body or attributes_size would throw.
+template <Reflectable T>
+std::size_t encode_body_sized(const T& record, std::string& out) {
+  if constexpr (!detail::holds_string_set_member<T, 0>()) {
+    out.clear();
+    detail::SizedBodyWriter w{out};
+    try {
+      w.begin_item();
+      detail::encode_fields(w, record);
+      w.end_item();
+      return w.size.bytes;
+    } catch (const detail::PathedFailure&) {
+      // Falls through to the two passes, which throw.
+    }
+  }
+  encode_body(record, out);
+  return attributes_size(record);
 }
 
 }  // namespace pksk

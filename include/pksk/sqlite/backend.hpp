@@ -143,16 +143,18 @@ class Backend {
   Backend& operator=(Backend&& other) noexcept {
     if (this != &other) {
       tables_.clear();  // statements before their connection
+      for (auto& stmt : control_) stmt.reset();
       conn_ = std::move(other.conn_);
       tables_ = std::move(other.tables_);
       other.tables_.clear();
+      control_ = std::move(other.control_);
       path_ = std::move(other.path_);
       options_ = other.options_;
     }
     return *this;
   }
-  // tables_ is declared after conn_, so the statements are finalized before the connection
-  // is closed.
+  // tables_ and control_ are declared after conn_, so the statements are finalized before the
+  // connection is closed.
   ~Backend() = default;
 
   const std::string& path() const noexcept { return path_; }
@@ -265,8 +267,11 @@ class Backend {
     std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
     bool canceled = false;
     for (std::size_t i = 0; i < writes.size(); ++i) {
-      items[i] = load(t, key_of(writes[i]));
+      // The stored item is read for a condition to judge and for an update to apply to; an
+      // unconditional put or erase does not look at it, as put and erase alone do not.
       const Condition* condition = condition_of(writes[i]);
+      if (condition == nullptr && !std::holds_alternative<UpdateRequest>(writes[i])) continue;
+      items[i] = load(t, key_of(writes[i]));
       if (condition != nullptr && !evaluate(*condition, items[i] ? *items[i] : no_item())) {
         reasons[i] = CancellationReason::condition_failed;
         canceled = true;
@@ -422,16 +427,16 @@ class Backend {
    public:
     WriteTransaction(Backend& backend, const detail::sqlite::TableState& t, std::string_view what)
         : backend_(backend), table_(t.name), what_(what) {
-      backend_.exec("BEGIN IMMEDIATE", table_, what_);
+      backend_.run_control(Control::begin, table_, what_);
     }
     WriteTransaction(const WriteTransaction&) = delete;
     WriteTransaction& operator=(const WriteTransaction&) = delete;
     void commit() {
-      backend_.exec("COMMIT", table_, what_);
+      backend_.run_control(Control::commit, table_, what_);
       done_ = true;
     }
     ~WriteTransaction() {
-      if (!done_) sqlite3_exec(backend_.conn_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+      if (!done_) backend_.rollback();
     }
 
    private:
@@ -441,9 +446,43 @@ class Backend {
     bool done_ = false;
   };
 
-  void exec(const char* sql, std::string_view table, std::string_view operation) {
-    detail::sqlite::check(conn_.get(), sqlite3_exec(conn_.get(), sql, nullptr, nullptr, nullptr),
-                          table, std::string(operation) + " (" + sql + ")");
+  // BEGIN IMMEDIATE, COMMIT and ROLLBACK, prepared once per connection on first use: every
+  // conditional write, update, transaction and batch runs two of them, and sqlite3_exec would
+  // parse and prepare each again (a few microseconds a write).
+  enum class Control : unsigned char { begin, commit, rollback };
+  static constexpr std::array<const char*, 3> control_sql{"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"};
+
+  sqlite3_stmt* control(Control which, std::string_view table, std::string_view operation) {
+    detail::sqlite::Statement& stmt = control_[static_cast<std::size_t>(which)];
+    if (!stmt) {
+      const char* sql = control_sql[static_cast<std::size_t>(which)];
+      stmt = detail::sqlite::prepare(connection(), sql, table,
+                                     std::string(operation) + " (" + sql + ")");
+    }
+    return stmt.get();
+  }
+
+  void run_control(Control which, std::string_view table, std::string_view operation) {
+    sqlite3_stmt* s = control(which, table, operation);
+    const int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+      detail::sqlite::throw_failure(
+          conn_.get(), rc, table,
+          std::string(operation) + " (" + control_sql[static_cast<std::size_t>(which)] + ")");
+    }
+  }
+
+  // Never throws: a failed write's scope is being left, and there may be no transaction left
+  // to roll back (SQLite rolls some failures back itself).
+  void rollback() noexcept {
+    try {
+      sqlite3_stmt* s = control(Control::rollback, {}, "rollback");
+      sqlite3_step(s);
+      sqlite3_reset(s);
+    } catch (...) {
+      sqlite3_exec(conn_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+    }
   }
 
   void insert(detail::sqlite::TableState& t, const ItemView& item) {
@@ -560,14 +599,13 @@ class Backend {
                          " would make the item " + std::to_string(out.size) +
                          " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
     }
-    AttributeValue body = AttributeValue::empty_map();
-    for (auto& [name, value] : item.map) {
-      if (name != t.spec.pk_attribute && name != t.spec.sk_attribute &&
-          name != t.spec.type_attribute) {
-        body.map.push_back({name, std::move(value)});
-      }
-    }
-    append_plain_json(out.body, body);
+    // The body is every attribute but the keys and the type, written straight from the item
+    // (no second map); a plain JSON body is seldom much longer than DynamoDB's measure.
+    out.body.reserve(out.size + out.size / 4 + 16);
+    append_plain_json_members(out.body, item, [&](std::string_view name) {
+      return name == t.spec.pk_attribute || name == t.spec.sk_attribute ||
+             name == t.spec.type_attribute;
+    });
     return out;
   }
 
@@ -654,6 +692,7 @@ class Backend {
   Options options_;
   detail::sqlite::Connection conn_;
   std::vector<std::unique_ptr<detail::sqlite::TableState>> tables_;
+  std::array<detail::sqlite::Statement, 3> control_;  // Control's statements, after conn_
 };
 
 static_assert(pksk::Backend<Backend>);

@@ -269,10 +269,15 @@ class Table {
                              std::string& body, std::string_view operation) const {
     std::size_t size = 0;
     try {
-      encode<B::body_format>(item, body);
-      size = item_size(KeyAttributeSizes{spec_.pk_attribute, pk, spec_.sk_attribute, sk,
-                                         spec_.type_attribute, type_name_v<T>},
-                       item);
+      const KeyAttributeSizes keys{
+          spec_.pk_attribute, pk, spec_.sk_attribute, sk, spec_.type_attribute, type_name_v<T>};
+      if constexpr (B::body_format == BodyFormat::json) {
+        // Body and size in one traversal: each number formatted once.
+        size = keys.total() + encode_body_sized(item, body);
+      } else {
+        encode<B::body_format>(item, body);
+        size = item_size(keys, item);
+      }
     } catch (const EncodeError& e) {
       throw EncodeError(context(operation, type_name_v<T>) + e.what());
     }
@@ -372,6 +377,18 @@ class Table {
 
   // DynamoDB refuses a batch request that names one item twice.
   void refuse_duplicate_keys(std::span<const ItemKey> group, std::string_view operation) const {
+    // Keys in strictly increasing order (the usual bulk load) are distinct: one comparison a
+    // key instead of one a pair. Otherwise every pair is compared, so the error names the
+    // first pair in the order of the request.
+    const auto less = [](const ItemKey& a, const ItemKey& b) {
+      const int pk = a.pk.compare(b.pk);
+      return pk < 0 || (pk == 0 && a.sk < b.sk);
+    };
+    bool increasing = true;
+    for (std::size_t i = 1; i < group.size() && increasing; ++i) {
+      increasing = less(group[i - 1], group[i]);
+    }
+    if (increasing) return;
     for (std::size_t i = 0; i < group.size(); ++i) {
       for (std::size_t j = i + 1; j < group.size(); ++j) {
         if (group[i] == group[j]) {
@@ -417,7 +434,8 @@ class Table {
     auto it = std::ranges::begin(items);
     const auto end = std::ranges::end(items);
     while (it != end) {
-      keys.clear();
+      // keys and bodies keep their strings from slice to slice: formatting into them reuses
+      // their capacity, so a slice after the first allocates nothing per item.
       writes.clear();
       std::vector<ItemKey> item_keys;
       std::size_t n = 0;
