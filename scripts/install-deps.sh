@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ clang-16 clang-format-16
   libboost1.81-dev libsimdjson-dev libsqlite3-dev catch2
   libbenchmark-dev nlohmann-json3-dev valgrind python3
+  libclang-rt-16-dev
 )
 
 missing=()

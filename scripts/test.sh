@@ -13,7 +13,7 @@ scripts/install-deps.sh
 
 jobs=${PKSK_JOBS:-$(nproc)}
 conan=$(scripts/python-venv.sh)
-builds=${PKSK_BUILDS:-"gcc clang sanitize"}
+builds=${PKSK_BUILDS:-"gcc clang sanitize fuzz"}
 
 configure_and_test() {
   local name=$1; shift
@@ -25,6 +25,20 @@ configure_and_test() {
   cmake --build "$dir" -j "$jobs"
   echo "=== $name: test"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+}
+
+# The fuzz build: libFuzzer targets under ASan+UBSan (fuzz/README.md), only they are built,
+# and ctest runs each for PKSK_FUZZ_SECONDS (default 60). The builds above cover the tests.
+fuzz_build() {
+  local dir="$root/build/fuzz"
+  echo "=== fuzz: configure"
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-16 \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPKSK_BUILD_FUZZERS=ON -DPKSK_BUILD_TESTS=OFF \
+    -DPKSK_BUILD_EXAMPLES=OFF -DPKSK_BUILD_BENCHMARKS=OFF >/dev/null
+  echo "=== fuzz: build"
+  cmake --build "$dir" -j "$jobs"
+  echo "=== fuzz: test (${PKSK_FUZZ_SECONDS:-60} s per target)"
+  ctest --test-dir "$dir" --output-on-failure -L fuzz -j "$jobs"
 }
 
 for build in $builds; do
@@ -42,6 +56,8 @@ for build in $builds; do
         configure_and_test sanitize -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug \
         -DPKSK_BUILD_BENCHMARKS=OFF -DPKSK_TEST_PACKAGE=OFF \
         "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" ;;
+    fuzz)
+      fuzz_build ;;
     *) echo "unknown build: $build" >&2; exit 2 ;;
   esac
 done

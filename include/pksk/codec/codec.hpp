@@ -346,6 +346,25 @@ template <class E>
   throw_pathed("expected " + enum_names_text<E>() + ", found \"" + std::string(name) + "\"");
 }
 
+// How deep in the document a list, map, set or record may sit (the item itself is level 1).
+// simdjson On-Demand enforces no depth limit of its own: its max_depth (1024) only exists in
+// builds with SIMDJSON_DEVELOPMENT_CHECKS (those without NDEBUG), where it is an assertion,
+// an abort. And decoding a record type that contains itself (a tree of vector<Node>) recurses
+// once per level: a body nested 100,000 deep overflowed the stack. Checking before every
+// container is opened bounds both; the margin below 1024 leaves room for the AttributeValue
+// wrapper around a value. DynamoDB itself allows 32 levels.
+inline constexpr std::int32_t max_decode_depth = 1000;
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_depth_error() {
+  throw_pathed("nested deeper than " + std::to_string(max_decode_depth) + " levels");
+}
+
+template <class Reader>
+[[gnu::always_inline]] inline void check_depth(const typename Reader::Value& value) {
+  if (Reader::depth(value) > max_decode_depth) [[unlikely]]
+    throw_depth_error();
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_timestamp_error(std::string_view text) {
   throw_pathed(
       "expected an ISO 8601 UTC timestamp such as \"2024-02-29T23:59:58.123456789Z\" (at most " +
@@ -407,18 +426,21 @@ template <class Reader, class T>
       decode_value<Reader>(value, *out);
     }
   } else if constexpr (is_vector_v<T>) {
+    check_depth<Reader>(value);
     ondemand::array array;
     if (auto error = Reader::get_list(value, array)) [[unlikely]] {
       throw_read_error<Reader>("an array", value, error);
     }
     // One allocation for the elements, not one per doubling: counting is a walk over
-    // structural indexes simdjson already has, far cheaper than a malloc.
-    if (std::size_t count = 0; out.capacity() == 0) {
-      if (auto error = array.count_elements().get(count)) [[unlikely]] {
-        throw_invalid_json(error);
-      }
-      out.reserve(count);
+    // structural indexes simdjson already has, far cheaper than a malloc. It also checks the
+    // array's structure, so it runs whatever the vector's capacity: skipped for a reused
+    // vector, a malformed element of an unknown member went unnoticed there and the same
+    // bytes decoded or failed depending on the struct (a fuzzing finding).
+    std::size_t count = 0;
+    if (auto error = array.count_elements().get(count)) [[unlikely]] {
+      throw_invalid_json(error);
     }
+    out.reserve(count);
     // Elements already there are decoded over in place, so a reused struct keeps not only the
     // vector's capacity but its elements' strings too.
     std::size_t i = 0;
@@ -452,6 +474,7 @@ template <class Reader, class T>
     }
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(i), out.end());
   } else if constexpr (is_string_map_v<T>) {
+    check_depth<Reader>(value);
     ondemand::object object;
     if (auto error = Reader::get_map(value, object)) [[unlikely]] {
       throw_read_error<Reader>("an object", value, error);
@@ -476,6 +499,7 @@ template <class Reader, class T>
       });
     }
   } else if constexpr (is_string_set_v<T>) {
+    check_depth<Reader>(value);
     ondemand::array array;
     if (auto error = Reader::get_string_set(value, array)) [[unlikely]] {
       throw_read_error<Reader>("an array of strings", value, error);
@@ -496,6 +520,7 @@ template <class Reader, class T>
       });
     }
   } else if constexpr (CodecRecord<T>) {
+    check_depth<Reader>(value);
     ondemand::object object;
     if (auto error = Reader::get_record(value, object)) [[unlikely]] {
       throw_read_error<Reader>("an object", value, error);

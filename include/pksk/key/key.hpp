@@ -32,6 +32,10 @@
 
 namespace pksk {
 
+// DynamoDB's limits on key sizes in bytes (UTF-8); a longer key is a KeyError when formatted.
+inline constexpr std::size_t max_partition_key_size = detail::max_partition_key_size;
+inline constexpr std::size_t max_sort_key_size = detail::max_sort_key_size;
+
 // A partition key's text: what a query over an item collection is given.
 struct PartitionKey {
   std::string value;

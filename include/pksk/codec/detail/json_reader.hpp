@@ -96,6 +96,10 @@ struct BodyReader {
                                                                     ondemand::array& out) noexcept {
     return v.get_array().get(out);
   }
+  // How deep the value sits in the document (1 for the item itself).
+  [[gnu::always_inline]] static std::int32_t depth(const Value& v) noexcept {
+    return v.current_depth();
+  }
   // What the value is, after a read failed with INCORRECT_TYPE or NUMBER_OUT_OF_RANGE (the
   // failed read left the value unconsumed, so it can still be inspected).
   static std::string describe(Value& v) { return describe_json_value(v); }

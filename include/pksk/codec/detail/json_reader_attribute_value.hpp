@@ -126,6 +126,9 @@ struct AttributeValueReader {
     if (v.tag != AttributeTag::SS) return simdjson::INCORRECT_TYPE;
     return v.value.get_array().get(out);
   }
+  [[gnu::always_inline]] static std::int32_t depth(const Value& v) noexcept {
+    return v.value.current_depth();
+  }
   static std::string_view number_text(Value& v) noexcept { return v.number_text; }
   static std::string describe(Value& v) {
     if (v.tag == AttributeTag::none) return "something other than an AttributeValue";

@@ -98,6 +98,28 @@ inline void append_checked(std::string& out, std::string_view value, const Compo
   out.append(value);
 }
 
+// DynamoDB's limits on a key attribute's value, in bytes (UTF-8): 2,048 for a partition key,
+// 1,024 for a sort key. A longer key would be refused by DynamoDB at write time, so it is
+// refused here, on every backend, before anything is written.
+inline constexpr std::size_t max_partition_key_size = 2048;
+inline constexpr std::size_t max_sort_key_size = 1024;
+
+constexpr std::size_t max_key_size(KeyRole role) noexcept {
+  return role == KeyRole::partition ? max_partition_key_size : max_sort_key_size;
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_key_too_long(std::string_view entity,
+                                                                      std::string_view key_template,
+                                                                      KeyRole role,
+                                                                      std::size_t size) {
+  std::string msg = "pksk: ";
+  msg.append(entity).append("'s ").append(role == KeyRole::partition ? "partition" : "sort");
+  msg.append(" key (template \"").append(key_template).append("\") is ");
+  msg.append(std::to_string(size)).append(" bytes, over DynamoDB's limit of ");
+  msg.append(std::to_string(max_key_size(role))).append(" bytes");
+  throw KeyError(msg);
+}
+
 // Digits of the largest value of the unsigned type: 3, 5, 10, 20 for 8, 16, 32, 64 bits.
 template <class U>
 inline constexpr int sortable_width_v = std::numeric_limits<U>::digits10 + 1;

@@ -104,6 +104,9 @@ struct KeyTemplate {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (append_segment<I>(record, out), ...);
     }(std::make_index_sequence<segments.size()>{});
+    if (out.size() > max_key_size(Role)) [[unlikely]] {
+      throw_key_too_long(Entity<T>::type, text, Role, out.size());
+    }
   }
 
  private:
