@@ -152,10 +152,13 @@ struct item_collection_members_have_sort_keys_that_can_collide {
 // would overwrite each other): "TEAM#{team}" and "{topic}#{n}" can both be "TEAM#x".
 template <EntityType A, EntityType B>
 consteval bool sort_keys_may_collide() {
-  if constexpr (sort_key_template<A>::valid && sort_key_template<B>::valid) {
-    return languages_intersect(sort_key_template<A>::language, sort_key_template<B>::language);
-  } else {
+  if constexpr (!sort_key_template<A>::valid || !sort_key_template<B>::valid) {
     return false;
+  } else if constexpr (literal_prefixes_differ(sort_key_template<A>::prefix,
+                                               sort_key_template<B>::prefix)) {
+    return false;
+  } else {
+    return languages_intersect(sort_key_template<A>::language, sort_key_template<B>::language);
   }
 }
 
