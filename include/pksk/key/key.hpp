@@ -4,7 +4,8 @@
 //
 // Template syntax: literal text and {member} fields. '{' without '}', '}' without '{', an
 // empty '{}', a field naming no member and two adjacent fields ("{a}{b}", ambiguous) are
-// compile errors (static_asserts whose instantiation context names the entity and the text).
+// compile errors, one per mistake, whose error line names the rule, the entity and the text
+// (diagnose.hpp).
 //
 // Formatting rules, per field of a template:
 // - std::string (or std::string_view): the value verbatim. It must be non-empty, valid UTF-8
@@ -28,6 +29,7 @@
 
 #include "detail/fixed_string.hpp"
 #include "detail/template.hpp"
+#include "diagnose.hpp"
 #include "entity.hpp"
 
 namespace pksk {
@@ -109,44 +111,31 @@ template <EntityType A, EntityType B>
 inline constexpr bool same_partition_shape_v =
     detail::same_key_shape<detail::pk_text_v<A>, detail::pk_text_v<B>>();
 
-namespace detail {
+namespace diagnostics {
 
-// Diagnostics of ItemCollection<Ts...>; see key_template.hpp for why the entities and the
-// offending text are template arguments.
+// The rules ItemCollection<Ts...> checks its members against (see diagnose.hpp): each names the
+// two members involved and their templates.
 
-template <class First, fixed_string FirstPartitionKey, class Other, fixed_string OtherPartitionKey,
-          bool Ok>
-struct item_collection_members_have_different_partition_key_shapes {
-  static_assert(Ok,
-                "pksk: ItemCollection members must have partition-key templates of the same "
-                "shape (same literal text, same number and order of fields)");
-  static constexpr bool value = Ok;
-};
+// Same literal text, same number and order of fields: only then can the items share partitions.
+template <class First, detail::fixed_string FirstPartitionKey, class Other,
+          detail::fixed_string OtherPartitionKey>
+struct item_collection_members_have_different_partition_key_shapes;
 
-template <class A, class B, fixed_string Type, bool Ok>
-struct item_collection_members_have_the_same_type {
-  static_assert(Ok, "pksk: two ItemCollection members have the same type discriminator");
-  static constexpr bool value = Ok;
-};
+template <class A, class B, detail::fixed_string Type>
+struct item_collection_members_have_the_same_type_discriminator;
 
 // Identical means the same shape: "ITEM#{id}" and "ITEM#{name}" would collide as surely as two
 // copies of one template, since both items live in the same partition.
-template <class A, fixed_string SortKeyA, class B, fixed_string SortKeyB, bool Ok>
-struct item_collection_members_have_identical_sort_key_templates {
-  static_assert(Ok,
-                "pksk: two ItemCollection members have identical sort-key templates, so their "
-                "keys could collide");
-  static constexpr bool value = Ok;
-};
+template <class A, detail::fixed_string SortKeyA, class B, detail::fixed_string SortKeyB>
+struct item_collection_members_have_identical_sort_key_templates;
 
-template <class A, fixed_string SortKeyA, class B, fixed_string SortKeyB, bool Ok>
-struct item_collection_members_have_sort_keys_that_can_collide {
-  static_assert(Ok,
-                "pksk: two ItemCollection members have sort-key templates that can produce the "
-                "same key (a field value can spell the other's literal text); give them "
-                "distinct literal prefixes");
-  static constexpr bool value = Ok;
-};
+// A field value can spell the other's literal text: give them distinct literal prefixes.
+template <class A, detail::fixed_string SortKeyA, class B, detail::fixed_string SortKeyB>
+struct item_collection_members_have_sort_key_templates_that_can_produce_the_same_key;
+
+}  // namespace diagnostics
+
+namespace detail {
 
 // Whether some sort key could be formatted from both A and B (which then, in one partition,
 // would overwrite each other): "TEAM#{team}" and "{topic}#{n}" can both be "TEAM#x".
@@ -164,18 +153,21 @@ consteval bool sort_keys_may_collide() {
 
 template <class A, class B>
 struct CollectionPairCheck {
-  static constexpr bool distinct_types =
-      item_collection_members_have_the_same_type<A, B, type_text_v<A>,
-                                                 type_name_v<A> != type_name_v<B>>::value;
+  static constexpr bool same_sort_key_shape = same_key_shape<sk_text_v<A>, sk_text_v<B>>();
+  static constexpr bool distinct_types = diagnose_v<
+      type_name_v<A> != type_name_v<B>,
+      diagnostics::item_collection_members_have_the_same_type_discriminator<A, B, type_text_v<A>>>;
   static constexpr bool distinct_sort_keys =
-      item_collection_members_have_identical_sort_key_templates<
-          A, sk_text_v<A>, B, sk_text_v<B>, !same_key_shape<sk_text_v<A>, sk_text_v<B>>()>::value;
+      diagnose_v<!same_sort_key_shape,
+                 diagnostics::item_collection_members_have_identical_sort_key_templates<
+                     A, sk_text_v<A>, B, sk_text_v<B>>>;
   // Identical shapes are reported above; this catches the subtler overlaps.
-  static constexpr bool separate_sort_keys =
-                            item_collection_members_have_sort_keys_that_can_collide < A,
-                        sk_text_v<A>, B, sk_text_v<B>,
-                        same_key_shape<sk_text_v<A>, sk_text_v<B>>() ||
-                            !sort_keys_may_collide<A, B>() > ::value;
+  static constexpr bool
+      separate_sort_keys = diagnose_v < same_sort_key_shape || !sort_keys_may_collide<A, B>(),
+      diagnostics::item_collection_members_have_sort_key_templates_that_can_produce_the_same_key <
+          A,
+      sk_text_v<A>, B, sk_text_v < B >>>
+      ;
   static constexpr bool ok = distinct_types && distinct_sort_keys && separate_sort_keys;
 };
 
@@ -202,32 +194,48 @@ struct CollectionPairsCheck<std::tuple<Ts...>, std::index_sequence<K...>> {
 
 template <class First, class Other>
 struct PartitionShapeCheck {
-  static constexpr bool ok = item_collection_members_have_different_partition_key_shapes<
-      First, pk_text_v<First>, Other, pk_text_v<Other>,
-      same_partition_shape_v<First, Other>>::value;
+  static constexpr bool ok =
+      diagnose_v<same_partition_shape_v<First, Other>,
+                 diagnostics::item_collection_members_have_different_partition_key_shapes<
+                     First, pk_text_v<First>, Other, pk_text_v<Other>>>;
 };
 
 template <EntityType T>
-inline constexpr bool entity_keys_valid_v =
+inline constexpr bool entity_keys_diagnosed_v =
     partition_key_template<T>::diagnosed && sort_key_template<T>::diagnosed;
 
-// What ItemCollection<Ts...> requires of its members: valid key templates, one partition-key
-// shape, distinct type discriminators, distinct sort-key templates. Reading ok instantiates the
-// checks; each failure is a static_assert naming the members and the templates involved.
-template <EntityType... Ts>
-  requires(sizeof...(Ts) > 0)
-struct CollectionMembersCheck {
+template <EntityType T>
+inline constexpr bool entity_keys_valid_v =
+    partition_key_template<T>::valid && sort_key_template<T>::valid;
+
+// Members are compared only when all their key templates are valid: a malformed template is
+// reported once, by itself, not again as a difference of shapes.
+template <bool KeysValid, class... Ts>
+struct CollectionRulesCheck {
+  static constexpr bool ok = false;
+};
+
+template <class... Ts>
+struct CollectionRulesCheck<true, Ts...> {
   using First = std::tuple_element_t<0, std::tuple<Ts...>>;
-  static constexpr bool keys = (entity_keys_valid_v<Ts> && ...);
   static constexpr bool shapes = (PartitionShapeCheck<First, Ts>::ok && ...);
   static constexpr bool pairs =
       CollectionPairsCheck<std::tuple<Ts...>,
                            std::make_index_sequence<sizeof...(Ts) * sizeof...(Ts)>>::ok;
-  static constexpr bool ok = keys && shapes && pairs;
+  static constexpr bool ok = shapes && pairs;
 };
 
-// The same as a function. Prefer CollectionMembersCheck<Ts...>::ok where a failure must read
-// well under clang: a failed check makes clang call this function non-constant too.
+// What ItemCollection<Ts...> requires of its members: valid key templates, one partition-key
+// shape, distinct type discriminators, distinct sort-key templates. Reading ok instantiates the
+// checks; each failure is one error naming the members and the templates involved.
+template <EntityType... Ts>
+  requires(sizeof...(Ts) > 0)
+struct CollectionMembersCheck {
+  static constexpr bool keys = (entity_keys_diagnosed_v<Ts> && ...);
+  static constexpr bool ok =
+      keys && CollectionRulesCheck<(entity_keys_valid_v<Ts> && ...), Ts...>::ok;
+};
+
 template <EntityType... Ts>
   requires(sizeof...(Ts) > 0)
 consteval bool check_collection_members() {
