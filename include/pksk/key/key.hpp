@@ -162,12 +162,11 @@ struct CollectionPairCheck {
                  diagnostics::item_collection_members_have_identical_sort_key_templates<
                      A, sk_text_v<A>, B, sk_text_v<B>>>;
   // Identical shapes are reported above; this catches the subtler overlaps.
-  static constexpr bool
-      separate_sort_keys = diagnose_v < same_sort_key_shape || !sort_keys_may_collide<A, B>(),
-      diagnostics::item_collection_members_have_sort_key_templates_that_can_produce_the_same_key <
-          A,
-      sk_text_v<A>, B, sk_text_v < B >>>
-      ;
+  static constexpr bool sort_keys_overlap = !same_sort_key_shape && sort_keys_may_collide<A, B>();
+  static constexpr bool separate_sort_keys = diagnose_v<
+      !sort_keys_overlap,
+      diagnostics::item_collection_members_have_sort_key_templates_that_can_produce_the_same_key<
+          A, sk_text_v<A>, B, sk_text_v<B>>>;
   static constexpr bool ok = distinct_types && distinct_sort_keys && separate_sort_keys;
 };
 
