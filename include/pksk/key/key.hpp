@@ -21,6 +21,7 @@
 // - enums: the enumerator's name; KeyError for a value that has none.
 // - bool, character, floating-point and other types cannot be key fields (compile error).
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -151,52 +152,129 @@ consteval bool sort_keys_may_collide() {
   }
 }
 
+// The template with every field name dropped ("CUSTOMER#{}" for "CUSTOMER#{customer_id}"):
+// two valid templates have the same shape exactly when these are equal, since literal text
+// holds no braces. One per template, where comparing the parsed segments took an instantiation
+// per pair of templates.
+template <fixed_string Template>
+struct KeyShape {
+  std::array<char, Template.size()> chars{};
+  std::size_t size = 0;
+
+  constexpr std::string_view view() const noexcept { return {chars.data(), size}; }
+};
+
+template <fixed_string Template>
+inline constexpr KeyShape<Template> key_shape_v = [] {
+  KeyShape<Template> shape;
+  bool in_field = false;
+  for (const char c : Template.view()) {
+    if (c == '}') in_field = false;
+    if (!in_field) shape.chars[shape.size++] = c;
+    if (c == '{') in_field = true;
+  }
+  return shape;
+}();
+
+enum class PairFinding : unsigned char { same_type, identical_sort_keys, sort_keys_may_overlap };
+
+struct MemberPair {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  PairFinding finding = PairFinding::same_type;
+};
+
+template <std::size_t N>
+struct CollectionFindings {
+  std::array<std::size_t, N> partition_shape_mismatches{};  // members unlike the first
+  std::size_t mismatches = 0;
+  std::array<MemberPair, N * N> pairs{};
+  std::size_t count = 0;
+};
+
+// Every rule over the members in one constant evaluation over their texts, so that a
+// collection of n members costs n instantiations rather than n(n-1)/2 pair checks (which
+// also made clang refuse 30 members: a fold of n * n operands is deeper than it allows).
+// Only what it finds is instantiated: a rule broken, or a pair whose literal prefixes do not
+// tell it apart and so needs the automaton.
+template <class... Ts>
+inline constexpr auto collection_findings_v = [] {
+  constexpr std::size_t n = sizeof...(Ts);
+  const std::array<std::string_view, n> types{type_name_v<Ts>...};
+  const std::array<std::string_view, n> partition_shapes{key_shape_v<pk_text_v<Ts>>.view()...};
+  const std::array<std::string_view, n> sort_shapes{key_shape_v<sk_text_v<Ts>>.view()...};
+  const std::array<std::string_view, n> sort_prefixes{sort_key_template<Ts>::prefix...};
+  CollectionFindings<n> found;
+  for (std::size_t i = 1; i < n; ++i) {
+    if (partition_shapes[i] != partition_shapes[0]) {
+      found.partition_shape_mismatches[found.mismatches++] = i;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (types[i] == types[j]) found.pairs[found.count++] = {i, j, PairFinding::same_type};
+      if (sort_shapes[i] == sort_shapes[j]) {
+        found.pairs[found.count++] = {i, j, PairFinding::identical_sort_keys};
+      } else if (!literal_prefixes_differ(sort_prefixes[i], sort_prefixes[j])) {
+        found.pairs[found.count++] = {i, j, PairFinding::sort_keys_may_overlap};
+      }
+    }
+  }
+  return found;
+}();
+
+template <class A, class B, PairFinding Finding>
+struct PairReport;
+
 template <class A, class B>
-struct CollectionPairCheck {
-  static constexpr bool same_sort_key_shape = same_key_shape<sk_text_v<A>, sk_text_v<B>>();
-  static constexpr bool distinct_types = diagnose_v<
-      type_name_v<A> != type_name_v<B>,
+struct PairReport<A, B, PairFinding::same_type> {
+  static constexpr bool ok = diagnose_v<
+      false,
       diagnostics::item_collection_members_have_the_same_type_discriminator<A, B, type_text_v<A>>>;
-  static constexpr bool distinct_sort_keys =
-      diagnose_v<!same_sort_key_shape,
-                 diagnostics::item_collection_members_have_identical_sort_key_templates<
-                     A, sk_text_v<A>, B, sk_text_v<B>>>;
-  // Identical shapes are reported above; this catches the subtler overlaps.
-  static constexpr bool sort_keys_overlap = !same_sort_key_shape && sort_keys_may_collide<A, B>();
-  static constexpr bool separate_sort_keys = diagnose_v<
-      !sort_keys_overlap,
+};
+
+template <class A, class B>
+struct PairReport<A, B, PairFinding::identical_sort_keys> {
+  static constexpr bool ok =
+      diagnose_v<false, diagnostics::item_collection_members_have_identical_sort_key_templates<
+                            A, sk_text_v<A>, B, sk_text_v<B>>>;
+};
+
+template <class A, class B>
+struct PairReport<A, B, PairFinding::sort_keys_may_overlap> {
+  static constexpr bool ok = diagnose_v<
+      !sort_keys_may_collide<A, B>(),
       diagnostics::item_collection_members_have_sort_key_templates_that_can_produce_the_same_key<
           A, sk_text_v<A>, B, sk_text_v<B>>>;
-  static constexpr bool ok = distinct_types && distinct_sort_keys && separate_sort_keys;
 };
 
-// Each unordered pair once: I < J.
-template <std::size_t I, std::size_t J, class Members, bool Ordered = (I < J)>
-struct CollectionPairAt {
-  static constexpr bool ok = true;
-};
-
-template <std::size_t I, std::size_t J, class... Ts>
-struct CollectionPairAt<I, J, std::tuple<Ts...>, true> {
-  static constexpr bool ok = CollectionPairCheck<std::tuple_element_t<I, std::tuple<Ts...>>,
-                                                 std::tuple_element_t<J, std::tuple<Ts...>>>::ok;
-};
-
-template <class Members, class Pairs>
-struct CollectionPairsCheck;
+template <class Members, class Found>
+struct CollectionReports;
 
 template <class... Ts, std::size_t... K>
-struct CollectionPairsCheck<std::tuple<Ts...>, std::index_sequence<K...>> {
-  static constexpr std::size_t n = sizeof...(Ts);
-  static constexpr bool ok = (CollectionPairAt<K / n, K % n, std::tuple<Ts...>>::ok && ...);
+struct CollectionReports<std::tuple<Ts...>, std::index_sequence<K...>> {
+  static constexpr auto& found = collection_findings_v<Ts...>;
+  template <std::size_t I>
+  using member = std::tuple_element_t<I, std::tuple<Ts...>>;
+  static constexpr bool ok =
+      (PairReport<member<found.pairs[K].a>, member<found.pairs[K].b>, found.pairs[K].finding>::ok &&
+       ... && true);
 };
 
-template <class First, class Other>
-struct PartitionShapeCheck {
+template <class Members, class Mismatches>
+struct PartitionShapeReports;
+
+template <class... Ts, std::size_t... K>
+struct PartitionShapeReports<std::tuple<Ts...>, std::index_sequence<K...>> {
+  static constexpr auto& found = collection_findings_v<Ts...>;
+  using First = std::tuple_element_t<0, std::tuple<Ts...>>;
+  template <std::size_t I>
+  using member = std::tuple_element_t<I, std::tuple<Ts...>>;
   static constexpr bool ok =
-      diagnose_v<same_partition_shape_v<First, Other>,
-                 diagnostics::item_collection_members_have_different_partition_key_shapes<
-                     First, pk_text_v<First>, Other, pk_text_v<Other>>>;
+      (diagnose_v<false, diagnostics::item_collection_members_have_different_partition_key_shapes<
+                             First, pk_text_v<First>, member<found.partition_shape_mismatches[K]>,
+                             pk_text_v<member<found.partition_shape_mismatches[K]>>>> &&
+       ... && true);
 };
 
 template <EntityType T>
@@ -216,11 +294,11 @@ struct CollectionRulesCheck {
 
 template <class... Ts>
 struct CollectionRulesCheck<true, Ts...> {
-  using First = std::tuple_element_t<0, std::tuple<Ts...>>;
-  static constexpr bool shapes = (PartitionShapeCheck<First, Ts>::ok && ...);
+  static constexpr auto& found = collection_findings_v<Ts...>;
+  static constexpr bool shapes =
+      PartitionShapeReports<std::tuple<Ts...>, std::make_index_sequence<found.mismatches>>::ok;
   static constexpr bool pairs =
-      CollectionPairsCheck<std::tuple<Ts...>,
-                           std::make_index_sequence<sizeof...(Ts) * sizeof...(Ts)>>::ok;
+      CollectionReports<std::tuple<Ts...>, std::make_index_sequence<found.count>>::ok;
   static constexpr bool ok = shapes && pairs;
 };
 
