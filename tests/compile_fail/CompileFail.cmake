@@ -1,21 +1,62 @@
-# Compile-time diagnostics of key templates and item collections: each source must be
-# rejected with the static_assert message given here and with the `// expect:` lines it
-# carries, which name the entity and the offending text.
+# Compile-time diagnostics of key templates and item collections, as users meet them: each
+# source uses the public API only and must be rejected with exactly one `error:` line that names
+# the rule given here and carries the `// expect:` lines of the source (the entity or entities
+# and the offending text). Every case runs on both g++-12 and clang++-16, whichever compiler
+# builds the tree, since each spells diagnostics its own way.
+
+get_target_property(_pksk_cf_boost Boost::headers INTERFACE_INCLUDE_DIRECTORIES)
+get_target_property(_pksk_cf_simdjson simdjson::simdjson INTERFACE_INCLUDE_DIRECTORIES)
+get_target_property(_pksk_cf_sqlite SQLite::SQLite3 INTERFACE_INCLUDE_DIRECTORIES)
+set(_pksk_cf_includes
+    "${PROJECT_SOURCE_DIR}/include;${_pksk_cf_boost};${_pksk_cf_simdjson};${_pksk_cf_sqlite}")
+
+find_program(PKSK_COMPILE_FAIL_GCC NAMES g++-12)
+find_program(PKSK_COMPILE_FAIL_CLANG NAMES clang++-16)
+set(_pksk_cf_compilers)
+foreach(pair IN ITEMS "gcc|PKSK_COMPILE_FAIL_GCC" "clang|PKSK_COMPILE_FAIL_CLANG")
+  string(REPLACE "|" ";" pair "${pair}")
+  list(GET pair 0 tag)
+  list(GET pair 1 var)
+  if(${var})
+    list(APPEND _pksk_cf_compilers "${tag}|${${var}}")
+  else()
+    message(WARNING "pksk: ${var} not found; its compile-fail tests are not registered")
+  endif()
+endforeach()
+
+# pksk_add_compile_fail(name source rule): the source must fail to compile on every compiler
+# above with exactly one error, naming rule and the source's `// expect:` texts.
+function(pksk_add_compile_fail name source rule)
+  foreach(entry IN LISTS _pksk_cf_compilers)
+    string(FIND "${entry}" "|" bar)
+    string(SUBSTRING "${entry}" 0 ${bar} tag)
+    math(EXPR after "${bar} + 1")
+    string(SUBSTRING "${entry}" ${after} -1 compiler)
+    add_test(NAME compile_fail.${tag}.${name}
+             COMMAND ${CMAKE_COMMAND}
+                     -DCOMPILER=${compiler}
+                     -DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/${source}
+                     -DRULE=${rule}
+                     "-DINCLUDES=${_pksk_cf_includes}"
+                     -P ${PROJECT_SOURCE_DIR}/cmake/CheckCompileFail.cmake)
+  endforeach()
+endfunction()
+
 foreach(case IN ITEMS
-    "key_no_member|pksk: key template names no member of the entity"
-    "key_malformed_unclosed|pksk: malformed key template: '{' without '}'"
-    "key_malformed_unopened|pksk: malformed key template: '}' without '{'"
-    "key_malformed_empty|pksk: malformed key template: empty '{}'"
-    "key_malformed_adjacent|pksk: malformed key template: two fields with no literal text"
-    "key_unsupported_type|pksk: key field must be a std::string, an integer or an enum"
-    "collection_partition_shape|pksk: ItemCollection members must have partition-key templates"
-    "collection_same_type|pksk: two ItemCollection members have the same type discriminator"
-    "collection_identical_sort_key|pksk: two ItemCollection members have identical sort-key templates"
-    "collection_sort_keys_collide|pksk: two ItemCollection members have sort-key templates that can produce"
-    "update_key_member|pksk: an update cannot change a member of the item's key")
+    "key_no_member|key_template_names_no_member_of_the_entity"
+    "key_malformed_unclosed|malformed_key_template_brace_without_closing_brace"
+    "key_malformed_unopened|malformed_key_template_brace_without_opening_brace"
+    "key_malformed_empty|malformed_key_template_empty_field"
+    "key_malformed_adjacent|malformed_key_template_two_fields_with_no_literal_text_between_them"
+    "key_unsupported_type|key_field_must_be_a_string_an_integer_or_an_enum"
+    "collection_partition_shape|item_collection_members_have_different_partition_key_shapes"
+    "collection_same_type|item_collection_members_have_the_same_type_discriminator"
+    "collection_identical_sort_key|item_collection_members_have_identical_sort_key_templates"
+    "collection_sort_keys_collide|item_collection_members_have_sort_key_templates_that_can_produce_the_same_key"
+    "update_key_member|update_changes_a_member_of_the_items_key")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")
-  string(SUBSTRING "${case}" ${after} -1 message)
-  pksk_add_compile_fail(${name} compile_fail/${name}.cpp "${message}")
+  string(SUBSTRING "${case}" ${after} -1 rule)
+  pksk_add_compile_fail(${name} compile_fail/${name}.cpp "pksk::diagnostics::${rule}<")
 endforeach()

@@ -1,17 +1,17 @@
 // ItemCollection members whose sort-key templates differ but can produce the same key
 // ("TEAM#{team}" and "{topic}#{n}" both give "TEAM#x").
 //
-// Both g++-12 ("In instantiation of 'struct ...'") and clang++-16 ("in instantiation of
-// template class '...'") print the failed check with its template arguments, as
-// CHECK<Entity, [pksk::detail::]fixed_string<N>{"text"}, ...> (only g++ qualifies
-// fixed_string). CheckCompileFail.cmake relies on these substrings of both outputs, which name
-// the entity and the offending text:
-// expect: item_collection_members_have_sort_keys_that_can_collide<Customer,
+// Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`
+// line, on g++-12 and clang++-16 alike, and that it contain the rule registered in
+// CompileFail.cmake and every `expect:` text below (substrings of both compilers' spelling:
+// g++ qualifies fixed_string, clang does not):
+// expect: item_collection_members_have_sort_key_templates_that_can_produce_the_same_key<Customer,
 // expect: {"TEAM#{team}"}, Invoice,
-// expect: {"{topic}#{n}"}, false>
+// expect: {"{topic}#{n}"}>
+#include <optional>
 #include <string>
 
-#include <pksk/key/key.hpp>
+#include <pksk/pksk.hpp>
 
 struct Customer {
   std::string id;
@@ -36,6 +36,7 @@ struct pksk::Entity<Invoice> {
   static constexpr std::string_view sk = "{topic}#{n}";
 };
 
-static_assert(pksk::detail::check_collection_members<Customer, Invoice>());
-
-int main() {}
+int main() {
+  const pksk::ItemCollection<Customer, Invoice> collection;
+  return static_cast<int>(collection.size());
+}

@@ -1,16 +1,16 @@
-// A malformed key template (adjacent): CUSTOMER#{id}{name}
+// A malformed key template, two adjacent fields (through an ItemCollection).
 //
-// Both g++-12 ("In instantiation of 'struct ...'") and clang++-16 ("in instantiation of
-// template class '...'") print the failed check with its template arguments, as
-// CHECK<Entity, [pksk::detail::]fixed_string<N>{"text"}, ...> (only g++ qualifies
-// fixed_string). CheckCompileFail.cmake relies on these substrings of both outputs, which name
-// the entity and the offending text:
-// expect: key_template_has_adjacent_fields<Customer,
+// Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`
+// line, on g++-12 and clang++-16 alike, and that it contain the rule registered in
+// CompileFail.cmake and every `expect:` text below (substrings of both compilers' spelling:
+// g++ qualifies fixed_string, clang does not):
+// expect: malformed_key_template_two_fields_with_no_literal_text_between_them<Customer,
 // expect: {"CUSTOMER#{id}{name}"}
-// expect: {"{id}{name}"}
+// expect: {"{id}{name}"}>
+#include <optional>
 #include <string>
 
-#include <pksk/key/key.hpp>
+#include <pksk/pksk.hpp>
 
 struct Customer {
   std::string id;
@@ -25,5 +25,6 @@ struct pksk::Entity<Customer> {
 };
 
 int main() {
-  return static_cast<int>(pksk::partition(Customer{"1", "n"}).value.size());
+  const pksk::ItemCollection<Customer> collection;
+  return static_cast<int>(collection.size());
 }

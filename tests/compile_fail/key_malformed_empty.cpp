@@ -1,16 +1,17 @@
-// A malformed key template (empty): CUSTOMER#{}
+// A malformed sort-key template, an empty '{}' (through Table::query<T>).
 //
-// Both g++-12 ("In instantiation of 'struct ...'") and clang++-16 ("in instantiation of
-// template class '...'") print the failed check with its template arguments, as
-// CHECK<Entity, [pksk::detail::]fixed_string<N>{"text"}, ...> (only g++ qualifies
-// fixed_string). CheckCompileFail.cmake relies on these substrings of both outputs, which name
-// the entity and the offending text:
-// expect: key_template_has_empty_field<Customer,
-// expect: {"CUSTOMER#{}"}
-// expect: {"{}"}
+// Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`
+// line, on g++-12 and clang++-16 alike, and that it contain the rule registered in
+// CompileFail.cmake and every `expect:` text below (substrings of both compilers' spelling:
+// g++ qualifies fixed_string, clang does not):
+// expect: malformed_key_template_empty_field<Customer,
+// expect: {"ORDER#{}"}
+// expect: {"{}"}>
+#include <optional>
 #include <string>
 
-#include <pksk/key/key.hpp>
+#include <pksk/pksk.hpp>
+#include <pksk/sqlite.hpp>
 
 struct Customer {
   std::string id;
@@ -20,10 +21,12 @@ struct Customer {
 template <>
 struct pksk::Entity<Customer> {
   static constexpr std::string_view type = "Customer";
-  static constexpr std::string_view pk = "CUSTOMER#{}";
-  static constexpr std::string_view sk = "A";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "ORDER#{}";
 };
 
 int main() {
-  return static_cast<int>(pksk::partition(Customer{"1", "n"}).value.size());
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "shop"};
+  return static_cast<int>(table.query<Customer>(pksk::PartitionKey{"CUSTOMER#1"}).size());
 }

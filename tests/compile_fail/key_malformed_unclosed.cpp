@@ -1,16 +1,17 @@
-// A malformed key template (unclosed): CUSTOMER#{id
+// A malformed key template, '{' without '}' (through Table::put).
 //
-// Both g++-12 ("In instantiation of 'struct ...'") and clang++-16 ("in instantiation of
-// template class '...'") print the failed check with its template arguments, as
-// CHECK<Entity, [pksk::detail::]fixed_string<N>{"text"}, ...> (only g++ qualifies
-// fixed_string). CheckCompileFail.cmake relies on these substrings of both outputs, which name
-// the entity and the offending text:
-// expect: key_template_has_brace_without_closing_brace<Customer,
+// Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`
+// line, on g++-12 and clang++-16 alike, and that it contain the rule registered in
+// CompileFail.cmake and every `expect:` text below (substrings of both compilers' spelling:
+// g++ qualifies fixed_string, clang does not):
+// expect: malformed_key_template_brace_without_closing_brace<Customer,
 // expect: {"CUSTOMER#{id"}
-// expect: {"{id"}
+// expect: {"{id"}>
+#include <optional>
 #include <string>
 
-#include <pksk/key/key.hpp>
+#include <pksk/pksk.hpp>
+#include <pksk/sqlite.hpp>
 
 struct Customer {
   std::string id;
@@ -25,5 +26,7 @@ struct pksk::Entity<Customer> {
 };
 
 int main() {
-  return static_cast<int>(pksk::partition(Customer{"1", "n"}).value.size());
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "shop"};
+  table.put(Customer{.id = "1", .name = "n"});
 }

@@ -1,16 +1,16 @@
-// A key template field that names no member of the entity.
+// A key template field that names no member of the entity (through partition()).
 //
-// Both g++-12 ("In instantiation of 'struct ...'") and clang++-16 ("in instantiation of
-// template class '...'") print the failed check with its template arguments, as
-// CHECK<Entity, [pksk::detail::]fixed_string<N>{"text"}, ...> (only g++ qualifies
-// fixed_string). CheckCompileFail.cmake relies on these substrings of both outputs, which name
-// the entity and the offending text:
-// expect: key_template_field_not_found<Customer,
+// Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`
+// line, on g++-12 and clang++-16 alike, and that it contain the rule registered in
+// CompileFail.cmake and every `expect:` text below (substrings of both compilers' spelling:
+// g++ qualifies fixed_string, clang does not):
+// expect: key_template_names_no_member_of_the_entity<Customer,
 // expect: {"CUSTOMER#{idd}"}
-// expect: {"idd"}
+// expect: {"idd"}>
+#include <optional>
 #include <string>
 
-#include <pksk/key/key.hpp>
+#include <pksk/pksk.hpp>
 
 struct Customer {
   std::string id;
@@ -25,5 +25,6 @@ struct pksk::Entity<Customer> {
 };
 
 int main() {
-  return static_cast<int>(pksk::partition(Customer{"1", "n"}).value.size());
+  const pksk::PartitionKey pk = pksk::partition(Customer{.id = "1", .name = "n"});
+  return static_cast<int>(pk.value.size());
 }

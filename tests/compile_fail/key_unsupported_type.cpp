@@ -1,16 +1,16 @@
-// A key field whose type cannot be part of a key (bool).
+// A key field whose type cannot be part of a key, bool (through sort_key()).
 //
-// Both g++-12 ("In instantiation of 'struct ...'") and clang++-16 ("in instantiation of
-// template class '...'") print the failed check with its template arguments, as
-// CHECK<Entity, [pksk::detail::]fixed_string<N>{"text"}, ...> (only g++ qualifies
-// fixed_string). CheckCompileFail.cmake relies on these substrings of both outputs, which name
-// the entity and the offending text:
-// expect: key_field_type_not_supported<Flag,
+// Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`
+// line, on g++-12 and clang++-16 alike, and that it contain the rule registered in
+// CompileFail.cmake and every `expect:` text below (substrings of both compilers' spelling:
+// g++ qualifies fixed_string, clang does not):
+// expect: key_field_must_be_a_string_an_integer_or_an_enum<Flag,
 // expect: {"ENABLED#{enabled}"}
-// expect: {"enabled"}, bool, false>
+// expect: {"enabled"}, bool>
+#include <optional>
 #include <string>
 
-#include <pksk/key/key.hpp>
+#include <pksk/pksk.hpp>
 
 struct Flag {
   std::string id;
@@ -25,5 +25,5 @@ struct pksk::Entity<Flag> {
 };
 
 int main() {
-  return static_cast<int>(pksk::sort_key(Flag{"1", true}).size());
+  return static_cast<int>(pksk::sort_key(Flag{.id = "1", .enabled = true}).size());
 }

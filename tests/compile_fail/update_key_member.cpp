@@ -1,8 +1,8 @@
 // An update of a member the item's key is built from: it would move the item, and DynamoDB
 // refuses to update key attributes. With the member as a template argument the compiler sees
 // which member it is, and the one error names the entity and the member:
-// expect: update_of_a_key_member<Order,
-// expect: {"order_id"}
+// expect: update_changes_a_member_of_the_items_key<Order,
+// expect: {"order_id"}>
 #include <string>
 
 #include <pksk/pksk.hpp>

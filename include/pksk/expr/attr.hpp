@@ -20,6 +20,7 @@
 #include "../codec/decimal.hpp"
 #include "../error.hpp"
 #include "../key/detail/fixed_string.hpp"
+#include "../key/diagnose.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
 #include "../reflect/detail/std_traits.hpp"
@@ -27,6 +28,13 @@
 #include "expression.hpp"
 
 namespace pksk {
+
+namespace diagnostics {
+// An update of a member the item's key is built from: it would move the item, and DynamoDB
+// refuses to update key attributes.
+template <class Entity, detail::fixed_string Member>
+struct update_changes_a_member_of_the_items_key;
+}  // namespace diagnostics
 
 namespace detail {
 
@@ -109,15 +117,6 @@ consteval std::size_t member_index_of() {
   }
 }
 
-// The failed check names the entity and the member: the compiler prints its template arguments.
-template <class Entity, fixed_string Member, bool Ok>
-struct update_of_a_key_member {
-  static_assert(Ok,
-                "pksk: an update cannot change a member of the item's key: that would move the "
-                "item (DynamoDB refuses to update key attributes)");
-  static constexpr bool value = Ok;
-};
-
 template <auto Member, std::size_t Index = member_index_of<Member>()>
 struct UpdateTargetCheck {
   using T = typename member_pointer_traits<Member>::entity;
@@ -128,7 +127,9 @@ template <auto Member, std::size_t Index>
 struct UpdateTargetCheck<Member, Index> {
   using T = typename member_pointer_traits<Member>::entity;
   static constexpr fixed_string<field_names_v<T>[Index].size()> name{field_names_v<T>[Index]};
-  static constexpr bool ok = update_of_a_key_member<T, name, !is_key_member<T>(Index)>::value;
+  static constexpr bool ok =
+      diagnose_v<!is_key_member<T>(Index),
+                 diagnostics::update_changes_a_member_of_the_items_key<T, name>>;
 };
 
 template <class T, class M>

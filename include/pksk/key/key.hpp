@@ -4,7 +4,8 @@
 //
 // Template syntax: literal text and {member} fields. '{' without '}', '}' without '{', an
 // empty '{}', a field naming no member and two adjacent fields ("{a}{b}", ambiguous) are
-// compile errors (static_asserts whose instantiation context names the entity and the text).
+// compile errors, one per mistake, whose error line names the rule, the entity and the text
+// (diagnose.hpp).
 //
 // Formatting rules, per field of a template:
 // - std::string (or std::string_view): the value verbatim. It must be non-empty, valid UTF-8
@@ -20,6 +21,7 @@
 // - enums: the enumerator's name; KeyError for a value that has none.
 // - bool, character, floating-point and other types cannot be key fields (compile error).
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -28,6 +30,7 @@
 
 #include "detail/fixed_string.hpp"
 #include "detail/template.hpp"
+#include "diagnose.hpp"
 #include "entity.hpp"
 
 namespace pksk {
@@ -127,122 +130,207 @@ template <EntityType A, EntityType B>
 inline constexpr bool same_partition_shape_v =
     detail::same_key_shape<detail::pk_text_v<A>, detail::pk_text_v<B>>();
 
-namespace detail {
+namespace diagnostics {
 
-// Diagnostics of ItemCollection<Ts...>; see key_template.hpp for why the entities and the
-// offending text are template arguments.
+// The rules ItemCollection<Ts...> checks its members against (see diagnose.hpp): each names the
+// two members involved and their templates.
 
-template <class First, fixed_string FirstPartitionKey, class Other, fixed_string OtherPartitionKey,
-          bool Ok>
-struct item_collection_members_have_different_partition_key_shapes {
-  static_assert(Ok,
-                "pksk: ItemCollection members must have partition-key templates of the same "
-                "shape (same literal text, same number and order of fields)");
-  static constexpr bool value = Ok;
-};
+// Same literal text, same number and order of fields: only then can the items share partitions.
+template <class First, detail::fixed_string FirstPartitionKey, class Other,
+          detail::fixed_string OtherPartitionKey>
+struct item_collection_members_have_different_partition_key_shapes;
 
-template <class A, class B, fixed_string Type, bool Ok>
-struct item_collection_members_have_the_same_type {
-  static_assert(Ok, "pksk: two ItemCollection members have the same type discriminator");
-  static constexpr bool value = Ok;
-};
+template <class A, class B, detail::fixed_string Type>
+struct item_collection_members_have_the_same_type_discriminator;
 
 // Identical means the same shape: "ITEM#{id}" and "ITEM#{name}" would collide as surely as two
 // copies of one template, since both items live in the same partition.
-template <class A, fixed_string SortKeyA, class B, fixed_string SortKeyB, bool Ok>
-struct item_collection_members_have_identical_sort_key_templates {
-  static_assert(Ok,
-                "pksk: two ItemCollection members have identical sort-key templates, so their "
-                "keys could collide");
-  static constexpr bool value = Ok;
-};
+template <class A, detail::fixed_string SortKeyA, class B, detail::fixed_string SortKeyB>
+struct item_collection_members_have_identical_sort_key_templates;
 
-template <class A, fixed_string SortKeyA, class B, fixed_string SortKeyB, bool Ok>
-struct item_collection_members_have_sort_keys_that_can_collide {
-  static_assert(Ok,
-                "pksk: two ItemCollection members have sort-key templates that can produce the "
-                "same key (a field value can spell the other's literal text); give them "
-                "distinct literal prefixes");
-  static constexpr bool value = Ok;
-};
+// A field value can spell the other's literal text: give them distinct literal prefixes.
+template <class A, detail::fixed_string SortKeyA, class B, detail::fixed_string SortKeyB>
+struct item_collection_members_have_sort_key_templates_that_can_produce_the_same_key;
+
+}  // namespace diagnostics
+
+namespace detail {
 
 // Whether some sort key could be formatted from both A and B (which then, in one partition,
 // would overwrite each other): "TEAM#{team}" and "{topic}#{n}" can both be "TEAM#x".
 template <EntityType A, EntityType B>
 consteval bool sort_keys_may_collide() {
-  if constexpr (sort_key_template<A>::valid && sort_key_template<B>::valid) {
-    return languages_intersect(sort_key_template<A>::language, sort_key_template<B>::language);
-  } else {
+  if constexpr (!sort_key_template<A>::valid || !sort_key_template<B>::valid) {
     return false;
+  } else if constexpr (literal_prefixes_differ(sort_key_template<A>::prefix,
+                                               sort_key_template<B>::prefix)) {
+    return false;
+  } else {
+    return languages_intersect(sort_key_template<A>::language, sort_key_template<B>::language);
   }
 }
 
+// The template with every field name dropped ("CUSTOMER#{}" for "CUSTOMER#{customer_id}"):
+// two valid templates have the same shape exactly when these are equal, since literal text
+// holds no braces. One per template, where comparing the parsed segments took an instantiation
+// per pair of templates.
+template <fixed_string Template>
+struct KeyShape {
+  std::array<char, Template.size()> chars{};
+  std::size_t size = 0;
+
+  constexpr std::string_view view() const noexcept { return {chars.data(), size}; }
+};
+
+template <fixed_string Template>
+inline constexpr KeyShape<Template> key_shape_v = [] {
+  KeyShape<Template> shape;
+  bool in_field = false;
+  for (const char c : Template.view()) {
+    if (c == '}') in_field = false;
+    if (!in_field) shape.chars[shape.size++] = c;
+    if (c == '{') in_field = true;
+  }
+  return shape;
+}();
+
+enum class PairFinding : unsigned char { same_type, identical_sort_keys, sort_keys_may_overlap };
+
+struct MemberPair {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  PairFinding finding = PairFinding::same_type;
+};
+
+template <std::size_t N>
+struct CollectionFindings {
+  std::array<std::size_t, N> partition_shape_mismatches{};  // members unlike the first
+  std::size_t mismatches = 0;
+  std::array<MemberPair, N * N> pairs{};
+  std::size_t count = 0;
+};
+
+// Every rule over the members in one constant evaluation over their texts, so that a
+// collection of n members costs n instantiations rather than n(n-1)/2 pair checks (which
+// also made clang refuse 30 members: a fold of n * n operands is deeper than it allows).
+// Only what it finds is instantiated: a rule broken, or a pair whose literal prefixes do not
+// tell it apart and so needs the automaton.
+template <class... Ts>
+inline constexpr auto collection_findings_v = [] {
+  constexpr std::size_t n = sizeof...(Ts);
+  const std::array<std::string_view, n> types{type_name_v<Ts>...};
+  const std::array<std::string_view, n> partition_shapes{key_shape_v<pk_text_v<Ts>>.view()...};
+  const std::array<std::string_view, n> sort_shapes{key_shape_v<sk_text_v<Ts>>.view()...};
+  const std::array<std::string_view, n> sort_prefixes{sort_key_template<Ts>::prefix...};
+  CollectionFindings<n> found;
+  for (std::size_t i = 1; i < n; ++i) {
+    if (partition_shapes[i] != partition_shapes[0]) {
+      found.partition_shape_mismatches[found.mismatches++] = i;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (types[i] == types[j]) found.pairs[found.count++] = {i, j, PairFinding::same_type};
+      if (sort_shapes[i] == sort_shapes[j]) {
+        found.pairs[found.count++] = {i, j, PairFinding::identical_sort_keys};
+      } else if (!literal_prefixes_differ(sort_prefixes[i], sort_prefixes[j])) {
+        found.pairs[found.count++] = {i, j, PairFinding::sort_keys_may_overlap};
+      }
+    }
+  }
+  return found;
+}();
+
+template <class A, class B, PairFinding Finding>
+struct PairReport;
+
 template <class A, class B>
-struct CollectionPairCheck {
-  static constexpr bool distinct_types =
-      item_collection_members_have_the_same_type<A, B, type_text_v<A>,
-                                                 type_name_v<A> != type_name_v<B>>::value;
-  static constexpr bool distinct_sort_keys =
-      item_collection_members_have_identical_sort_key_templates<
-          A, sk_text_v<A>, B, sk_text_v<B>, !same_key_shape<sk_text_v<A>, sk_text_v<B>>()>::value;
-  // Identical shapes are reported above; this catches the subtler overlaps.
-  static constexpr bool separate_sort_keys =
-                            item_collection_members_have_sort_keys_that_can_collide < A,
-                        sk_text_v<A>, B, sk_text_v<B>,
-                        same_key_shape<sk_text_v<A>, sk_text_v<B>>() ||
-                            !sort_keys_may_collide<A, B>() > ::value;
-  static constexpr bool ok = distinct_types && distinct_sort_keys && separate_sort_keys;
+struct PairReport<A, B, PairFinding::same_type> {
+  static constexpr bool ok = diagnose_v<
+      false,
+      diagnostics::item_collection_members_have_the_same_type_discriminator<A, B, type_text_v<A>>>;
 };
 
-// Each unordered pair once: I < J.
-template <std::size_t I, std::size_t J, class Members, bool Ordered = (I < J)>
-struct CollectionPairAt {
-  static constexpr bool ok = true;
+template <class A, class B>
+struct PairReport<A, B, PairFinding::identical_sort_keys> {
+  static constexpr bool ok =
+      diagnose_v<false, diagnostics::item_collection_members_have_identical_sort_key_templates<
+                            A, sk_text_v<A>, B, sk_text_v<B>>>;
 };
 
-template <std::size_t I, std::size_t J, class... Ts>
-struct CollectionPairAt<I, J, std::tuple<Ts...>, true> {
-  static constexpr bool ok = CollectionPairCheck<std::tuple_element_t<I, std::tuple<Ts...>>,
-                                                 std::tuple_element_t<J, std::tuple<Ts...>>>::ok;
+template <class A, class B>
+struct PairReport<A, B, PairFinding::sort_keys_may_overlap> {
+  static constexpr bool ok = diagnose_v<
+      !sort_keys_may_collide<A, B>(),
+      diagnostics::item_collection_members_have_sort_key_templates_that_can_produce_the_same_key<
+          A, sk_text_v<A>, B, sk_text_v<B>>>;
 };
 
-template <class Members, class Pairs>
-struct CollectionPairsCheck;
+template <class Members, class Found>
+struct CollectionReports;
 
 template <class... Ts, std::size_t... K>
-struct CollectionPairsCheck<std::tuple<Ts...>, std::index_sequence<K...>> {
-  static constexpr std::size_t n = sizeof...(Ts);
-  static constexpr bool ok = (CollectionPairAt<K / n, K % n, std::tuple<Ts...>>::ok && ...);
+struct CollectionReports<std::tuple<Ts...>, std::index_sequence<K...>> {
+  static constexpr auto& found = collection_findings_v<Ts...>;
+  template <std::size_t I>
+  using member = std::tuple_element_t<I, std::tuple<Ts...>>;
+  static constexpr bool ok =
+      (PairReport<member<found.pairs[K].a>, member<found.pairs[K].b>, found.pairs[K].finding>::ok &&
+       ... && true);
 };
 
-template <class First, class Other>
-struct PartitionShapeCheck {
-  static constexpr bool ok = item_collection_members_have_different_partition_key_shapes<
-      First, pk_text_v<First>, Other, pk_text_v<Other>,
-      same_partition_shape_v<First, Other>>::value;
+template <class Members, class Mismatches>
+struct PartitionShapeReports;
+
+template <class... Ts, std::size_t... K>
+struct PartitionShapeReports<std::tuple<Ts...>, std::index_sequence<K...>> {
+  static constexpr auto& found = collection_findings_v<Ts...>;
+  using First = std::tuple_element_t<0, std::tuple<Ts...>>;
+  template <std::size_t I>
+  using member = std::tuple_element_t<I, std::tuple<Ts...>>;
+  static constexpr bool ok =
+      (diagnose_v<false, diagnostics::item_collection_members_have_different_partition_key_shapes<
+                             First, pk_text_v<First>, member<found.partition_shape_mismatches[K]>,
+                             pk_text_v<member<found.partition_shape_mismatches[K]>>>> &&
+       ... && true);
 };
 
 template <EntityType T>
-inline constexpr bool entity_keys_valid_v =
+inline constexpr bool entity_keys_diagnosed_v =
     partition_key_template<T>::diagnosed && sort_key_template<T>::diagnosed;
+
+template <EntityType T>
+inline constexpr bool entity_keys_valid_v =
+    partition_key_template<T>::valid && sort_key_template<T>::valid;
+
+// Members are compared only when all their key templates are valid: a malformed template is
+// reported once, by itself, not again as a difference of shapes.
+template <bool KeysValid, class... Ts>
+struct CollectionRulesCheck {
+  static constexpr bool ok = false;
+};
+
+template <class... Ts>
+struct CollectionRulesCheck<true, Ts...> {
+  static constexpr auto& found = collection_findings_v<Ts...>;
+  static constexpr bool shapes =
+      PartitionShapeReports<std::tuple<Ts...>, std::make_index_sequence<found.mismatches>>::ok;
+  static constexpr bool pairs =
+      CollectionReports<std::tuple<Ts...>, std::make_index_sequence<found.count>>::ok;
+  static constexpr bool ok = shapes && pairs;
+};
 
 // What ItemCollection<Ts...> requires of its members: valid key templates, one partition-key
 // shape, distinct type discriminators, distinct sort-key templates. Reading ok instantiates the
-// checks; each failure is a static_assert naming the members and the templates involved.
+// checks; each failure is one error naming the members and the templates involved.
 template <EntityType... Ts>
   requires(sizeof...(Ts) > 0)
 struct CollectionMembersCheck {
-  using First = std::tuple_element_t<0, std::tuple<Ts...>>;
-  static constexpr bool keys = (entity_keys_valid_v<Ts> && ...);
-  static constexpr bool shapes = (PartitionShapeCheck<First, Ts>::ok && ...);
-  static constexpr bool pairs =
-      CollectionPairsCheck<std::tuple<Ts...>,
-                           std::make_index_sequence<sizeof...(Ts) * sizeof...(Ts)>>::ok;
-  static constexpr bool ok = keys && shapes && pairs;
+  static constexpr bool keys = (entity_keys_diagnosed_v<Ts> && ...);
+  static constexpr bool ok =
+      keys && CollectionRulesCheck<(entity_keys_valid_v<Ts> && ...), Ts...>::ok;
 };
 
-// The same as a function. Prefer CollectionMembersCheck<Ts...>::ok where a failure must read
-// well under clang: a failed check makes clang call this function non-constant too.
 template <EntityType... Ts>
   requires(sizeof...(Ts) > 0)
 consteval bool check_collection_members() {

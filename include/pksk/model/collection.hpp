@@ -36,7 +36,8 @@ class ItemCollection {
   static_assert((EntityType<Ts> && ...),
                 "pksk: every member of an ItemCollection must be an entity (specialize "
                 "pksk::Entity<T> with type, pk and sk)");
-  static_assert(detail::check_collection_members<Ts...>());
+  // A broken rule is reported by itself, once, naming the members (key/diagnose.hpp).
+  static_assert(detail::checked_v<detail::CollectionMembersCheck<Ts...>>);
 
   template <class T>
   static constexpr std::size_t index_of = [] {

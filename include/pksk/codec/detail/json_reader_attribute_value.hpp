@@ -100,7 +100,7 @@ struct AttributeValueReader {
                                                                 std::uint64_t& out) noexcept {
     return parse_number(v, out);
   }
-  [[gnu::always_inline]] static simdjson::error_code get_double(Value& v, double& out) noexcept {
+  [[gnu::noinline]] static simdjson::error_code get_double(Value& v, double& out) noexcept {
     return parse_number(v, out);
   }
   [[gnu::always_inline]] static simdjson::error_code get_bool(Value& v, bool& out) noexcept {

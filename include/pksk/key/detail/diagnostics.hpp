@@ -1,63 +1,45 @@
 #pragma once
-// Compile-time diagnostics of a key template against its entity: one static_assert per rule,
-// whose instantiation context names the entity and the offending text.
+// Compile-time diagnostics of a key template against its entity: one error per mistake, naming
+// the entity, the template and the offending text (diagnose.hpp).
 
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
 #include "../../reflect/reflect.hpp"
+#include "../diagnose.hpp"
 #include "fixed_string.hpp"
 #include "parse.hpp"
 
+namespace pksk::diagnostics {
+
+// The rules a key template is checked against (see diagnose.hpp): each names the entity, its
+// template and the offending text.
+
+template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Offending>
+struct malformed_key_template_brace_without_closing_brace;
+
+template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Offending>
+struct malformed_key_template_brace_without_opening_brace;
+
+template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Offending>
+struct malformed_key_template_empty_field;
+
+// "{a}{b}": nothing would tell where a ends, so keys would be ambiguous.
+template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Offending>
+struct malformed_key_template_two_fields_with_no_literal_text_between_them;
+
+template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Field>
+struct key_template_names_no_member_of_the_entity;
+
+// bool, character and floating-point members cannot be key fields.
+template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Field,
+          class FieldType>
+struct key_field_must_be_a_string_an_integer_or_an_enum;
+
+}  // namespace pksk::diagnostics
+
 namespace pksk::detail {
-
-// Diagnostics. A C++20 static_assert message must be a literal, so the entity and the offending
-// text travel as template arguments of these checks: g++ and clang print them in the
-// "required from" / "in instantiation of" note of the failed assertion. Each check is
-// instantiated with Ok computed and fails only when Ok is false; its value is read from static
-// data member initializers, never inside a consteval function, because clang then reports the
-// whole function as non-constant and buries the message under follow-on errors.
-
-template <class Entity, fixed_string KeyTemplate, fixed_string Offending, bool Ok>
-struct key_template_has_brace_without_closing_brace {
-  static_assert(Ok, "pksk: malformed key template: '{' without '}'");
-  static constexpr bool value = Ok;
-};
-
-template <class Entity, fixed_string KeyTemplate, fixed_string Offending, bool Ok>
-struct key_template_has_brace_without_opening_brace {
-  static_assert(Ok, "pksk: malformed key template: '}' without '{'");
-  static constexpr bool value = Ok;
-};
-
-template <class Entity, fixed_string KeyTemplate, fixed_string Offending, bool Ok>
-struct key_template_has_empty_field {
-  static_assert(Ok, "pksk: malformed key template: empty '{}'");
-  static constexpr bool value = Ok;
-};
-
-template <class Entity, fixed_string KeyTemplate, fixed_string Offending, bool Ok>
-struct key_template_has_adjacent_fields {
-  static_assert(Ok,
-                "pksk: malformed key template: two fields with no literal text between them "
-                "would make keys ambiguous");
-  static constexpr bool value = Ok;
-};
-
-template <class Entity, fixed_string KeyTemplate, fixed_string Field, bool Ok>
-struct key_template_field_not_found {
-  static_assert(Ok, "pksk: key template names no member of the entity");
-  static constexpr bool value = Ok;
-};
-
-template <class Entity, fixed_string KeyTemplate, fixed_string Field, class FieldType, bool Ok>
-struct key_field_type_not_supported {
-  static_assert(Ok,
-                "pksk: key field must be a std::string, an integer or an enum "
-                "(bool, character and floating-point members cannot be key fields)");
-  static constexpr bool value = Ok;
-};
 
 template <fixed_string Template, std::size_t Pos, std::size_t Len>
 inline constexpr fixed_string<Len> excerpt_v{Template.view().substr(Pos, Len)};
@@ -84,7 +66,9 @@ struct KeyFieldTypeCheck {
 template <class T, fixed_string Template, fixed_string Name, std::size_t Index>
 struct KeyFieldTypeCheck<T, Template, Name, Index, true> {
   using F = field_type_t<T, Index>;
-  static constexpr bool ok = key_field_type_not_supported<T, Template, Name, F, KeyField<F>>::value;
+  static constexpr bool ok = diagnose_v<
+      KeyField<F>,
+      diagnostics::key_field_must_be_a_string_an_integer_or_an_enum<T, Template, Name, F>>;
 };
 
 template <class T, fixed_string Template, std::size_t Field>
@@ -92,9 +76,12 @@ struct KeyFieldCheck {
   static constexpr Segment segment = field_segment_v<Template, Field>;
   static constexpr auto& name = excerpt_v<Template, segment.pos, segment.len>;
   static constexpr std::size_t index = field_index<T>(name.view());
-  static constexpr bool found =
-      key_template_field_not_found<T, Template, name, (index < field_count_v<T>)>::value;
-  static constexpr bool ok = KeyFieldTypeCheck<T, Template, name, index, found>::ok;
+  // Computed apart from its diagnosis, so that the type is only checked for a member found.
+  static constexpr bool found = index < field_count_v<T>;
+  static constexpr bool ok =
+      diagnose_v<found,
+                 diagnostics::key_template_names_no_member_of_the_entity<T, Template, name>> &&
+      KeyFieldTypeCheck<T, Template, name, index, found>::ok;
 };
 
 template <class T, fixed_string Template, TemplateError Error = scan_v<Template>.error>
@@ -107,29 +94,34 @@ struct KeySyntaxCheck<T, Template, TemplateError::none> {
 template <class T, fixed_string Template>
 struct KeySyntaxCheck<T, Template, TemplateError::unclosed_brace> {
   static constexpr bool ok =
-      key_template_has_brace_without_closing_brace<T, Template, bad_text_v<Template>, false>::value;
+      diagnose_v<false, diagnostics::malformed_key_template_brace_without_closing_brace<
+                            T, Template, bad_text_v<Template>>>;
 };
 template <class T, fixed_string Template>
 struct KeySyntaxCheck<T, Template, TemplateError::unopened_brace> {
   static constexpr bool ok =
-      key_template_has_brace_without_opening_brace<T, Template, bad_text_v<Template>, false>::value;
+      diagnose_v<false, diagnostics::malformed_key_template_brace_without_opening_brace<
+                            T, Template, bad_text_v<Template>>>;
 };
 template <class T, fixed_string Template>
 struct KeySyntaxCheck<T, Template, TemplateError::empty_field> {
-  static constexpr bool ok =
-      key_template_has_empty_field<T, Template, bad_text_v<Template>, false>::value;
+  static constexpr bool ok = diagnose_v<
+      false, diagnostics::malformed_key_template_empty_field<T, Template, bad_text_v<Template>>>;
 };
 template <class T, fixed_string Template>
 struct KeySyntaxCheck<T, Template, TemplateError::adjacent_fields> {
   static constexpr bool ok =
-      key_template_has_adjacent_fields<T, Template, bad_text_v<Template>, false>::value;
+      diagnose_v<false,
+                 diagnostics::malformed_key_template_two_fields_with_no_literal_text_between_them<
+                     T, Template, bad_text_v<Template>>>;
 };
 
 // Fields are only looked up in a well-formed template, so that one mistake gives one error.
-template <class T, fixed_string Template, bool SyntaxOk,
+template <class T, fixed_string Template,
+          bool SyntaxOk = scan_v<Template>.error == TemplateError::none,
           class Fields = std::make_index_sequence<scan_v<Template>.fields>>
 struct KeyFieldsCheck {
-  static constexpr bool ok = false;
+  static constexpr bool ok = KeySyntaxCheck<T, Template>::ok;
 };
 
 template <class T, fixed_string Template, std::size_t... I>
@@ -139,11 +131,11 @@ struct KeyFieldsCheck<T, Template, true, std::index_sequence<I...>> {
 
 // Reading this instantiates the checks, so a bad template is diagnosed.
 template <class T, fixed_string Template>
-inline constexpr bool key_template_diagnosed_v =
-    KeyFieldsCheck<T, Template, KeySyntaxCheck<T, Template>::ok>::ok;
+inline constexpr bool key_template_diagnosed_v = KeyFieldsCheck<T, Template>::ok;
 
 // The same answer without the diagnostics: what code that must stay a clean constant
-// expression branches on (clang treats a value computed from a failed check as non-constant).
+// expression branches on, so that a failed check is the only error (a value computed from a
+// failed check is erroneous itself).
 template <class T, fixed_string Template>
 consteval bool key_template_ok() {
   if constexpr (scan_v<Template>.error != TemplateError::none) {
