@@ -113,13 +113,31 @@ def snippets(path):
 
 
 def translation_unit(path, line, kind, code):
+    """The block as a source file; all but whole programs start from PRELUDE, which the
+    compiler is given precompiled (-include), so it is parsed once and not once a block."""
     where = f'#line {line} "{path}"\n'
-    if kind == "program":
-        return where + code
     if kind == "declarations":
-        return PRELUDE + where + code
-    return (PRELUDE + "\nint main() {\n" + FRAGMENT_SETUP + "  {\n" + where + code +
-            "  }\n}\n")
+        return where + code
+    if kind == "fragment":
+        return "int main() {\n" + FRAGMENT_SETUP + "  {\n" + where + code + "  }\n}\n"
+    return where + code
+
+
+def precompile_prelude(compiler, flags, work_dir):
+    """Writes PRELUDE to work_dir/prelude.hpp and precompiles it with the blocks' own flags
+    (a header precompiled with other flags is not used); returns the flags that include it."""
+    header = work_dir / "prelude.hpp"
+    header.write_text(PRELUDE, encoding="utf-8")
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
+    if "clang" in version:
+        output, use = work_dir / "prelude.hpp.pch", ["-include-pch"]
+    else:
+        output, use = work_dir / "prelude.hpp.gch", ["-Winvalid-pch", "-include"]
+    result = subprocess.run([compiler, "-std=c++20", *flags, "-x", "c++-header", str(header),
+                             "-o", str(output)], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit("the snippet prelude does not compile:\n" + result.stdout + result.stderr)
+    return use + [str(output if "clang" in version else header)]
 
 
 def main():
@@ -149,14 +167,18 @@ def main():
                 continue
             source = args.work_dir / f"{path.stem}_{line}.cpp"
             source.write_text(translation_unit(path, line, kind, code), encoding="utf-8")
-            jobs.append((f"{path}:{line} ({kind})", source))
+            jobs.append((f"{path}:{line} ({kind})", source, kind))
     if not jobs:
         raise SystemExit("no ```cpp block found: wrong files?")
 
+    prelude = precompile_prelude(args.compiler, flags, args.work_dir)
+
     def compile_one(job):
-        name, source = job
-        result = subprocess.run([args.compiler, "-std=c++20", "-fsyntax-only", *flags, str(source)],
-                                capture_output=True, text=True)
+        name, source, kind = job
+        extra = [] if kind == "program" else prelude
+        result = subprocess.run(
+            [args.compiler, "-std=c++20", "-fsyntax-only", *flags, *extra, str(source)],
+            capture_output=True, text=True)
         return name, result.returncode, result.stdout + result.stderr
 
     failures = 0
