@@ -354,6 +354,7 @@ template <class E>
 // container is opened bounds both; the margin below 1024 leaves room for the AttributeValue
 // wrapper around a value. DynamoDB itself allows 32 levels.
 inline constexpr std::int32_t max_decode_depth = 1000;
+inline constexpr std::int32_t max_counted_depth = 32;
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_depth_error() {
   throw_pathed("nested deeper than " + std::to_string(max_decode_depth) + " levels");
@@ -435,12 +436,16 @@ template <class Reader, class T>
     // structural indexes simdjson already has, far cheaper than a malloc. It also checks the
     // array's structure, so it runs whatever the vector's capacity: skipped for a reused
     // vector, a malformed element of an unknown member went unnoticed there and the same
-    // bytes decoded or failed depending on the struct (a fuzzing finding).
-    std::size_t count = 0;
-    if (auto error = array.count_elements().get(count)) [[unlikely]] {
-      throw_invalid_json(error);
+    // bytes decoded or failed depending on the struct (a fuzzing finding). Counting walks the
+    // whole subtree, so it is limited to the depths DynamoDB can store (32): counting at every
+    // level of a body nested 100,000 deep walked it once per level, quadratic time.
+    if (Reader::depth(value) <= max_counted_depth) {
+      std::size_t count = 0;
+      if (auto error = array.count_elements().get(count)) [[unlikely]] {
+        throw_invalid_json(error);
+      }
+      out.reserve(count);
     }
-    out.reserve(count);
     // Elements already there are decoded over in place, so a reused struct keeps not only the
     // vector's capacity but its elements' strings too.
     std::size_t i = 0;
