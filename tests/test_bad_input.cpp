@@ -382,3 +382,60 @@ TEST_CASE("cursors that are not this query's: pksk::Error") {
     expect_bad_cursor(table, a, token + "AA");
   }
 }
+
+namespace {
+// The message of the E that f throws; fails the test when f throws nothing or anything else.
+template <class E, class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  FAIL("nothing thrown");
+  return {};
+}
+}  // namespace
+
+TEST_CASE("strings that are not UTF-8: EncodeError naming the member, and nothing is written") {
+  pksk::sqlite::Backend backend{":memory:"};
+  Table table{backend, "t"};
+  table.put(Doc{.id = "a", .part = "1", .name = "kept"});
+  const auto before = rows(backend);
+
+  for (const std::string bad : {"\x80", "ok\xC0\xAF", "\xED\xA0\x80", "z\xE2\x82"}) {
+    INFO("string \"" << bad << "\"");
+    CHECK_THAT(
+        message_of<pksk::EncodeError>([&] { table.put(Doc{.id = "a", .part = "1", .name = bad}); }),
+        Catch::Matchers::Contains("$.name") && Catch::Matchers::Contains("not valid UTF-8"));
+    CHECK_THAT(message_of<pksk::EncodeError>([&] {
+                 table.put(Doc{.id = "a", .part = "1", .tree = {.children = {Node{.label = bad}}}});
+               }),
+               Catch::Matchers::Contains("$.tree.children[0].label"));
+    CHECK_THROWS_AS(table.update(Doc{.id = "a", .part = "1"}, pksk::set(&Doc::name, bad)),
+                    pksk::EncodeError);
+    CHECK(rows(backend) == before);
+  }
+  // Valid multibyte text of every length is written and read back.
+  const std::string text = "\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80";  // é € 😀
+  table.put(Doc{.id = "a", .part = "2", .name = text});
+  CHECK(table.get(Doc{.id = "a", .part = "2"})->name == text);
+}
+
+TEST_CASE("a stored body nested 100,000 deep under a condition or an update: DecodeError") {
+  // Conditions and updates read the stored item into an attribute tree, one level of recursion
+  // a level: the depth limit holds there as in the decoder.
+  pksk::sqlite::Backend backend{":memory:"};
+  Table table{backend, "t"};
+  const std::string body =
+      R"({"id":"a","part":"1","values":)" + nested("[", "", "]", 100'000) + "}";
+  insert_raw(backend, "DOC#a", "PART#1:v", body);
+  const auto before = rows(backend);
+  CHECK_THAT(message_of<pksk::DecodeError>(
+                 [&] { table.update(Doc{.id = "a", .part = "1"}, pksk::set(&Doc::count, 1)); }),
+             Catch::Matchers::Contains("$.values" + repeat("[0]", 999)) &&
+                 Catch::Matchers::Contains("nested deeper than 1000 levels"));
+  CHECK_THROWS_AS(table.put(Doc{.id = "a", .part = "1"}, pksk::when(pksk::attr(&Doc::count) == 0)),
+                  pksk::DecodeError);
+  CHECK(rows(backend) == before);
+}

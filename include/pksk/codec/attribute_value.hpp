@@ -426,7 +426,10 @@ AttributeValue to_attribute_value(const T& value) {
 
 namespace detail {
 
-inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out) {
+// depth: the level of value in the document (the item is 1), bounded as the codec bounds it,
+// since each level is a level of recursion here.
+inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out,
+                             std::int32_t depth = 1) {
   using simdjson::ondemand::json_type;
   json_type type;
   if (auto error = value.type().get(type)) throw_invalid_json(error);
@@ -456,17 +459,28 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
       return;
     }
     case json_type::array: {
+      if (depth > max_decode_depth) [[unlikely]]
+        throw_depth_error();
       simdjson::ondemand::array array;
       if (auto error = value.get_array().get(array)) throw_invalid_json(error);
       out = AttributeValue::empty_list();
+      std::size_t index = 0;
       for (auto element : array) {
-        simdjson::ondemand::value v;
-        if (auto error = std::move(element).get(v)) throw_invalid_json(error);
-        read_plain_value(v, out.list.emplace_back());
+        try {
+          simdjson::ondemand::value v;
+          if (auto error = std::move(element).get(v)) throw_invalid_json(error);
+          read_plain_value(v, out.list.emplace_back(), depth + 1);
+        } catch (PathedFailure& failure) {
+          failure.prepend_index(index);
+          throw;
+        }
+        ++index;
       }
       return;
     }
     case json_type::object: {
+      if (depth > max_decode_depth) [[unlikely]]
+        throw_depth_error();
       simdjson::ondemand::object object;
       if (auto error = value.get_object().get(object)) throw_invalid_json(error);
       out = AttributeValue::empty_map();
@@ -477,7 +491,12 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
         if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
         auto& entry =
             out.map.emplace_back(AttributeValue::Member{std::string(key), AttributeValue{}});
-        read_plain_value(field.value(), entry.second);
+        try {
+          read_plain_value(field.value(), entry.second, depth + 1);
+        } catch (PathedFailure& failure) {
+          failure.prepend_member(key);
+          throw;
+        }
       }
       return;
     }

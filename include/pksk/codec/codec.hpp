@@ -30,6 +30,7 @@
 #include <simdjson.h>
 
 #include "../error.hpp"
+#include "../key/detail/utf8.hpp"
 #include "../reflect/detail/std_traits.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
@@ -104,9 +105,25 @@ void encode_fields(Writer& w, const T& record) {
   });
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_invalid_utf8(std::size_t at) {
+  throw_pathed("not valid UTF-8 (at byte " + std::to_string(at) + ")");
+}
+
+// DynamoDB holds strings as UTF-8 and refuses others, and a body with invalid UTF-8 would not
+// read back (the decoder validates): such a string is refused before anything is written.
+[[gnu::always_inline]] inline void check_utf8(std::string_view s) {
+  unsigned char high = 0;
+  for (const char c : s) high |= static_cast<unsigned char>(c);
+  if (high < 0x80) [[likely]]
+    return;  // ASCII
+  if (const std::size_t at = find_invalid_utf8(s); at != std::string_view::npos) [[unlikely]]
+    throw_invalid_utf8(at);
+}
+
 template <class Writer, class T>
 void encode_value(Writer& w, const T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
+    check_utf8(value);
     w.string(value);
   } else if constexpr (std::is_same_v<T, bool>) {
     w.boolean(value);
@@ -151,13 +168,18 @@ void encode_value(Writer& w, const T& value) {
       if constexpr (is_optional_v<std::remove_cvref_t<decltype(entry)>>) {
         if (!entry) continue;
       }
+      at_member(key, [&] { check_utf8(key); });
       w.map_key(key);
       at_member(key, [&] { encode_value(w, entry); });
     }
     w.end_map();
   } else if constexpr (is_string_set_v<T>) {
     w.begin_string_set();
-    for (const std::string& s : value) w.set_element(s);
+    std::size_t i = 0;
+    for (const std::string& s : value) {
+      at_index(i++, [&] { check_utf8(s); });
+      w.set_element(s);
+    }
     w.end_string_set();
   } else if constexpr (CodecRecord<T>) {
     w.begin_record();
