@@ -625,3 +625,62 @@ TEST_CASE("4 threads, each on its own connection, add 1,000 times each: 4,000",
   pksk::Table table{backend, "t"};
   CHECK(table.get(Counter{.id = "c"})->hits == 4000);
 }
+
+TEST_CASE(
+    "an update rewrites only what it names: the rest of the body is kept byte for byte, "
+    "and the stored size is the item's size",
+    "[writes]") {
+  Fixture f;
+  const Account key{.id = "1"};
+  // The stored size column and body of the one item.
+  const auto stored = [&] {
+    sqlite3_stmt* s = nullptr;
+    sqlite3_prepare_v2(f.backend.native_handle(), "SELECT body, size FROM t", -1, &s, nullptr);
+    REQUIRE(sqlite3_step(s) == SQLITE_ROW);
+    std::pair<std::string, long long> out{reinterpret_cast<const char*>(sqlite3_column_text(s, 0)),
+                                          sqlite3_column_int64(s, 1)};
+    sqlite3_finalize(s);
+    return out;
+  };
+  // What a put of the same entity stores as its size: computed from the whole item.
+  const auto size_of = [&](const Account& a) {
+    pksk::sqlite::Backend other{":memory:"};
+    pksk::Table<pksk::sqlite::Backend> t{other, "t"};
+    t.put(a);
+    sqlite3_stmt* s = nullptr;
+    sqlite3_prepare_v2(other.native_handle(), "SELECT size FROM t", -1, &s, nullptr);
+    REQUIRE(sqlite3_step(s) == SQLITE_ROW);
+    const long long size = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return size;
+  };
+
+  Account a = f.table.update(key, pksk::set(&Account::name, "Grace Hopper"));
+  CHECK(stored().second == size_of(a));
+  // Members the update does not name are the text they were.
+  CHECK_THAT(
+      stored().first,
+      Catch::Matchers::Contains(
+          R"("items":[{"sku":"apple","qty":2,"price":0.5},{"sku":"pear","qty":1,"price":0.75}])"));
+
+  a = f.table.update(key, pksk::add(&Account::balance, 123456789LL),
+                     pksk::append(&Account::items, LineItem{"fig", 3, 1.25}),
+                     pksk::set(&Account::labels, {"z"}), pksk::set(&Account::note, "a note"),
+                     pksk::add(&Account::tags, std::set<std::string>{"new"}),
+                     pksk::when(attr(&Account::active) == true && attr(&Account::rate) > 1.0));
+  CHECK(a.balance == 123456889);
+  CHECK(a.items.size() == 3);
+  CHECK(a.labels == std::vector<std::string>{"z"});
+  CHECK(a.note == "a note");
+  CHECK(stored().second == size_of(a));
+  const std::optional<Account> read = f.table.get(key);
+  REQUIRE(read);
+  CHECK(read->balance == a.balance);
+  CHECK(read->tags == std::set<std::string>{"gold", "new", "vip"});
+
+  // A condition naming a member the actions do not touch still sees it.
+  CHECK_THROWS_AS(f.table.update(key, pksk::set(&Account::name, "x"),
+                                 pksk::when(attr(&Account::address, &Address::city) == "Rome")),
+                  pksk::ConditionFailed);
+  CHECK(f.table.get(key)->name == "Grace Hopper");
+}

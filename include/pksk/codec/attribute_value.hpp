@@ -360,7 +360,7 @@ class AttributeValueBuilder {
 
   void begin_item() { open(AttributeValue::empty_map()); }
   void end_item() { close(); }
-  void field(std::string_view name) { pending_name_ = name; }
+  void field(std::string_view name, std::string_view = {}) { pending_name_ = name; }
   void map_key(std::string_view key) { pending_name_ = key; }
   void element() {}
   void set_element(std::string_view s) { current().set.emplace_back(s); }

@@ -33,7 +33,9 @@ class SizeWriter {
   void begin_item() {}
   void end_item() {}
   // A nested record is a map: each member costs a byte more than a top-level attribute.
-  void field(std::string_view name) { bytes += name.size() + (depth_ > 0 ? 1 : 0); }
+  void field(std::string_view name, std::string_view = {}) {
+    bytes += name.size() + (depth_ > 0 ? 1 : 0);
+  }
   void map_key(std::string_view key) { bytes += 1 + key.size(); }
   void element() { bytes += 1; }
   void set_element(std::string_view s) { bytes += s.size(); }
@@ -45,17 +47,48 @@ class SizeWriter {
   void number(Number n) {
     char buf[64];
     const auto end = std::to_chars(buf, buf + sizeof buf, n).ptr;
-    number_text(std::string_view(buf, static_cast<std::size_t>(end - buf)));
+    number_text<Number>(std::string_view(buf, static_cast<std::size_t>(end - buf)));
   }
   // A number already formatted by std::to_chars.
+  template <class Number>
   void number_text(std::string_view text) {
-    const Decimal::Shape shape = Decimal::shape(text);
-    if (!shape.fits_dynamodb()) [[unlikely]] {
-      throw_pathed("the number " + std::string(text) +
-                   " is outside DynamoDB's range (38 significant digits, magnitude 1e-130 to "
-                   "1e126)");
+    if constexpr (std::is_integral_v<Number>) {
+      // At most 20 digits, always within DynamoDB's range: its significant digits are its
+      // digits without the sign and the trailing zeros.
+      std::string_view digits = text;
+      if (digits.front() == '-') digits.remove_prefix(1);
+      while (digits.size() > 1 && digits.back() == '0') digits.remove_suffix(1);
+      bytes += (digits.size() + 1) / 2 + 1;
+    } else {
+      // std::to_chars's shortest text has no exponent only when the fixed form is not longer,
+      // that is between about 1e-5 and 1e22 with at most 17 significant digits: always within
+      // DynamoDB's range, so counting the digits from the first nonzero to the last is enough.
+      std::size_t position = 0, first = std::string_view::npos, last = 0;
+      bool exponent = false;
+      for (const char c : text) {
+        if (c >= '1' && c <= '9') {
+          if (first == std::string_view::npos) first = position;
+          last = position++;
+        } else if (c == '0') {
+          ++position;
+        } else if (c == 'e') {
+          exponent = true;
+          break;
+        }
+      }
+      if (!exponent) {
+        const std::size_t digits = first == std::string_view::npos ? 1 : last - first + 1;
+        bytes += (digits + 1) / 2 + 1;
+        return;
+      }
+      const Decimal::Shape shape = Decimal::shape(text);
+      if (!shape.fits_dynamodb()) [[unlikely]] {
+        throw_pathed("the number " + std::string(text) +
+                     " is outside DynamoDB's range (38 significant digits, magnitude 1e-130 to "
+                     "1e126)");
+      }
+      bytes += (std::max<std::size_t>(1, shape.digits) + 1) / 2 + 1;
     }
-    bytes += (std::max<std::size_t>(1, shape.digits) + 1) / 2 + 1;
   }
   void begin_record() {
     bytes += 3;
@@ -89,8 +122,8 @@ class SizedBodyWriter : public BodyWriter {
     BodyWriter::end_item();
     size.end_item();
   }
-  void field(std::string_view name) {
-    BodyWriter::field(name);
+  void field(std::string_view name, std::string_view json) {
+    BodyWriter::field(name, json);
     size.field(name);
   }
   void map_key(std::string_view key) {
@@ -124,7 +157,7 @@ class SizedBodyWriter : public BodyWriter {
     const auto end = std::to_chars(buf, buf + sizeof buf, n).ptr;
     const std::string_view text(buf, static_cast<std::size_t>(end - buf));
     out_ += text;  // as BodyWriter::number writes it
-    size.number_text(text);
+    size.number_text<Number>(text);
   }
   void begin_record() {
     BodyWriter::begin_record();

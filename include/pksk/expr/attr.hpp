@@ -232,7 +232,8 @@ class Attr {
 
   explicit Attr(AttributePath path) : path_(std::move(path)) {}
 
-  const AttributePath& path() const noexcept { return path_; }
+  const AttributePath& path() const& noexcept { return path_; }
+  AttributePath path() && noexcept { return std::move(path_); }
 
   // An element of a vector member: attr(&Order::items)[0].
   auto operator[](std::size_t index) const
@@ -406,8 +407,9 @@ Update<T> make_update(UpdateAction::Kind kind, AttributePath path, AttributeValu
 }  // namespace detail
 
 template <class T, class M>
-Update<T> set(const Attr<T, M>& a, const member_value_t<M>& value) {
-  return detail::make_update<T>(UpdateAction::Kind::set, a.path(), to_attribute_value(value));
+Update<T> set(Attr<T, M> a, const member_value_t<M>& value) {
+  return detail::make_update<T>(UpdateAction::Kind::set, std::move(a).path(),
+                                to_attribute_value(value));
 }
 template <class T, class M>
 Update<T> set(M T::*member, const member_value_t<M>& value) {
@@ -415,8 +417,8 @@ Update<T> set(M T::*member, const member_value_t<M>& value) {
 }
 
 template <class T, class M>
-Update<T> if_not_exists(const Attr<T, M>& a, const member_value_t<M>& value) {
-  return detail::make_update<T>(UpdateAction::Kind::set_if_not_exists, a.path(),
+Update<T> if_not_exists(Attr<T, M> a, const member_value_t<M>& value) {
+  return detail::make_update<T>(UpdateAction::Kind::set_if_not_exists, std::move(a).path(),
                                 to_attribute_value(value));
 }
 template <class T, class M>
@@ -428,8 +430,9 @@ Update<T> if_not_exists(M T::*member, const member_value_t<M>& value) {
 template <class T, class M>
   requires detail::is_number_member_v<member_value_t<M>> ||
            detail::is_string_set_v<member_value_t<M>>
-Update<T> add(const Attr<T, M>& a, const member_value_t<M>& value) {
-  return detail::make_update<T>(UpdateAction::Kind::add, a.path(), to_attribute_value(value));
+Update<T> add(Attr<T, M> a, const member_value_t<M>& value) {
+  return detail::make_update<T>(UpdateAction::Kind::add, std::move(a).path(),
+                                to_attribute_value(value));
 }
 template <class T, class M>
   requires detail::is_number_member_v<member_value_t<M>> ||
@@ -439,8 +442,8 @@ Update<T> add(M T::*member, const member_value_t<M>& value) {
 }
 
 template <class T, class M>
-Update<T> remove(const Attr<T, M>& a) {
-  return detail::make_update<T>(UpdateAction::Kind::remove, a.path());
+Update<T> remove(Attr<T, M> a) {
+  return detail::make_update<T>(UpdateAction::Kind::remove, std::move(a).path());
 }
 template <class T, class M>
 Update<T> remove(M T::*member) {
@@ -450,13 +453,14 @@ Update<T> remove(M T::*member) {
 // append: elements to the end of a list (an absent list counts as empty).
 template <class T, class M>
   requires detail::is_vector_v<member_value_t<M>>
-Update<T> append(const Attr<T, M>& a, const member_value_t<M>& elements) {
-  return detail::make_update<T>(UpdateAction::Kind::append, a.path(), to_attribute_value(elements));
+Update<T> append(Attr<T, M> a, const member_value_t<M>& elements) {
+  return detail::make_update<T>(UpdateAction::Kind::append, std::move(a).path(),
+                                to_attribute_value(elements));
 }
 template <class T, class M>
   requires detail::is_vector_v<member_value_t<M>>
-Update<T> append(const Attr<T, M>& a, const typename member_value_t<M>::value_type& element) {
-  return append(a, member_value_t<M>{element});
+Update<T> append(Attr<T, M> a, const typename member_value_t<M>::value_type& element) {
+  return append(std::move(a), member_value_t<M>{element});
 }
 template <class T, class M>
   requires detail::is_vector_v<member_value_t<M>>

@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -27,6 +28,7 @@
 
 #include "../backend/backend.hpp"
 #include "../codec/attribute_value.hpp"
+#include "../codec/body_patch.hpp"
 #include "../codec/item_size.hpp"
 #include "../error.hpp"
 #include "../expr/evaluate.hpp"
@@ -232,17 +234,83 @@ class Backend {
   }
 
   // DynamoDB's UpdateItem: applies the actions to the stored item, or to a new one holding only
-  // its key and type, and hands the item as written to visit(ItemView).
+  // its key and type, and hands the item as written to visit(ItemView) before committing, so
+  // that an item the caller cannot decode (a stored body that was already bad) is not written.
+  //
+  // Only the attributes the actions and the condition name are parsed (BodyPatch); the rest of
+  // the stored body is copied back as it was, and the new size is the stored one changed by
+  // what the named attributes gained or lost.
   template <class Visitor>
   void update(TableHandle table, const UpdateRequest& request, Visitor&& visit) {
     detail::sqlite::TableState& t = state(table);
     WriteTransaction transaction(*this, t, "update");
-    std::optional<AttributeValue> item = load(t, request.key);
-    if (request.condition != nullptr) require(t, "update", request.key, *request.condition, item);
-    const Stored stored = updated(t, request, std::move(item));
-    insert(t, stored.view());
-    transaction.commit();
-    visit(stored.view());
+    // Per thread and reused: an update allocates for what it parses and writes, not for these.
+    thread_local std::vector<std::string_view> names;
+    thread_local BodyPatch patch;
+    thread_local std::string body;
+    names.clear();
+    for (const UpdateAction& action : request.actions) {
+      names.push_back(action.path.steps.front().name);
+    }
+    if (request.condition != nullptr) add_names(*request.condition, names);
+
+    std::string stored_type;
+    std::size_t stored_size = 0;
+    const bool found = read_item(t, request.key, "read for an update", [&](const ItemView& row) {
+      try {
+        patch.parse(row.body, names);
+      } catch (const DecodeError& e) {
+        throw DecodeError("pksk::sqlite: table \"" + t.name + "\": the stored item " +
+                          key_text(request.key) +
+                          " has a body that is not a JSON object: " + e.what());
+      }
+      stored_type = row.type;
+      stored_size = row.size;
+    });
+    if (!found) {
+      std::optional<AttributeValue> none;
+      if (request.condition != nullptr) require(t, "update", request.key, *request.condition, none);
+      const Stored stored = updated(t, request, std::move(none));
+      insert(t, stored.view());
+      visit(stored.view());
+      transaction.commit();
+      return;
+    }
+    {
+      AttributeValue& item = patch.named();
+      // Key and type attributes are columns, not body members: added when named, as a
+      // condition may read them, and left out of the body again.
+      const auto named = [&](std::string_view name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+      };
+      if (named(t.spec.pk_attribute))
+        item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
+      if (named(t.spec.sk_attribute))
+        item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
+      if (named(t.spec.type_attribute))
+        item.assign(t.spec.type_attribute, AttributeValue::from_string(stored_type));
+      if (request.condition != nullptr)
+        require(t, "update", request.key, *request.condition, &item);
+      apply_actions(t, request, item);
+      const auto is_column = [&](std::string_view name) {
+        return name == t.spec.pk_attribute || name == t.spec.sk_attribute ||
+               name == t.spec.type_attribute;
+      };
+      std::size_t named_after = 0;
+      for (const auto& [name, value] : item.map) {
+        if (!is_column(name)) named_after += name.size() + attribute_size(value);
+      }
+      // The stored size counts the type's value; the type written is the request's.
+      std::size_t size = stored_size - std::min(stored_size, patch.bytes_before(item));
+      size = size - std::min(size, stored_type.size()) + named_after + request.type.size();
+      check_size(t, request, size);
+      body.clear();
+      patch.write(body, item, is_column);
+      const ItemView written{request.key.pk, request.key.sk, request.type, body, size};
+      insert(t, written);
+      visit(written);
+      transaction.commit();
+    }
   }
 
   // Removes the item; with a condition, only if it holds. True if an item was removed.
@@ -487,7 +555,7 @@ class Backend {
 
   void insert(detail::sqlite::TableState& t, const ItemView& item) {
     namespace ds = detail::sqlite;
-    ds::StatementUse use(t.put.stmt.get(), t.put.in_use, t.name, "put");
+    ds::StatementUse use(t.put.stmt.get(), t.put.in_use, t.name, "put", /*rebinds_all=*/true);
     sqlite3_stmt* s = use.get();
     bind(t, s, 1, item.pk, "put", item.pk, item.sk);
     bind(t, s, 2, item.sk, "put", item.pk, item.sk);
@@ -556,6 +624,10 @@ class Backend {
 
   void require(const detail::sqlite::TableState& t, std::string_view operation, ItemKey key,
                const Condition& condition, const std::optional<AttributeValue>& item) const {
+    require(t, operation, key, condition, item ? &*item : nullptr);
+  }
+  void require(const detail::sqlite::TableState& t, std::string_view operation, ItemKey key,
+               const Condition& condition, const AttributeValue* item) const {
     if (!evaluate(condition, item ? *item : no_item())) {
       throw ConditionFailed(
           "pksk table \"" + t.name + "\": " + std::string(operation) + " of " + key_text(key) +
@@ -571,6 +643,36 @@ class Backend {
     ItemView view() const { return {pk, sk, type, body, size}; }
   };
 
+  // Top-level names a condition reads (its paths' first steps), added to names.
+  static void add_names(const Condition& condition, std::vector<std::string_view>& names) {
+    for (const Operand& operand : condition.operands) {
+      if (operand.kind != Operand::Kind::value && !operand.path.steps.empty())
+        names.push_back(operand.path.steps.front().name);
+    }
+    for (const Condition& child : condition.children) add_names(child, names);
+  }
+
+  static void apply_actions(const detail::sqlite::TableState& t, const UpdateRequest& request,
+                            AttributeValue& item) {
+    for (const UpdateAction& action : request.actions) {
+      const std::string& top = action.path.steps.front().name;
+      if (top == t.spec.pk_attribute || top == t.spec.sk_attribute) {
+        throw ValidationError("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
+                              ": " + top + " is part of the key and cannot be updated");
+      }
+      apply(action, item);
+    }
+  }
+
+  static void check_size(const detail::sqlite::TableState& t, const UpdateRequest& request,
+                         std::size_t size) {
+    if (size > max_item_bytes) {
+      throw ItemTooLarge("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
+                         " would make the item " + std::to_string(size) +
+                         " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
+    }
+  }
+
   // The item after an update: actions applied in order on the stored item (or on the key
   // alone), type set, body rendered back to plain JSON and measured as DynamoDB measures.
   Stored updated(const detail::sqlite::TableState& t, const UpdateRequest& request,
@@ -580,25 +682,14 @@ class Backend {
       item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
       item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
     }
-    for (const UpdateAction& action : request.actions) {
-      const std::string& top = action.path.steps.front().name;
-      if (top == t.spec.pk_attribute || top == t.spec.sk_attribute) {
-        throw ValidationError("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
-                              ": " + top + " is part of the key and cannot be updated");
-      }
-      apply(action, item);
-    }
+    apply_actions(t, request, item);
     item.assign(t.spec.type_attribute, AttributeValue::from_string(std::string(request.type)));
     Stored out;
     out.pk = request.key.pk;
     out.sk = request.key.sk;
     out.type = request.type;
     out.size = attributes_size(item);
-    if (out.size > max_item_bytes) {
-      throw ItemTooLarge("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
-                         " would make the item " + std::to_string(out.size) +
-                         " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
-    }
+    check_size(t, request, out.size);
     // The body is every attribute but the keys and the type, written straight from the item
     // (no second map); a plain JSON body is seldom much longer than DynamoDB's measure.
     out.body.reserve(out.size + out.size / 4 + 16);

@@ -117,9 +117,10 @@ class Table {
   // exists); returns the item as written. A versioned entity is checked against key's version
   // and incremented.
   template <EntityType T, class... Parts>
-  T update(const T& key, const Parts&... parts) {
+  T update(const T& key, Parts&&... parts) {
     std::vector<UpdateAction> actions;
-    std::optional<Condition> condition = update_parts(key, actions, parts...);
+    actions.reserve(sizeof...(Parts) + (VersionedEntity<T> ? 1 : 0));
+    std::optional<Condition> condition = update_parts(key, actions, std::forward<Parts>(parts)...);
     format_keys(key, pk_, sk_, "update");
     T result{};
     backend_->update(
@@ -319,9 +320,10 @@ class Table {
   // Sorts an update's parts into actions and conditions; refuses an action on a key member.
   template <EntityType T, class... Parts>
   std::optional<Condition> update_parts(const T& key, std::vector<UpdateAction>& actions,
-                                        const Parts&... parts) const {
+                                        Parts&&... parts) const {
     detail::ConditionParts conditions;
-    const auto take = [&]<class P>(const P& part) {
+    const auto take = [&]<class Part>(Part&& part) {
+      using P = std::remove_cvref_t<Part>;
       if constexpr (requires { part.action; }) {
         static_assert(std::is_same_v<P, Update<T>>,
                       "pksk: an update action names a member of another entity than the key's");
@@ -332,12 +334,12 @@ class Table {
                                 detail::quoted(member) +
                                 " is part of the item's key; an update cannot move an item");
         }
-        actions.push_back(part.action);
+        actions.push_back(std::forward<Part>(part).action);
       } else {
         add_condition<T>(conditions, part);
       }
     };
-    (take(parts), ...);
+    (take(std::forward<Parts>(parts)), ...);
     if constexpr (VersionedEntity<T>) {
       const auto current = get_field<detail::version_index_v<T>>(key);
       const std::string_view member = field_names_v<T>[detail::version_index_v<T>];

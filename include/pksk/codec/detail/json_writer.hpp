@@ -32,7 +32,7 @@ inline void append_json_string(std::string& out, std::string_view text) {
     const auto byte = static_cast<unsigned char>(*p);
     if (!kJsonEscape[byte]) [[likely]]
       continue;
-    out.append(run, p);
+    out.append(run, static_cast<std::size_t>(p - run));  // not append(first, last): a replace()
     run = p + 1;
     switch (byte) {
       case '"':
@@ -63,7 +63,7 @@ inline void append_json_string(std::string& out, std::string_view text) {
       }
     }
   }
-  out.append(run, end);
+  out.append(run, static_cast<std::size_t>(end - run));
   out += '"';
 }
 
@@ -85,12 +85,10 @@ class JsonPunctuation {
   void begin_item() { out_ += '{'; }
   void end_item() { out_ += '}'; }
 
-  // A record field; names are C++ identifiers, so they need no escaping.
-  void field(std::string_view name) {
-    separate('{');
-    out_ += '"';
-    out_ += name;
-    out_ += "\":";
+  // A record field: json is `,"name":` (FieldJson), the comma left out after the opening brace.
+  void field(std::string_view, std::string_view json) {
+    if (out_.back() == '{') json.remove_prefix(1);
+    out_.append(json.data(), json.size());
   }
   void map_key(std::string_view key) {
     separate('{');

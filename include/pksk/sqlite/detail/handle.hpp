@@ -95,8 +95,11 @@ inline std::string_view column_view(sqlite3_stmt* stmt, int column) noexcept {
 // re-enters the backend with the same statement gets an error rather than a corrupted scan.
 class StatementUse {
  public:
-  StatementUse(sqlite3_stmt* stmt, bool& in_use, std::string_view table, std::string_view operation)
-      : stmt_(stmt), in_use_(in_use) {
+  // rebinds_all: every use binds each parameter, so no binding can outlive its buffer into a
+  // later step, and clearing them (a call per statement use) is left out.
+  StatementUse(sqlite3_stmt* stmt, bool& in_use, std::string_view table, std::string_view operation,
+               bool rebinds_all = false)
+      : stmt_(stmt), in_use_(in_use), clear_(!rebinds_all) {
     if (in_use_) {
       throw Error("pksk::sqlite: " + std::string(operation) + " on table \"" + std::string(table) +
                   "\" re-entered the backend from a visitor with a statement still in use");
@@ -107,7 +110,7 @@ class StatementUse {
   StatementUse& operator=(const StatementUse&) = delete;
   ~StatementUse() {
     sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
+    if (clear_) sqlite3_clear_bindings(stmt_);
     in_use_ = false;
   }
   sqlite3_stmt* get() const noexcept { return stmt_; }
@@ -115,6 +118,7 @@ class StatementUse {
  private:
   sqlite3_stmt* stmt_;
   bool& in_use_;
+  bool clear_;
 };
 
 }  // namespace pksk::detail::sqlite
