@@ -4,8 +4,8 @@
 // most 100 actions, no two on one item (else ValidationError, nothing written); a condition that
 // fails cancels the whole with TransactionCanceled, one reason per action in the order added.
 
+#include <algorithm>
 #include <cstddef>
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,7 +30,11 @@ class Transaction {
     using T = std::remove_cvref_t<Item>;
     Action& a = add(Kind::put, type_name_v<T>);
     a.condition = table_->write_condition(item, conditions...);
+    // Bodies of one transaction are alike: each starts with room for the largest so far,
+    // instead of growing by doublings from empty.
+    a.body.reserve(body_capacity_);
     a.size = table_->encode_versioned(item, a.pk, a.sk, a.body, "transaction put");
+    body_capacity_ = std::max(body_capacity_, a.body.size());
     return *this;
   }
 
@@ -68,9 +72,11 @@ class Transaction {
   std::size_t size() const noexcept { return actions_.size(); }
 
   void commit() {
-    const std::string where = "pksk table " + detail::quoted(table_->name()) + ", transaction: ";
+    const auto where = [&] {
+      return "pksk table " + detail::quoted(table_->name()) + ", transaction: ";
+    };
     if (actions_.empty() || actions_.size() > max_transaction_actions) {
-      throw ValidationError(where + "a transaction holds 1 to " +
+      throw ValidationError(where() + "a transaction holds 1 to " +
                             std::to_string(max_transaction_actions) + " actions, not " +
                             std::to_string(actions_.size()));
     }
@@ -81,7 +87,7 @@ class Transaction {
       for (std::size_t i = 0; i < writes.size(); ++i) {
         if (key_of(writes[i]) == key) {
           throw ValidationError(
-              where + "actions " + std::to_string(i) + " and " + std::to_string(writes.size()) +
+              where() + "actions " + std::to_string(i) + " and " + std::to_string(writes.size()) +
               " are on the same item pk=" + detail::quoted(a.pk) + " sk=" + detail::quoted(a.sk) +
               "; DynamoDB allows one action per item");
         }
@@ -118,6 +124,7 @@ class Transaction {
   };
 
   Action& add(Kind kind, std::string_view type) {
+    if (actions_.empty()) actions_.reserve(16);
     Action& a = actions_.emplace_back();
     a.kind = kind;
     a.type = type;
@@ -125,7 +132,9 @@ class Transaction {
   }
 
   Table<B>* table_;
-  std::deque<Action> actions_;  // stable addresses: requests point into them
+  // Requests point into the actions, but only from commit(), when no action is added anymore.
+  std::vector<Action> actions_;
+  std::size_t body_capacity_ = 0;
 };
 
 }  // namespace pksk
