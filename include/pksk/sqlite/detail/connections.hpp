@@ -68,6 +68,7 @@ struct ConnectionState {
   // The end of the current wait for a lock; zero while not waiting.
   std::chrono::steady_clock::time_point busy_deadline{};
   int busy_rounds = 0;
+  bool in_step_first = false;  // step_first's retries share one wait
 
   sqlite3* db() const noexcept { return conn.get(); }
 
@@ -94,10 +95,13 @@ struct ConnectionState {
     return true;
   }
 
-  // SQLite's busy handler: called when a lock is held by another connection.
-  static int on_busy(void* self, int /*count*/) noexcept {
+  // SQLite's busy handler: called when a lock is held by another connection, with count 0 at
+  // the start of each statement's wait (a new wait, unless step_first is retrying).
+  static int on_busy(void* self, int count) noexcept {
     try {
-      return static_cast<ConnectionState*>(self)->wait_busy() ? 1 : 0;
+      auto* conn = static_cast<ConnectionState*>(self);
+      if (count == 0 && !conn->in_step_first) conn->busy_deadline = {};
+      return conn->wait_busy() ? 1 : 0;
     } catch (...) {
       return 0;
     }
@@ -110,11 +114,13 @@ struct ConnectionState {
   // steps of a scan: a reset would start it over.
   int step_first(sqlite3_stmt* stmt) {
     busy_deadline = {};
+    in_step_first = true;
     int rc = sqlite3_step(stmt);
     while ((rc & 0xff) == SQLITE_BUSY && sqlite3_get_autocommit(db()) != 0 && wait_busy()) {
       sqlite3_reset(stmt);
       rc = sqlite3_step(stmt);
     }
+    in_step_first = false;
     busy_deadline = {};
     return rc;
   }
