@@ -6,10 +6,12 @@
 // run read-evaluate-write inside one BEGIN IMMEDIATE transaction, evaluated in C++ with
 // DynamoDB's typed semantics (expr/evaluate.hpp).
 //
-// Threading: the connection is opened with SQLITE_OPEN_NOMUTEX, and a Backend caches
-// statements that cannot be shared, so a Backend (and its table handles) must be used by one
-// thread at a time. Give each thread its own Backend on the same file: WAL lets readers run
-// alongside the writer, and busy_timeout makes writers wait for each other.
+// Threading: a Backend and the tables over it may be shared by any number of threads. Each
+// thread gets its own connection to the file (detail/connections.hpp says why), opened on its
+// first call, with its own prepared statements; WAL lets readers run alongside the one writer,
+// and a writer waits for another's lock with a bounded wait and retry (Options::busy_timeout).
+// Several processes may open the same file the same way. After fork(), the child opens its own
+// Backend: SQLite connections must not cross a fork.
 
 #include <sqlite3.h>
 
@@ -18,10 +20,12 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -34,6 +38,7 @@
 #include "../expr/evaluate.hpp"
 #include "../expr/render.hpp"
 #include "../key/condition.hpp"
+#include "detail/connections.hpp"
 #include "detail/handle.hpp"
 #include "detail/schema.hpp"
 #include "detail/sql.hpp"
@@ -41,35 +46,79 @@
 namespace pksk::sqlite {
 
 // Outside Backend so that `Options options = {}` can be a default argument of its constructor.
+// SQLite's `PRAGMA synchronous` in WAL mode (docs/durability.md). Either way a process crash
+// loses no committed write and no level ever half-writes a transaction; they differ on power
+// loss or an operating system crash.
+enum class Synchronous : unsigned char {
+  // The WAL is synced at checkpoints only: a power loss may lose the transactions committed
+  // since the last checkpoint, never the file's consistency. SQLite's recommended WAL setting.
+  normal,
+  // The WAL is synced at every commit: a committed transaction survives a power loss too, for
+  // one fsync a write transaction.
+  full,
+  // As full, and the directory is synced when the WAL is created or deleted.
+  extra,
+};
+
 struct Options {
-  // How long a write waits for another connection's lock before failing "database is locked".
+  // How long a write waits for another connection's lock (with retries where SQLite does not
+  // wait itself) before failing with BackendError "database is locked".
   std::chrono::milliseconds busy_timeout{5000};
   // Opens an existing file read-only: reads work, open_table of an absent table and every write
   // throw BackendError.
   bool read_only = false;
+  Synchronous synchronous = Synchronous::normal;
 };
 
 }  // namespace pksk::sqlite
 
 namespace pksk::detail::sqlite {
 
-struct CachedStatement {
-  Statement stmt;
-  bool in_use = false;
+// What a Backend shares between its threads and with its table handles, at a stable address so
+// that handles stay valid when the Backend is moved. Threads reach their connection through
+// thread_cache and take `mutex` only to open one (once per thread) or to open a table.
+struct Shared {
+  std::uint64_t id = next_backend_id();
+  std::string path;
+  pksk::sqlite::Options options;
+  // ":memory:" and "": one connection for every thread, calls serialized by `serial`.
+  bool single_connection = false;
+
+  std::mutex mutex;
+  std::vector<std::unique_ptr<TableState>> tables;  // append only, under mutex
+  std::vector<std::pair<std::thread::id, std::unique_ptr<ConnectionState>>> connections;
+  std::recursive_mutex serial;
+
+  // The connection of a thread that exits, closed (its statements first).
+  void release(std::thread::id thread) {
+    std::unique_ptr<ConnectionState> gone;
+    const std::lock_guard lock(mutex);
+    for (auto it = connections.begin(); it != connections.end(); ++it) {
+      if (it->first == thread) {
+        gone = std::move(it->second);
+        connections.erase(it);
+        break;
+      }
+    }
+  }
 };
 
-// What a table handle refers to: owned by the Backend, at a stable address, so handles stay
-// valid when the Backend is moved.
-struct TableState {
-  sqlite3* db = nullptr;
-  TableSpec spec;
-  const std::string& name = spec.name;
-  CachedStatement put;
-  CachedStatement get;
-  CachedStatement erase;
-  // Prepared on first use: most tables only ever see a few of the shapes.
-  std::array<CachedStatement, query_variant_count> queries;
+// Gives a thread's connections back to the Backends still alive when the thread exits.
+struct ThreadExit {
+  std::vector<std::weak_ptr<Shared>> backends;
+  void add(const std::shared_ptr<Shared>& shared) {
+    std::erase_if(backends, [](const std::weak_ptr<Shared>& w) { return w.expired(); });
+    backends.push_back(shared);
+  }
+  ~ThreadExit() {
+    for (const auto& weak : backends) {
+      if (const std::shared_ptr<Shared> shared = weak.lock()) {
+        shared->release(std::this_thread::get_id());
+      }
+    }
+  }
 };
+inline thread_local ThreadExit thread_exit;
 
 }  // namespace pksk::detail::sqlite
 
@@ -80,7 +129,7 @@ class Backend {
   using Options = sqlite::Options;
 
   // Cheap to copy; refers to state owned by the Backend that opened it, and is valid as long
-  // as that Backend (or the one it was moved into) lives.
+  // as that Backend (or the one it was moved into) lives. Usable from any thread.
   class TableHandle {
    public:
     TableHandle() = default;  // refers to no table; using it throws pksk::Error
@@ -90,88 +139,77 @@ class Backend {
 
    private:
     friend class Backend;
-    explicit TableHandle(detail::sqlite::TableState* state) : state_(state) {}
-    detail::sqlite::TableState& state() const {
+    explicit TableHandle(const detail::sqlite::TableState* state) : state_(state) {}
+    const detail::sqlite::TableState& state() const {
       if (state_ == nullptr) throw Error("pksk::sqlite: use of an empty TableHandle");
       return *state_;
     }
-    detail::sqlite::TableState* state_ = nullptr;
+    const detail::sqlite::TableState* state_ = nullptr;
   };
 
-  // `path` is a file name (created if absent unless read_only) or ":memory:".
+  // `path` is a file name (created if absent unless read_only), or ":memory:" (or "") for a
+  // database that lives in this Backend's one connection (see detail/connections.hpp).
   explicit Backend(std::string path, Options options = {})
-      : path_(std::move(path)), options_(options) {
+      : shared_(std::make_shared<detail::sqlite::Shared>()) {
     namespace ds = detail::sqlite;
     // The headers may be newer than the library the program is linked or loaded with.
     if (sqlite3_libversion_number() < 3037000) {
       throw Error(std::string("pksk::sqlite: needs SQLite 3.37 or later, found ") +
                   sqlite3_libversion());
     }
-    const int flags =
-        (options_.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-        SQLITE_OPEN_NOMUTEX;
-    sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path_.c_str(), &raw, flags, nullptr);
-    conn_.reset(raw);  // open_v2 hands out a handle (to close) even when it fails
-    if (rc != SQLITE_OK) ds::throw_failure(raw, rc, {}, open_operation());
-    sqlite3* db = conn_.get();
-
-    const auto timeout = options_.busy_timeout.count();
-    ds::check(
-        db, sqlite3_busy_timeout(db, timeout > 0x7fffffff ? 0x7fffffff : static_cast<int>(timeout)),
-        {}, open_operation());
+    shared_->path = std::move(path);
+    shared_->options = options;
+    shared_->single_connection = !is_file();
+    // The constructing thread's connection: it checks the file once for every later one.
+    std::unique_ptr<ds::ConnectionState> first = open_connection();
+    sqlite3* db = first->db();
 
     // Byte order and the non-UTF-8 begins_with bound both need keys stored as UTF-8 as given;
     // a UTF-16 database would transcode them. The pragma only affects a still empty file.
-    if (!options_.read_only) pragma("PRAGMA encoding = 'UTF-8'");
-    if (const std::string encoding = pragma("PRAGMA encoding"); encoding != "UTF-8") {
-      throw Error("pksk::sqlite: \"" + path_ + "\" uses the " + encoding +
+    if (!options.read_only) pragma(db, "PRAGMA encoding = 'UTF-8'");
+    if (const std::string encoding = pragma(db, "PRAGMA encoding"); encoding != "UTF-8") {
+      throw Error("pksk::sqlite: \"" + this->path() + "\" uses the " + encoding +
                   " encoding; pksk needs a UTF-8 database");
     }
-    if (is_file() && !options_.read_only) {
-      if (const std::string mode = pragma("PRAGMA journal_mode = WAL"); mode != "wal") {
+    if (is_file() && !options.read_only) {
+      // Persistent in the file: every later connection, in any process, opens it in WAL.
+      if (const std::string mode = pragma(db, "PRAGMA journal_mode = WAL"); mode != "wal") {
         throw BackendError("pksk::sqlite: " + open_operation() +
                            " failed: could not switch to WAL (journal_mode is " + mode + ")");
       }
     }
-    // Durable at checkpoints, consistent always: WAL's recommended trade-off.
-    pragma("PRAGMA synchronous = NORMAL");
-    ds::check_storage_format(db, path_);
+    ds::check_storage_format(db, this->path());
+    adopt(std::move(first));
   }
 
   Backend(const Backend&) = delete;
   Backend& operator=(const Backend&) = delete;
+  // Moving hands the shared state over: handles and other threads' connections move with it.
   Backend(Backend&& other) noexcept = default;
-  Backend& operator=(Backend&& other) noexcept {
-    if (this != &other) {
-      tables_.clear();  // statements before their connection
-      for (auto& stmt : control_) stmt.reset();
-      conn_ = std::move(other.conn_);
-      tables_ = std::move(other.tables_);
-      other.tables_.clear();
-      control_ = std::move(other.control_);
-      path_ = std::move(other.path_);
-      options_ = other.options_;
-    }
-    return *this;
-  }
-  // tables_ and control_ are declared after conn_, so the statements are finalized before the
-  // connection is closed.
+  Backend& operator=(Backend&& other) noexcept = default;
+  // Closes every thread's connection: no other thread may be using the Backend by then.
   ~Backend() = default;
 
-  const std::string& path() const noexcept { return path_; }
-  // For what pksk does not wrap (backups, inspection); do not close it or change its schema.
-  sqlite3* native_handle() const noexcept { return conn_.get(); }
+  const std::string& path() const noexcept {
+    static const std::string none;
+    return shared_ ? shared_->path : none;
+  }
+  // The calling thread's connection, for what pksk does not wrap (backups, inspection); do not
+  // close it or change its schema, and use it from this thread only.
+  sqlite3* native_handle() const { return connection().conn.db(); }
 
   static constexpr BodyFormat body_format = BodyFormat::json;
 
   // Creates the table if absent, or checks that it has exactly pksk's schema for this spec.
   TableHandle open_table(const TableSpec& spec) {
     namespace ds = detail::sqlite;
-    sqlite3* db = connection();
     ds::validate_table_name(spec.name);
     ds::validate_attribute_names(spec);
-    for (const auto& table : tables_) {
+    Lease lease = connection();
+    sqlite3* db = lease.conn.db();
+    // Under the mutex: two threads opening one table get one state.
+    const std::lock_guard lock(shared_->mutex);
+    for (const auto& table : shared_->tables) {
       if (ds::iequals_ascii(table->spec.name, spec.name) &&
           table->spec.pk_attribute == spec.pk_attribute &&
           table->spec.sk_attribute == spec.sk_attribute &&
@@ -190,7 +228,7 @@ class Backend {
     const ds::TableInfo info = ds::table_info(db, spec.name);
     const std::vector<std::string> diffs = ds::schema_differences(db, spec, info);
     if (!diffs.empty()) {
-      std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path_ +
+      std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
                         "\" exists with a schema pksk cannot use: ";
       for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
       msg += ". Expected: " + ds::create_table_sql(spec) +
@@ -199,37 +237,40 @@ class Backend {
     }
 
     auto state = std::make_unique<ds::TableState>();
-    state->db = db;
     state->spec = spec;
-    state->put.stmt = ds::prepare(db, ds::put_sql(spec), spec.name, "open_table (preparing put)");
-    state->get.stmt = ds::prepare(db, ds::get_sql(spec), spec.name, "open_table (preparing get)");
-    state->erase.stmt =
-        ds::prepare(db, ds::erase_sql(spec), spec.name, "open_table (preparing erase)");
-    tables_.push_back(std::move(state));
-    return TableHandle(tables_.back().get());
+    state->index = shared_->tables.size();
+    state->owner = shared_.get();
+    // This connection's statements now, as before threads: a table that cannot prepare them
+    // fails here rather than on its first write.
+    ds::TableStatements& st = lease.conn.statements(state->index);
+    st.put.stmt = ds::prepare(db, ds::put_sql(spec), spec.name, "open_table (preparing put)");
+    st.get.stmt = ds::prepare(db, ds::get_sql(spec), spec.name, "open_table (preparing get)");
+    st.erase.stmt = ds::prepare(db, ds::erase_sql(spec), spec.name, "open_table (preparing erase)");
+    shared_->tables.push_back(std::move(state));
+    return TableHandle(shared_->tables.back().get());
   }
 
   // Calls visit(ItemView) with views valid only during the call: type and body point into
   // SQLite's memory, pk and sk are the caller's own (byte-equal to the stored keys).
   template <class Visitor>
   bool get(TableHandle table, ItemKey key, Visitor&& visit) {
-    detail::sqlite::TableState& t = state(table);
-    return read_item(t, key, "get", visit);
+    Call k = enter(table);
+    return read_item(k, key, "get", visit);
   }
 
   // Writes the item, replacing any with its key; with a condition, only if it holds on the
   // stored item (or on no attributes at all when there is none), else ConditionFailed.
   void put(TableHandle table, const PutRequest& request) {
-    detail::sqlite::TableState& t = state(table);
+    Call k = enter(table);
     if (request.condition == nullptr) {
       // One statement, hence atomic in autocommit mode: a failed put leaves no trace.
-      insert(t, request.item);
+      insert(k, request.item);
       return;
     }
-    WriteTransaction transaction(*this, t, "put");
-    require(t, "put", {request.item.pk, request.item.sk}, *request.condition,
-            load(t, {request.item.pk, request.item.sk}));
-    insert(t, request.item);
+    WriteTransaction transaction(k, "put");
+    require(k.t, "put", {request.item.pk, request.item.sk}, *request.condition,
+            load(k, {request.item.pk, request.item.sk}));
+    insert(k, request.item);
     transaction.commit();
   }
 
@@ -242,8 +283,9 @@ class Backend {
   // what the named attributes gained or lost.
   template <class Visitor>
   void update(TableHandle table, const UpdateRequest& request, Visitor&& visit) {
-    detail::sqlite::TableState& t = state(table);
-    WriteTransaction transaction(*this, t, "update");
+    Call k = enter(table);
+    const detail::sqlite::TableState& t = k.t;
+    WriteTransaction transaction(k, "update");
     // Per thread and reused: an update allocates for what it parses and writes, not for these.
     thread_local std::vector<std::string_view> names;
     thread_local BodyPatch patch;
@@ -256,7 +298,7 @@ class Backend {
 
     std::string stored_type;
     std::size_t stored_size = 0;
-    const bool found = read_item(t, request.key, "read for an update", [&](const ItemView& row) {
+    const bool found = read_item(k, request.key, "read for an update", [&](const ItemView& row) {
       try {
         patch.parse(row.body, names);
       } catch (const DecodeError& e) {
@@ -271,7 +313,7 @@ class Backend {
       std::optional<AttributeValue> none;
       if (request.condition != nullptr) require(t, "update", request.key, *request.condition, none);
       const Stored stored = updated(t, request, std::move(none));
-      insert(t, stored.view());
+      insert(k, stored.view());
       visit(stored.view());
       transaction.commit();
       return;
@@ -307,7 +349,7 @@ class Backend {
       body.clear();
       patch.write(body, item, is_column);
       const ItemView written{request.key.pk, request.key.sk, request.type, body, size};
-      insert(t, written);
+      insert(k, written);
       visit(written);
       transaction.commit();
     }
@@ -315,11 +357,11 @@ class Backend {
 
   // Removes the item; with a condition, only if it holds. True if an item was removed.
   bool erase(TableHandle table, const EraseRequest& request) {
-    detail::sqlite::TableState& t = state(table);
-    if (request.condition == nullptr) return remove(t, request.key);
-    WriteTransaction transaction(*this, t, "erase");
-    require(t, "erase", request.key, *request.condition, load(t, request.key));
-    const bool removed = remove(t, request.key);
+    Call k = enter(table);
+    if (request.condition == nullptr) return remove(k, request.key);
+    WriteTransaction transaction(k, "erase");
+    require(k.t, "erase", request.key, *request.condition, load(k, request.key));
+    const bool removed = remove(k, request.key);
     transaction.commit();
     return removed;
   }
@@ -329,8 +371,8 @@ class Backend {
   // writes are made in order inside the same SQLite transaction, which any failure rolls back.
   // The caller has checked DynamoDB's limits (at most 100 requests, one per item).
   void transact(TableHandle table, std::span<const WriteRequest> writes) {
-    detail::sqlite::TableState& t = state(table);
-    WriteTransaction transaction(*this, t, "transaction");
+    Call k = enter(table);
+    WriteTransaction transaction(k, "transaction");
     std::vector<std::optional<AttributeValue>> items(writes.size());
     std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
     bool canceled = false;
@@ -339,29 +381,29 @@ class Backend {
       // unconditional put or erase does not look at it, as put and erase alone do not.
       const Condition* condition = condition_of(writes[i]);
       if (condition == nullptr && !std::holds_alternative<UpdateRequest>(writes[i])) continue;
-      items[i] = load(t, key_of(writes[i]));
+      items[i] = load(k, key_of(writes[i]));
       if (condition != nullptr && !evaluate(*condition, items[i] ? *items[i] : no_item())) {
         reasons[i] = CancellationReason::condition_failed;
         canceled = true;
       }
     }
-    if (canceled) throw_canceled(t, reasons);
+    if (canceled) throw_canceled(k.t, reasons);
     for (std::size_t i = 0; i < writes.size(); ++i) {
       if (const auto* put = std::get_if<PutRequest>(&writes[i])) {
-        insert(t, put->item);
+        insert(k, put->item);
       } else if (const auto* update = std::get_if<UpdateRequest>(&writes[i])) {
         try {
-          const Stored stored = updated(t, *update, std::move(items[i]));
-          insert(t, stored.view());
+          const Stored stored = updated(k.t, *update, std::move(items[i]));
+          insert(k, stored.view());
         } catch (const ValidationError&) {
           reasons[i] = CancellationReason::validation;
-          throw_canceled(t, reasons);
+          throw_canceled(k.t, reasons);
         } catch (const ItemTooLarge&) {
           reasons[i] = CancellationReason::item_too_large;
-          throw_canceled(t, reasons);
+          throw_canceled(k.t, reasons);
         }
       } else if (const auto* erase = std::get_if<EraseRequest>(&writes[i])) {
-        remove(t, erase->key);
+        remove(k, erase->key);
       }
     }
     transaction.commit();
@@ -371,16 +413,16 @@ class Backend {
   // throughput limit to hand items back for, so none is ever unprocessed.
   void batch_write(TableHandle table, std::span<const WriteRequest> writes,
                    std::vector<std::size_t>& unprocessed) {
-    detail::sqlite::TableState& t = state(table);
+    Call k = enter(table);
     unprocessed.clear();
-    WriteTransaction transaction(*this, t, "batch write");
+    WriteTransaction transaction(k, "batch write");
     for (const WriteRequest& write : writes) {
       if (const auto* put = std::get_if<PutRequest>(&write)) {
-        insert(t, put->item);
+        insert(k, put->item);
       } else if (const auto* erase = std::get_if<EraseRequest>(&write)) {
-        remove(t, erase->key);
+        remove(k, erase->key);
       } else {
-        throw ValidationError("pksk::sqlite: batch write on table \"" + t.name +
+        throw ValidationError("pksk::sqlite: batch write on table \"" + k.t.name +
                               "\" holds an update or a check; a batch takes puts and erases only");
       }
     }
@@ -391,10 +433,10 @@ class Backend {
   template <class Visitor>
   void batch_get(TableHandle table, std::span<const ItemKey> keys, Visitor&& visit,
                  std::vector<std::size_t>& unprocessed) {
-    detail::sqlite::TableState& t = state(table);
+    Call k = enter(table);
     unprocessed.clear();
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      read_item(t, keys[i], "batch get", [&](const ItemView& item) { visit(i, item); });
+      read_item(k, keys[i], "batch get", [&](const ItemView& item) { visit(i, item); });
     }
   }
 
@@ -407,7 +449,7 @@ class Backend {
   QueryOutcome query(TableHandle table, const RawQuery& query, Visitor&& visit) {
     namespace ds = detail::sqlite;
     using Op = KeyCondition::Op;
-    ds::TableState& t = state(table);
+    Call k = enter(table);
 
     const KeyCondition* cond = query.sk;
     ds::RangeShape shape = ds::RangeShape::any;
@@ -436,7 +478,7 @@ class Backend {
           // DynamoDB rejects an empty range with a ValidationException rather than returning
           // nothing; so must code that is developed here.
           if (std::string_view(cond->first) > std::string_view(cond->second)) {
-            throw ValidationError("pksk::sqlite: query on table \"" + t.name + "\": between(\"" +
+            throw ValidationError("pksk::sqlite: query on table \"" + k.t.name + "\": between(\"" +
                                   cond->first + "\", \"" + cond->second +
                                   "\") has a lower bound greater than its upper bound");
           }
@@ -450,23 +492,23 @@ class Backend {
     }
     const bool has_start = query.exclusive_start_sk.has_value();
     ds::CachedStatement& cached = query_statement(
-        t, ds::query_variant(shape, query.forward, has_start), shape, query.forward, has_start);
+        k, ds::query_variant(shape, query.forward, has_start), shape, query.forward, has_start);
 
-    ds::StatementUse use(cached.stmt.get(), cached.in_use, t.name, "query");
+    ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
     sqlite3_stmt* s = use.get();
-    bind(t, s, 1, query.pk, "query", query.pk, {});
-    if (shape != ds::RangeShape::any) bind(t, s, 2, cond->first, "query", query.pk, {});
-    if (shape == ds::RangeShape::between) bind(t, s, 3, cond->second, "query", query.pk, {});
-    if (shape == ds::RangeShape::prefix_bounded) bind(t, s, 3, *prefix_end, "query", query.pk, {});
-    if (has_start) bind(t, s, 4, *query.exclusive_start_sk, "query", query.pk, {});
+    bind(k, s, 1, query.pk, "query", query.pk, {});
+    if (shape != ds::RangeShape::any) bind(k, s, 2, cond->first, "query", query.pk, {});
+    if (shape == ds::RangeShape::between) bind(k, s, 3, cond->second, "query", query.pk, {});
+    if (shape == ds::RangeShape::prefix_bounded) bind(k, s, 3, *prefix_end, "query", query.pk, {});
+    if (has_start) bind(k, s, 4, *query.exclusive_start_sk, "query", query.pk, {});
 
     QueryOutcome outcome;
     std::size_t bytes = 0;
-    for (;;) {
-      const int rc = sqlite3_step(s);
+    for (bool first = true;; first = false) {
+      const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW)
-        ds::throw_failure(t.db, rc, t.name, key_operation("query", query.pk, {}));
+        ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
       const ItemView item{query.pk, ds::column_view(s, 0), ds::column_view(s, 1),
                           ds::column_view(s, 2),
                           static_cast<std::size_t>(sqlite3_column_int64(s, 3))};
@@ -486,6 +528,108 @@ class Backend {
   }
 
  private:
+  // ------------------------------------------------------------------- connections, per call
+
+  // The calling thread's connection; for a single-connection (in-memory) Backend, held under
+  // its mutex for the call. Nothing else is locked on the query path.
+  struct Lease {
+    detail::sqlite::ConnectionState& conn;
+    std::unique_lock<std::recursive_mutex> serial;
+  };
+
+  // One call on one table: the table, the thread's connection and its statements for the table.
+  struct Call {
+    const detail::sqlite::TableState& t;
+    detail::sqlite::ConnectionState& c;
+    detail::sqlite::TableStatements& st;
+    std::unique_lock<std::recursive_mutex> serial;
+    sqlite3* db() const noexcept { return c.db(); }
+  };
+
+  Lease connection() const {
+    detail::sqlite::Shared* shared = shared_.get();
+    if (shared == nullptr) throw Error("pksk::sqlite: use of a moved-from Backend");
+    detail::sqlite::ThreadCache& cache = detail::sqlite::thread_cache;
+    detail::sqlite::ConnectionState* conn = cache.backend_id == shared->id
+                                                ? cache.connection
+                                                : &const_cast<Backend*>(this)->thread_connection();
+    if (shared->single_connection) return Lease{*conn, std::unique_lock(shared->serial)};
+    return Lease{*conn, {}};
+  }
+
+  Call enter(const TableHandle& table) const {
+    const detail::sqlite::TableState& t = table.state();
+    if (t.owner != shared_.get()) {
+      throw Error("pksk::sqlite: the handle of table \"" + t.name +
+                  "\" belongs to another Backend");
+    }
+    Lease lease = connection();
+    return Call{t, lease.conn, lease.conn.statements(t.index), std::move(lease.serial)};
+  }
+
+  // The slow path, once per thread (or after the thread used another Backend): finds or opens
+  // the thread's connection under the mutex and caches it.
+  detail::sqlite::ConnectionState& thread_connection() {
+    namespace ds = detail::sqlite;
+    ds::Shared& shared = *shared_;
+    ds::ConnectionState* found = nullptr;
+    {
+      const std::lock_guard lock(shared.mutex);
+      if (shared.single_connection) {
+        found = shared.connections.front().second.get();
+      } else {
+        for (auto& [thread, conn] : shared.connections) {
+          if (thread == std::this_thread::get_id()) found = conn.get();
+        }
+      }
+    }
+    if (found == nullptr) found = &adopt(open_connection());
+    ds::thread_cache = {shared.id, found};
+    return *found;
+  }
+
+  // Registers a connection as the calling thread's, given back when the thread exits.
+  detail::sqlite::ConnectionState& adopt(std::unique_ptr<detail::sqlite::ConnectionState> conn) {
+    detail::sqlite::ConnectionState& out = *conn;
+    {
+      const std::lock_guard lock(shared_->mutex);
+      shared_->connections.emplace_back(std::this_thread::get_id(), std::move(conn));
+    }
+    if (!shared_->single_connection) detail::sqlite::thread_exit.add(shared_);
+    detail::sqlite::thread_cache = {shared_->id, &out};
+    return out;
+  }
+
+  // A new connection with this Backend's settings (per connection in SQLite: busy handler and
+  // synchronous level).
+  std::unique_ptr<detail::sqlite::ConnectionState> open_connection() const {
+    namespace ds = detail::sqlite;
+    const Options& options = shared_->options;
+    const int flags =
+        (options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+        SQLITE_OPEN_NOMUTEX;
+    auto conn = std::make_unique<ds::ConnectionState>();
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(shared_->path.c_str(), &raw, flags, nullptr);
+    conn->conn.reset(raw);  // open_v2 hands out a handle (to close) even when it fails
+    if (rc != SQLITE_OK) ds::throw_failure(raw, rc, {}, open_operation());
+    conn->busy_timeout = std::max(options.busy_timeout, std::chrono::milliseconds(0));
+    ds::check(raw, sqlite3_busy_handler(raw, &ds::ConnectionState::on_busy, conn.get()), {},
+              open_operation());
+    switch (options.synchronous) {
+      case Synchronous::normal:
+        pragma(raw, "PRAGMA synchronous = NORMAL");
+        break;
+      case Synchronous::full:
+        pragma(raw, "PRAGMA synchronous = FULL");
+        break;
+      case Synchronous::extra:
+        pragma(raw, "PRAGMA synchronous = EXTRA");
+        break;
+    }
+    return conn;
+  }
+
   // ---------------------------------------------------------------- writes, one item at a time
 
   // BEGIN IMMEDIATE takes the write lock before anything is read, so no other connection can
@@ -493,22 +637,22 @@ class Backend {
   // however the scope is left (a failed condition, an exception from anywhere).
   class WriteTransaction {
    public:
-    WriteTransaction(Backend& backend, const detail::sqlite::TableState& t, std::string_view what)
-        : backend_(backend), table_(t.name), what_(what) {
-      backend_.run_control(Control::begin, table_, what_);
+    WriteTransaction(Call& call, std::string_view what)
+        : conn_(call.c), table_(call.t.name), what_(what) {
+      run_control(conn_, Control::begin, table_, what_);
     }
     WriteTransaction(const WriteTransaction&) = delete;
     WriteTransaction& operator=(const WriteTransaction&) = delete;
     void commit() {
-      backend_.run_control(Control::commit, table_, what_);
+      run_control(conn_, Control::commit, table_, what_);
       done_ = true;
     }
     ~WriteTransaction() {
-      if (!done_) backend_.rollback();
+      if (!done_) rollback(conn_);
     }
 
    private:
-    Backend& backend_;
+    detail::sqlite::ConnectionState& conn_;
     std::string_view table_;
     std::string_view what_;
     bool done_ = false;
@@ -520,86 +664,108 @@ class Backend {
   enum class Control : unsigned char { begin, commit, rollback };
   static constexpr std::array<const char*, 3> control_sql{"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"};
 
-  sqlite3_stmt* control(Control which, std::string_view table, std::string_view operation) {
-    detail::sqlite::Statement& stmt = control_[static_cast<std::size_t>(which)];
+  static sqlite3_stmt* control(detail::sqlite::ConnectionState& c, Control which,
+                               std::string_view table, std::string_view operation) {
+    detail::sqlite::Statement& stmt = c.control[static_cast<std::size_t>(which)];
     if (!stmt) {
       const char* sql = control_sql[static_cast<std::size_t>(which)];
-      stmt = detail::sqlite::prepare(connection(), sql, table,
-                                     std::string(operation) + " (" + sql + ")");
+      stmt = detail::sqlite::prepare(c.db(), sql, table, std::string(operation) + " (" + sql + ")");
     }
     return stmt.get();
   }
 
-  void run_control(Control which, std::string_view table, std::string_view operation) {
-    sqlite3_stmt* s = control(which, table, operation);
-    const int rc = sqlite3_step(s);
+  // BEGIN IMMEDIATE waits for the write lock (busy handler) and is retried where SQLite answers
+  // SQLITE_BUSY without waiting; past Options::busy_timeout, BackendError names the table.
+  static void run_control(detail::sqlite::ConnectionState& c, Control which, std::string_view table,
+                          std::string_view operation) {
+    sqlite3_stmt* s = control(c, which, table, operation);
+    const int rc = which == Control::begin ? c.step_first(s) : sqlite3_step(s);
     sqlite3_reset(s);
     if (rc != SQLITE_DONE) {
       detail::sqlite::throw_failure(
-          conn_.get(), rc, table,
+          c.db(), rc, table,
           std::string(operation) + " (" + control_sql[static_cast<std::size_t>(which)] + ")");
     }
   }
 
   // Never throws: a failed write's scope is being left, and there may be no transaction left
   // to roll back (SQLite rolls some failures back itself).
-  void rollback() noexcept {
+  static void rollback(detail::sqlite::ConnectionState& c) noexcept {
     try {
-      sqlite3_stmt* s = control(Control::rollback, {}, "rollback");
+      sqlite3_stmt* s = control(c, Control::rollback, {}, "rollback");
       sqlite3_step(s);
       sqlite3_reset(s);
     } catch (...) {
-      sqlite3_exec(conn_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+      sqlite3_exec(c.db(), "ROLLBACK", nullptr, nullptr, nullptr);
     }
   }
 
-  void insert(detail::sqlite::TableState& t, const ItemView& item) {
-    namespace ds = detail::sqlite;
-    ds::StatementUse use(t.put.stmt.get(), t.put.in_use, t.name, "put", /*rebinds_all=*/true);
-    sqlite3_stmt* s = use.get();
-    bind(t, s, 1, item.pk, "put", item.pk, item.sk);
-    bind(t, s, 2, item.sk, "put", item.pk, item.sk);
-    bind(t, s, 3, item.type, "put", item.pk, item.sk);
-    bind(t, s, 4, item.body, "put", item.pk, item.sk);
-    sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size));
-    const int rc = sqlite3_step(s);
-    if (rc != SQLITE_DONE)
-      ds::throw_failure(t.db, rc, t.name, key_operation("put", item.pk, item.sk));
+  // A table's statement on this connection, prepared on its first use here.
+  static sqlite3_stmt* statement(Call& k, detail::sqlite::CachedStatement& cached,
+                                 std::string (*sql)(const TableSpec&), std::string_view what) {
+    if (!cached.stmt) {
+      cached.stmt = detail::sqlite::prepare(k.db(), sql(k.t.spec), k.t.name,
+                                            std::string(what) + " (preparing it)");
+    }
+    return cached.stmt.get();
   }
 
-  bool remove(detail::sqlite::TableState& t, ItemKey key) {
+  // An unconditional put or erase outside a transaction is one autocommit statement, which
+  // takes the write lock itself: step_first gives it the same bounded wait as BEGIN IMMEDIATE.
+  static int step_write(Call& k, sqlite3_stmt* s) {
+    return sqlite3_get_autocommit(k.db()) != 0 ? k.c.step_first(s) : sqlite3_step(s);
+  }
+
+  void insert(Call& k, const ItemView& item) {
     namespace ds = detail::sqlite;
-    ds::StatementUse use(t.erase.stmt.get(), t.erase.in_use, t.name, "erase");
+    ds::StatementUse use(statement(k, k.st.put, &ds::put_sql, "put"), k.st.put.in_use, k.t.name,
+                         "put", /*rebinds_all=*/true);
     sqlite3_stmt* s = use.get();
-    bind(t, s, 1, key.pk, "erase", key.pk, key.sk);
-    bind(t, s, 2, key.sk, "erase", key.pk, key.sk);
-    const int rc = sqlite3_step(s);
+    bind(k, s, 1, item.pk, "put", item.pk, item.sk);
+    bind(k, s, 2, item.sk, "put", item.pk, item.sk);
+    bind(k, s, 3, item.type, "put", item.pk, item.sk);
+    bind(k, s, 4, item.body, "put", item.pk, item.sk);
+    sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size));
+    const int rc = step_write(k, s);
     if (rc != SQLITE_DONE)
-      ds::throw_failure(t.db, rc, t.name, key_operation("erase", key.pk, key.sk));
-    return sqlite3_changes64(t.db) > 0;
+      ds::throw_failure(k.db(), rc, k.t.name, key_operation("put", item.pk, item.sk));
+  }
+
+  bool remove(Call& k, ItemKey key) {
+    namespace ds = detail::sqlite;
+    ds::StatementUse use(statement(k, k.st.erase, &ds::erase_sql, "erase"), k.st.erase.in_use,
+                         k.t.name, "erase");
+    sqlite3_stmt* s = use.get();
+    bind(k, s, 1, key.pk, "erase", key.pk, key.sk);
+    bind(k, s, 2, key.sk, "erase", key.pk, key.sk);
+    const int rc = step_write(k, s);
+    if (rc != SQLITE_DONE)
+      ds::throw_failure(k.db(), rc, k.t.name, key_operation("erase", key.pk, key.sk));
+    return sqlite3_changes64(k.db()) > 0;
   }
 
   template <class Visitor>
-  bool read_item(detail::sqlite::TableState& t, ItemKey key, std::string_view operation,
-                 Visitor&& visit) {
+  bool read_item(Call& k, ItemKey key, std::string_view operation, Visitor&& visit) {
     namespace ds = detail::sqlite;
-    ds::StatementUse use(t.get.stmt.get(), t.get.in_use, t.name, operation);
+    ds::StatementUse use(statement(k, k.st.get, &ds::get_sql, "get"), k.st.get.in_use, k.t.name,
+                         operation);
     sqlite3_stmt* s = use.get();
-    bind(t, s, 1, key.pk, operation, key.pk, key.sk);
-    bind(t, s, 2, key.sk, operation, key.pk, key.sk);
-    const int rc = sqlite3_step(s);
+    bind(k, s, 1, key.pk, operation, key.pk, key.sk);
+    bind(k, s, 2, key.sk, operation, key.pk, key.sk);
+    const int rc = sqlite3_get_autocommit(k.db()) != 0 ? k.c.step_first(s) : sqlite3_step(s);
     if (rc == SQLITE_DONE) return false;
     if (rc != SQLITE_ROW)
-      ds::throw_failure(t.db, rc, t.name, key_operation(operation, key.pk, key.sk));
+      ds::throw_failure(k.db(), rc, k.t.name, key_operation(operation, key.pk, key.sk));
     visit(ItemView{key.pk, key.sk, ds::column_view(s, 0), ds::column_view(s, 1),
                    static_cast<std::size_t>(sqlite3_column_int64(s, 2))});
     return true;
   }
 
   // The stored item with every attribute (keys and type included), as conditions see it.
-  std::optional<AttributeValue> load(detail::sqlite::TableState& t, ItemKey key) {
+  std::optional<AttributeValue> load(Call& k, ItemKey key) {
+    const detail::sqlite::TableState& t = k.t;
     std::optional<AttributeValue> item;
-    read_item(t, key, "read for a condition", [&](const ItemView& row) {
+    read_item(k, key, "read for a condition", [&](const ItemView& row) {
       AttributeValue body;
       try {
         body = parse_plain_body(row.body);
@@ -715,27 +881,13 @@ class Backend {
     return "pk \"" + std::string(key.pk) + "\", sk \"" + std::string(key.sk) + '"';
   }
 
-  bool is_file() const noexcept { return !path_.empty() && path_ != ":memory:"; }
-  std::string open_operation() const { return "open of \"" + path_ + "\""; }
-
-  sqlite3* connection() const {
-    if (!conn_) throw Error("pksk::sqlite: use of a moved-from Backend");
-    return conn_.get();
-  }
-
-  detail::sqlite::TableState& state(const TableHandle& table) const {
-    detail::sqlite::TableState& t = table.state();
-    if (t.db != connection()) {
-      throw Error("pksk::sqlite: the handle of table \"" + t.name +
-                  "\" belongs to another Backend");
-    }
-    return t;
-  }
+  bool is_file() const noexcept { return !path().empty() && path() != ":memory:"; }
+  std::string open_operation() const { return "open of \"" + path() + "\""; }
 
   // Runs a pragma and returns the first column of its first row, if any.
-  std::string pragma(std::string_view sql) {
+  std::string pragma(sqlite3* db, std::string_view sql) const {
     std::string value;
-    detail::sqlite::for_each_row(conn_.get(), sql, {}, {}, open_operation(), [&](sqlite3_stmt* s) {
+    detail::sqlite::for_each_row(db, sql, {}, {}, open_operation(), [&](sqlite3_stmt* s) {
       if (value.empty()) {
         value = std::string(detail::sqlite::column_view(s, 0));
       }
@@ -757,33 +909,29 @@ class Backend {
     return out;
   }
 
-  static void bind(const detail::sqlite::TableState& t, sqlite3_stmt* s, int index,
-                   std::string_view text, std::string_view operation, std::string_view pk,
+  static void bind(Call& k, sqlite3_stmt* s, int index, std::string_view text,
+                   std::string_view operation, std::string_view pk,
                    std::optional<std::string_view> sk) {
     const int rc = detail::sqlite::bind_text(s, index, text);
     if (rc != SQLITE_OK) {
-      detail::sqlite::throw_failure(t.db, rc, t.name, key_operation(operation, pk, sk));
+      detail::sqlite::throw_failure(k.db(), rc, k.t.name, key_operation(operation, pk, sk));
     }
   }
 
-  static detail::sqlite::CachedStatement& query_statement(detail::sqlite::TableState& t,
-                                                          std::size_t variant,
+  static detail::sqlite::CachedStatement& query_statement(Call& k, std::size_t variant,
                                                           detail::sqlite::RangeShape shape,
                                                           bool forward, bool has_start) {
-    detail::sqlite::CachedStatement& cached = t.queries[variant];
+    detail::sqlite::CachedStatement& cached = k.st.queries[variant];
     if (!cached.stmt) {
       cached.stmt = detail::sqlite::prepare(
-          t.db, detail::sqlite::query_sql(t.spec, shape, forward, has_start), t.name,
+          k.db(), detail::sqlite::query_sql(k.t.spec, shape, forward, has_start), k.t.name,
           "query (preparing it)");
     }
     return cached;
   }
 
-  std::string path_;
-  Options options_;
-  detail::sqlite::Connection conn_;
-  std::vector<std::unique_ptr<detail::sqlite::TableState>> tables_;
-  std::array<detail::sqlite::Statement, 3> control_;  // Control's statements, after conn_
+  // Shared with the table handles and, weakly, with the threads that hold a connection.
+  std::shared_ptr<detail::sqlite::Shared> shared_;
 };
 
 static_assert(pksk::Backend<Backend>);

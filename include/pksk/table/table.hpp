@@ -2,12 +2,13 @@
 // Table<Backend>: the typed API. Entities in, entities out; the backend sees raw items only.
 // Writes follow DynamoDB: conditions, updates, transactions (transaction.hpp), batches with
 // the library's retry of unprocessed items, optimistic locking and the 400 KB item limit by
-// DynamoDB's measure, checked before anything is written. A Table reuses its key, body and
-// decode buffers across calls, so one Table belongs to one thread at a time (as does the
-// SQLite connection under it).
+// DynamoDB's measure, checked before anything is written. A Table may be shared by threads
+// (if its backend may, as the SQLite backend may): it keeps no state between calls, and its
+// key, body and decode buffers are per thread (detail::Scratch), reused from call to call.
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -60,6 +61,38 @@ inline std::string quoted(std::string_view text) {
   return out;
 }
 
+// A call's reusable buffers (keys, body, decoder): one set per thread, shared by every Table
+// on the thread, so that a warm call allocates nothing and a Table shared by threads has no
+// shared scratch. A call that finds its thread's set in use (a call made from inside another)
+// gets a set of its own.
+struct Scratch {
+  BodyDecoder decoder;
+  std::string pk, sk, body;
+  bool in_use = false;
+};
+
+class ScratchLease {
+ public:
+  ScratchLease() {
+    static thread_local Scratch mine;
+    if (mine.in_use) {
+      own_ = std::make_unique<Scratch>();
+      scratch_ = own_.get();
+    } else {
+      scratch_ = &mine;
+    }
+    scratch_->in_use = true;
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  ~ScratchLease() { scratch_->in_use = false; }
+  Scratch* operator->() const noexcept { return scratch_; }
+
+ private:
+  Scratch* scratch_;
+  std::unique_ptr<Scratch> own_;
+};
+
 }  // namespace detail
 
 // What query<R> returns: R itself for an ItemCollection, std::vector<T> for an entity T.
@@ -92,8 +125,9 @@ class Table {
   void put(Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
     std::optional<Condition> condition = write_condition<T>(item, conditions...);
-    const std::size_t size = encode_versioned(item, pk_, sk_, body_, "put");
-    backend_->put(handle_, PutRequest{ItemView{pk_, sk_, type_name_v<T>, body_, size},
+    const detail::ScratchLease s;
+    const std::size_t size = encode_versioned(item, s->pk, s->sk, s->body, "put");
+    backend_->put(handle_, PutRequest{ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
                                       condition ? &*condition : nullptr});
     if constexpr (VersionedEntity<T> && !std::is_const_v<std::remove_reference_t<Item>>) {
       ++get_field<detail::version_index_v<T>>(item);
@@ -103,11 +137,12 @@ class Table {
   // The item with the key of `key` (only its key fields are read), or nullopt.
   template <EntityType T>
   std::optional<T> get(const T& key) {
-    format_keys(key, pk_, sk_, "get");
+    const detail::ScratchLease s;
+    format_keys(key, s->pk, s->sk, "get");
     std::optional<T> found;
-    backend_->get(handle_, ItemKey{pk_, sk_}, [&](const ItemView& row) {
+    backend_->get(handle_, ItemKey{s->pk, s->sk}, [&](const ItemView& row) {
       check_type<T>(row, "get");
-      decode_row(row, found.emplace());
+      decode_row(s->decoder, row, found.emplace());
     });
     return found;
   }
@@ -121,23 +156,26 @@ class Table {
     std::vector<UpdateAction> actions;
     actions.reserve(sizeof...(Parts) + (VersionedEntity<T> ? 1 : 0));
     std::optional<Condition> condition = update_parts(key, actions, std::forward<Parts>(parts)...);
-    format_keys(key, pk_, sk_, "update");
+    const detail::ScratchLease s;
+    format_keys(key, s->pk, s->sk, "update");
     T result{};
     backend_->update(
         handle_,
-        UpdateRequest{{pk_, sk_}, type_name_v<T>, actions, condition ? &*condition : nullptr},
-        [&](const ItemView& row) { decode_row(row, result); });
+        UpdateRequest{{s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
+        [&](const ItemView& row) { decode_row(s->decoder, row, result); });
     return result;
   }
 
   // Removes the item with the key of `key`; true if there was one. Conditions as for put.
   template <EntityType T, class... Conditions>
   bool erase(const T& key, const Conditions&... conditions) {
-    format_keys(key, pk_, sk_, "erase");
+    const detail::ScratchLease s;
+    format_keys(key, s->pk, s->sk, "erase");
     detail::ConditionParts parts;
     (add_condition<T>(parts, conditions), ...);
     std::optional<Condition> condition = std::move(parts).combined();
-    return backend_->erase(handle_, EraseRequest{{pk_, sk_}, condition ? &*condition : nullptr});
+    return backend_->erase(handle_,
+                           EraseRequest{{s->pk, s->sk}, condition ? &*condition : nullptr});
   }
 
   // All or nothing, up to 100 actions on distinct items: table.transact().put(...).commit().
@@ -169,6 +207,7 @@ class Table {
     std::vector<ItemKey> all;
     format_all_keys(keys, texts, all, "get_all");
     std::vector<std::optional<T>> found(all.size());
+    const detail::ScratchLease s;
     for (std::size_t start = 0; start < all.size(); start += max_batch_get_keys) {
       const std::span<const ItemKey> group = std::span<const ItemKey>(all).subspan(
           start, std::min(max_batch_get_keys, all.size() - start));
@@ -184,7 +223,7 @@ class Table {
                 handle_, asked,
                 [&](std::size_t at, const ItemView& row) {
                   check_type<T>(row, "get_all");
-                  decode_row(row, found[start + indexes[at]].emplace());
+                  decode_row(s->decoder, row, found[start + indexes[at]].emplace());
                 },
                 unprocessed);
             for (std::size_t& u : unprocessed) u = indexes[u];
@@ -493,9 +532,9 @@ class Table {
   }
 
   template <class T>
-  void decode_row(const ItemView& row, T& out) {
+  void decode_row(BodyDecoder& decoder, const ItemView& row, T& out) {
     try {
-      decoder_.decode<B::body_format>(row.body, out);
+      decoder.decode<B::body_format>(row.body, out);
     } catch (const DecodeError& e) {
       throw_decode_error(row, e);
     }
@@ -520,14 +559,15 @@ class Table {
       raw.exclusive_start_sk = options.start->sk;
     }
 
+    const detail::ScratchLease s;
     const auto visit = [&](const ItemView& row) {
       if constexpr (EntityType<R>) {
         if (row.type != type_name_v<R>) return;
-        push_decoded(result, row);
+        push_decoded(s->decoder, result, row);
       } else {
         try {
           result.template append_decoded<B::body_format>(row.pk, row.sk, row.type, row.body,
-                                                         decoder_);
+                                                         s->decoder);
         } catch (const DecodeError& e) {
           throw_decode_error(row, e);
         }
@@ -554,10 +594,10 @@ class Table {
   }
 
   template <class T>
-  void push_decoded(std::vector<T>& result, const ItemView& row) {
+  void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row) {
     T& item = result.emplace_back();
     try {
-      decode_row(row, item);
+      decode_row(decoder, row, item);
     } catch (...) {
       result.pop_back();
       throw;
@@ -588,8 +628,6 @@ class Table {
   TableOptions options_;
   TableSpec spec_;
   typename B::TableHandle handle_;
-  BodyDecoder decoder_;
-  std::string pk_, sk_, body_;  // reused across writes: no allocation once warm
 };
 
 }  // namespace pksk
