@@ -13,16 +13,22 @@
 
 namespace pksk {
 
-// The last evaluated key of a page: where the next page starts, exclusively. Its text form
-// is opaque and URL-safe; it carries a checksum so that a token altered in transit or by
-// hand is rejected rather than silently starting somewhere else.
+// The last evaluated key of a page: where the next page starts, exclusively, in the table,
+// index and partition named. Its text form is opaque and URL-safe; it carries a checksum so
+// that a token altered in transit or by hand is rejected rather than silently starting
+// somewhere else, and, from a table with a cursor_key, an HMAC-SHA256 of its fields, so that
+// a client cannot steer a query by editing its cursor (TableOptions::cursor_key).
 struct Cursor {
   std::string index;  // empty for the table itself
   std::string pk;
   std::string sk;
+  std::string table;
+  std::string signature;  // 32 bytes of HMAC-SHA256 from a table with a cursor_key, or empty
 
   std::string to_string() const;
   static Cursor parse(std::string_view token);
+  // What the signature covers: every field but the signature, unambiguously.
+  std::string signed_bytes() const;
 
   friend bool operator==(const Cursor&, const Cursor&) = default;
 };
@@ -44,7 +50,8 @@ struct Page {
 
 namespace detail {
 
-inline constexpr char cursor_version = 1;
+inline constexpr char cursor_version = 2;
+inline constexpr char cursor_signed = 1;  // flag: a 32-byte signature follows the fields
 
 inline std::uint32_t fnv1a(std::string_view bytes) noexcept {
   std::uint32_t hash = 2166136261u;
@@ -93,14 +100,21 @@ class CursorReader {
 
 }  // namespace detail
 
-inline std::string Cursor::to_string() const {
+inline std::string Cursor::signed_bytes() const {
   std::string bytes;
-  bytes.reserve(8 + index.size() + pk.size() + sk.size());
+  bytes.reserve(8 + index.size() + pk.size() + sk.size() + table.size());
   bytes += detail::cursor_version;
-  for (const std::string* field : {&index, &pk, &sk}) {
+  for (const std::string* field : {&index, &pk, &sk, &table}) {
     detail::append_varint(bytes, field->size());
     bytes += *field;
   }
+  return bytes;
+}
+
+inline std::string Cursor::to_string() const {
+  std::string bytes = signed_bytes();
+  bytes.insert(1, 1, signature.empty() ? char{0} : detail::cursor_signed);
+  bytes += signature;
   const std::uint32_t sum = detail::fnv1a(bytes);
   for (int shift = 24; shift >= 0; shift -= 8) bytes += static_cast<char>((sum >> shift) & 0xFF);
   return detail::base64url_encode(bytes);
@@ -109,19 +123,27 @@ inline std::string Cursor::to_string() const {
 inline Cursor Cursor::parse(std::string_view token) {
   const std::optional<std::string> bytes = detail::base64url_decode(token);
   if (!bytes) detail::bad_cursor("not base64url");
-  if (bytes->size() < 5) detail::bad_cursor("too short");
-  const std::string_view body = std::string_view(*bytes).substr(0, bytes->size() - 4);
+  if (bytes->size() < 6) detail::bad_cursor("too short");
+  std::string_view body = std::string_view(*bytes).substr(0, bytes->size() - 4);
   std::uint32_t sum = 0;
   for (std::size_t i = body.size(); i < bytes->size(); ++i) {
     sum = sum << 8 | static_cast<unsigned char>((*bytes)[i]);
   }
   if (sum != detail::fnv1a(body)) detail::bad_cursor("checksum mismatch");
   if (body[0] != detail::cursor_version) detail::bad_cursor("unknown version");
-  detail::CursorReader reader(body.substr(1));
+  const char flags = body[1];
+  if (flags != 0 && flags != detail::cursor_signed) detail::bad_cursor("unknown flags");
   Cursor cursor;
+  if (flags == detail::cursor_signed) {
+    if (body.size() < 2 + 32) detail::bad_cursor("truncated signature");
+    cursor.signature = std::string(body.substr(body.size() - 32));
+    body.remove_suffix(32);
+  }
+  detail::CursorReader reader(body.substr(2));
   cursor.index = reader.read_field();
   cursor.pk = reader.read_field();
   cursor.sk = reader.read_field();
+  cursor.table = reader.read_field();
   if (!reader.done()) detail::bad_cursor("trailing bytes");
   return cursor;
 }

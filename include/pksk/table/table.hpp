@@ -30,6 +30,7 @@
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
 #include "detail/entity_writes.hpp"
+#include "detail/hmac_sha256.hpp"
 #include "query.hpp"
 
 namespace pksk {
@@ -580,7 +581,7 @@ class Table {
       QueryOutcome outcome = backend_->query(handle_, raw, visit);
       if (!all_pages) {
         if (!outcome.last_evaluated_sk) return std::nullopt;
-        return Cursor{{}, pk.value, std::move(*outcome.last_evaluated_sk)};
+        return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
       }
       if (options.limit != 0) {
         remaining -= outcome.evaluated;
@@ -604,8 +605,36 @@ class Table {
     }
   }
 
+  // A cursor of this table, signed when the table has a cursor_key.
+  Cursor make_cursor(std::string index, std::string pk, std::string sk) const {
+    Cursor cursor{std::move(index), std::move(pk), std::move(sk), name_, {}};
+    if (!options_.cursor_key.empty()) {
+      const detail::Sha256Digest mac =
+          detail::hmac_sha256(options_.cursor_key, cursor.signed_bytes());
+      cursor.signature.assign(reinterpret_cast<const char*>(mac.data()), mac.size());
+    }
+    return cursor;
+  }
+
   void check_cursor(const Cursor& cursor, const PartitionKey& pk,
                     const KeyCondition* condition) const {
+    if (!options_.cursor_key.empty()) {
+      const detail::Sha256Digest mac =
+          detail::hmac_sha256(options_.cursor_key, cursor.signed_bytes());
+      if (!detail::equal_in_constant_time(
+              cursor.signature,
+              std::string_view(reinterpret_cast<const char*>(mac.data()), mac.size()))) {
+        throw ValidationError("pksk table " + detail::quoted(name_) +
+                              (cursor.signature.empty()
+                                   ? ": the cursor is not signed, and this table signs its cursors"
+                                   : ": the cursor's signature does not verify (edited, forged "
+                                     "or signed with another key)"));
+      }
+    }
+    if (cursor.table != name_) {
+      throw ValidationError("pksk table " + detail::quoted(name_) +
+                            ": the cursor belongs to table " + detail::quoted(cursor.table));
+    }
     if (!cursor.index.empty()) {
       throw ValidationError("pksk table " + detail::quoted(name_) +
                             ": the cursor belongs to index " + detail::quoted(cursor.index) +
