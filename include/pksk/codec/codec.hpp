@@ -286,6 +286,41 @@ void decode_fields(ondemand::object& object, T& out) {
   }
 }
 
+// A projection: only the wanted fields are decoded, the others take their default value, and
+// the object is left as soon as every wanted field has been read.
+template <class Reader, class T, std::size_t... I>
+[[gnu::always_inline]] inline void decode_member_selected(ondemand::field& field, T& out,
+                                                          std::bitset<sizeof...(I)>& seen,
+                                                          const std::bitset<sizeof...(I)>& wanted,
+                                                          std::index_sequence<I...>) {
+  const ondemand::raw_json_string key = field.key();
+  const char first = *key.raw();
+  (void)((wanted.test(I) && first == field_names_v<T>[I][0] &&
+          key.unsafe_is_equal(field_names_v<T>[I]) &&
+          (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
+         ...);
+}
+
+template <class Reader, class T>
+void decode_fields_selected(ondemand::object& object, T& out,
+                            const std::bitset<field_count_v<T>>& wanted) {
+  constexpr std::size_t count = field_count_v<T>;
+  std::bitset<count> seen;
+  if (wanted.any()) {
+    for (auto member : object) {
+      ondemand::field field;
+      if (auto error = std::move(member).get(field)) [[unlikely]] {
+        throw_invalid_json(error);
+      }
+      decode_member_selected<Reader>(field, out, seen, wanted, std::make_index_sequence<count>{});
+      if (seen == wanted) break;
+    }
+  }
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((seen.test(I) ? void() : void(get_field<I>(out) = get_field<I>(default_record<T>()))), ...);
+  }(std::make_index_sequence<count>{});
+}
+
 // simdjson reports an integer beyond 64 bits as INCORRECT_TYPE, like 1.5; the message tells
 // them apart by the number's text.
 template <class Reader, class T>
@@ -566,6 +601,17 @@ class BodyDecoder {
     }
   }
 
+  // Decodes only the fields of T set in `wanted` (a projection); the others take their default
+  // values. The body is read only as far as the last wanted field.
+  template <BodyFormat Format, Reflectable T>
+  void decode_selected(std::string_view text, T& out, const std::bitset<field_count_v<T>>& wanted) {
+    if constexpr (Format == BodyFormat::json) {
+      decode_item<detail::BodyReader, true>(text, out, &wanted);
+    } else {
+      decode_item<detail::AttributeValueReader, true>(text, out, &wanted);
+    }
+  }
+
   // Decodes an AttributeValue map (as encode_attribute_values writes it, or as DynamoDB
   // returns an item) into out.
   template <Reflectable T>
@@ -574,8 +620,9 @@ class BodyDecoder {
   }
 
  private:
-  template <class Reader, class T>
-  void decode_item(std::string_view json, T& out) {
+  template <class Reader, bool Selected = false, class T>
+  void decode_item(std::string_view json, T& out,
+                   const std::bitset<field_count_v<T>>* wanted = nullptr) {
     try {
       const std::string_view padded = buffer_.assign(json);
       simdjson::ondemand::document document;
@@ -590,7 +637,13 @@ class BodyDecoder {
         }
         detail::throw_invalid_json(error);
       }
-      detail::decode_fields<Reader>(object, out);
+      if constexpr (Selected) {
+        // A projection stops at its last field: what follows is not read, nor checked.
+        detail::decode_fields_selected<Reader>(object, out, *wanted);
+        return;
+      } else {
+        detail::decode_fields<Reader>(object, out);
+      }
       // On-Demand stops reading at the object's end; anything after it ("{...}}") is checked
       // here: where the iterator stands must be the end of the input.
       const char* rest = nullptr;
