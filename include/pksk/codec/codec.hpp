@@ -606,9 +606,9 @@ class BodyDecoder {
   template <BodyFormat Format, Reflectable T>
   void decode_selected(std::string_view text, T& out, const std::bitset<field_count_v<T>>& wanted) {
     if constexpr (Format == BodyFormat::json) {
-      decode_item<detail::BodyReader, true>(text, out, &wanted);
+      decode_item_selected<detail::BodyReader>(text, out, wanted);
     } else {
-      decode_item<detail::AttributeValueReader, true>(text, out, &wanted);
+      decode_item_selected<detail::AttributeValueReader>(text, out, wanted);
     }
   }
 
@@ -620,9 +620,8 @@ class BodyDecoder {
   }
 
  private:
-  template <class Reader, bool Selected = false, class T>
-  void decode_item(std::string_view json, T& out,
-                   const std::bitset<field_count_v<T>>* wanted = nullptr) {
+  template <class Reader, class T>
+  void decode_item(std::string_view json, T& out) {
     try {
       const std::string_view padded = buffer_.assign(json);
       simdjson::ondemand::document document;
@@ -637,19 +636,37 @@ class BodyDecoder {
         }
         detail::throw_invalid_json(error);
       }
-      if constexpr (Selected) {
-        // A projection stops at its last field: what follows is not read, nor checked.
-        detail::decode_fields_selected<Reader>(object, out, *wanted);
-        return;
-      } else {
-        detail::decode_fields<Reader>(object, out);
-      }
+      detail::decode_fields<Reader>(object, out);
       // On-Demand stops reading at the object's end; anything after it ("{...}}") is checked
       // here: where the iterator stands must be the end of the input.
       const char* rest = nullptr;
       if (document.current_location().get(rest) == simdjson::SUCCESS) [[unlikely]] {
         detail::throw_pathed("invalid JSON (unexpected content after the object)");
       }
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+
+  // A projection stops at its last field: what follows is not read, nor checked.
+  template <class Reader, class T>
+  void decode_item_selected(std::string_view json, T& out,
+                            const std::bitset<field_count_v<T>>& wanted) {
+    try {
+      const std::string_view padded = buffer_.assign(json);
+      simdjson::ondemand::document document;
+      if (auto error = parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity())
+                           .get(document)) [[unlikely]] {
+        detail::throw_invalid_json(error);
+      }
+      simdjson::ondemand::object object;
+      if (auto error = document.get_object().get(object)) [[unlikely]] {
+        if (error == simdjson::INCORRECT_TYPE) {
+          detail::throw_pathed("expected an object, found another JSON value");
+        }
+        detail::throw_invalid_json(error);
+      }
+      detail::decode_fields_selected<Reader>(object, out, wanted);
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }

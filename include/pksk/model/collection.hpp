@@ -130,7 +130,7 @@ class ItemCollection {
                        std::string_view body, BodyDecoder& decoder, const Masks& masks) {
     const bool known =
         ((type == type_name_v<Ts> &&
-          (decode_back<Format, Ts>(body, decoder, &std::get<index_of<Ts>>(masks)), true)) ||
+          (decode_back_selected<Format, Ts>(body, decoder, std::get<index_of<Ts>>(masks)), true)) ||
          ...);
     if (!known)
       unknown_.push_back(
@@ -155,15 +155,23 @@ class ItemCollection {
 
  private:
   template <BodyFormat Format, class T>
-  void decode_back(std::string_view body, BodyDecoder& decoder,
-                   const std::bitset<field_count_v<T>>* mask = nullptr) {
+  void decode_back(std::string_view body, BodyDecoder& decoder) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      if (mask != nullptr) {
-        decoder.decode_selected<Format>(body, *std::get_if<T>(&slot), *mask);
-      } else {
-        decoder.decode<Format>(body, *std::get_if<T>(&slot));
-      }
+      decoder.decode<Format>(body, *std::get_if<T>(&slot));
+    } catch (...) {
+      items_.pop_back();
+      throw;
+    }
+    ++counts_[index_of<T>];
+  }
+
+  template <BodyFormat Format, class T>
+  void decode_back_selected(std::string_view body, BodyDecoder& decoder,
+                            const std::bitset<field_count_v<T>>& mask) {
+    value_type& slot = items_.emplace_back(std::in_place_type<T>);
+    try {
+      decoder.decode_selected<Format>(body, *std::get_if<T>(&slot), mask);
     } catch (...) {
       items_.pop_back();
       throw;

@@ -633,19 +633,21 @@ class Table {
     return plan;
   }
 
-  template <class R, class Result>
+  // The visitor that decodes each row handed over; a projection has its own, so that the plain
+  // query's visitor is the same code as it was before projections existed.
+  template <class R, bool Selected, class Result>
   auto row_visitor(Result& result, const detail::ReadPlan<R>& plan) {
     return [this, &result, &plan](const ItemView& row) {
       if constexpr (EntityType<R>) {
         if (row.type != type_name_v<R>) return;
-        if (plan.selected) {
+        if constexpr (Selected) {
           push_selected(result, row, plan.mask);
         } else {
           push_decoded(result, row);
         }
       } else {
         try {
-          if (plan.selected) {
+          if constexpr (Selected) {
             result.template append_selected<B::body_format>(row.pk, row.sk, row.type, row.body,
                                                             decoder_, plan.mask);
           } else {
@@ -657,6 +659,12 @@ class Table {
         }
       }
     };
+  }
+
+  template <class R, class Result, class Pages>
+  decltype(auto) with_visitor(Result& result, const detail::ReadPlan<R>& plan, Pages&& pages) {
+    if (plan.selected) return pages(row_visitor<R, true>(result, plan));
+    return pages(row_visitor<R, false>(result, plan));
   }
 
   template <class R, class Result>
@@ -685,25 +693,25 @@ class Table {
       raw.exclusive_start_sk = options.start->sk;
     }
 
-    const auto visit = row_visitor<R>(result, plan);
-
-    std::string resume_after;
-    std::size_t remaining = options.limit;
-    for (;;) {
-      QueryOutcome outcome = backend_->query(handle_, raw, visit);
-      if (!all_pages) {
+    return with_visitor(result, plan, [&](const auto& visit) -> std::optional<Cursor> {
+      std::string resume_after;
+      std::size_t remaining = options.limit;
+      for (;;) {
+        QueryOutcome outcome = backend_->query(handle_, raw, visit);
+        if (!all_pages) {
+          if (!outcome.last_evaluated_sk) return std::nullopt;
+          return Cursor{{}, pk.value, std::move(*outcome.last_evaluated_sk)};
+        }
+        if (options.limit != 0) {
+          remaining -= outcome.evaluated;
+          if (remaining == 0) return std::nullopt;
+          raw.limit = remaining;
+        }
         if (!outcome.last_evaluated_sk) return std::nullopt;
-        return Cursor{{}, pk.value, std::move(*outcome.last_evaluated_sk)};
+        resume_after = std::move(*outcome.last_evaluated_sk);
+        raw.exclusive_start_sk = resume_after;
       }
-      if (options.limit != 0) {
-        remaining -= outcome.evaluated;
-        if (remaining == 0) return std::nullopt;
-        raw.limit = remaining;
-      }
-      if (!outcome.last_evaluated_sk) return std::nullopt;
-      resume_after = std::move(*outcome.last_evaluated_sk);
-      raw.exclusive_start_sk = resume_after;
-    }
+    });
   }
 
   template <class R, class Result>
@@ -732,26 +740,27 @@ class Table {
                 .projection = plan.projection};
     if (options.start) raw.exclusive_start = ItemKey{options.start->pk, options.start->sk};
 
-    const auto visit = row_visitor<R>(result, plan);
-    std::string resume_pk, resume_sk;
-    std::size_t remaining = options.limit;
-    for (;;) {
-      ScanOutcome outcome = backend_->scan(handle_, raw, visit);
-      if (!all_pages) {
+    return with_visitor(result, plan, [&](const auto& visit) -> std::optional<Cursor> {
+      std::string resume_pk, resume_sk;
+      std::size_t remaining = options.limit;
+      for (;;) {
+        ScanOutcome outcome = backend_->scan(handle_, raw, visit);
+        if (!all_pages) {
+          if (!outcome.last_evaluated_pk) return std::nullopt;
+          return Cursor{
+              {}, std::move(*outcome.last_evaluated_pk), std::move(*outcome.last_evaluated_sk)};
+        }
+        if (options.limit != 0) {
+          remaining -= outcome.evaluated;
+          if (remaining == 0) return std::nullopt;
+          raw.limit = remaining;
+        }
         if (!outcome.last_evaluated_pk) return std::nullopt;
-        return Cursor{
-            {}, std::move(*outcome.last_evaluated_pk), std::move(*outcome.last_evaluated_sk)};
+        resume_pk = std::move(*outcome.last_evaluated_pk);
+        resume_sk = std::move(*outcome.last_evaluated_sk);
+        raw.exclusive_start = ItemKey{resume_pk, resume_sk};
       }
-      if (options.limit != 0) {
-        remaining -= outcome.evaluated;
-        if (remaining == 0) return std::nullopt;
-        raw.limit = remaining;
-      }
-      if (!outcome.last_evaluated_pk) return std::nullopt;
-      resume_pk = std::move(*outcome.last_evaluated_pk);
-      resume_sk = std::move(*outcome.last_evaluated_sk);
-      raw.exclusive_start = ItemKey{resume_pk, resume_sk};
-    }
+    });
   }
 
   template <class T>
