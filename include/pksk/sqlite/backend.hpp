@@ -344,6 +344,10 @@ class Backend {
     using Op = KeyCondition::Op;
     ds::TableState& t = state(table);
 
+    if (!query.index.empty()) {
+      throw ValidationError("pksk::sqlite: query on table \"" + t.name + "\": no index \"" +
+                            std::string(query.index) + "\" (secondary indexes are not here yet)");
+    }
     const KeyCondition* cond = query.sk;
     ds::RangeShape shape = ds::RangeShape::any;
     std::optional<std::string> prefix_end;

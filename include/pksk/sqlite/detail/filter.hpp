@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,13 +35,20 @@ inline std::size_t segment_of(std::string_view pk, std::size_t segments) noexcep
 
 class RowFilter {
  public:
-  RowFilter(const Condition& condition, const TableSpec& spec)
-      : condition_(condition), spec_(spec) {
-    collect(condition);
+  // A conjunct `type = "T"` (how an entity's condition is scoped to its items) is checked on
+  // the type column first: an item of another type is rejected without reading its body.
+  RowFilter(const Condition& condition, const TableSpec& spec) : spec_(spec) {
+    if (condition.op == Condition::Op::all) {
+      for (const Condition& child : condition.children) add_part(child);
+    } else {
+      add_part(condition);
+    }
   }
 
   // Whether the row passes; throws DecodeError if its body is not a JSON object.
   bool operator()(const ItemView& row) {
+    if (type_ && row.type != *type_) return false;
+    if (parts_.empty()) return true;
     item_.kind = AttributeValue::Kind::map;
     item_.map.clear();
     if (needs_pk_)
@@ -52,10 +60,31 @@ class RowFilter {
           {spec_.type_attribute, AttributeValue::from_string(std::string(row.type))});
     }
     if (!body_names_.empty()) read_body(row);
-    return evaluate(condition_, item_);
+    for (const Condition* part : parts_) {
+      if (!evaluate(*part, item_)) return false;
+    }
+    return true;
   }
 
  private:
+  void add_part(const Condition& c) {
+    if (c.op == Condition::Op::eq && c.operands.size() == 2 &&
+        c.operands[0].kind == Operand::Kind::path && c.operands[0].path.steps.size() == 1 &&
+        c.operands[0].path.steps[0].name == spec_.type_attribute &&
+        c.operands[1].kind == Operand::Kind::value &&
+        c.operands[1].value.kind == AttributeValue::Kind::string) {
+      if (type_ && *type_ != c.operands[1].value.text) {
+        parts_.push_back(&c);  // two types at once: let the evaluator say false
+        collect(c);
+        return;
+      }
+      type_ = c.operands[1].value.text;
+      return;
+    }
+    parts_.push_back(&c);
+    collect(c);
+  }
+
   void collect(const Condition& c) {
     for (const Operand& o : c.operands) {
       if (o.kind == Operand::Kind::value || o.path.steps.empty()) continue;
@@ -90,13 +119,15 @@ class RowFilter {
       std::size_t found = 0;
       for (auto member : object) {
         simdjson::ondemand::field field;
-        std::string_view key;
         if (auto error = std::move(member).get(field)) throw_invalid_json(error);
-        if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
-        bool wanted = false;
-        for (const std::string_view n : body_names_) wanted = wanted || n == key;
-        if (!wanted) continue;  // On-Demand skips the value
-        auto& entry = item_.map.emplace_back(AttributeValue::Member{std::string(key), {}});
+        // Raw keys, as the codec matches them: member names are identifiers, never escaped.
+        const simdjson::ondemand::raw_json_string key = field.key();
+        const std::string_view* wanted = nullptr;
+        for (const std::string_view& n : body_names_) {
+          if (wanted == nullptr && key.unsafe_is_equal(n)) wanted = &n;
+        }
+        if (wanted == nullptr) continue;  // On-Demand skips the value
+        auto& entry = item_.map.emplace_back(AttributeValue::Member{std::string(*wanted), {}});
         read_plain_value(field.value(), entry.second);
         // Every named attribute read: the rest of the body is not looked at.
         if (++found == body_names_.size()) break;
@@ -108,12 +139,13 @@ class RowFilter {
     }
   }
 
-  const Condition& condition_;
   const TableSpec& spec_;
+  std::optional<std::string_view> type_;  // the type every passing item has
+  std::vector<const Condition*> parts_;   // the other conjuncts, all to hold
   bool needs_pk_ = false;
   bool needs_sk_ = false;
   bool needs_type_ = false;
-  std::vector<std::string_view> body_names_;  // views into condition_
+  std::vector<std::string_view> body_names_;  // views into the condition
   AttributeValue item_;
 };
 
