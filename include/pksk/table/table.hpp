@@ -637,7 +637,7 @@ class Table {
   // query's visitor is the same code as it was before projections existed.
   template <class R, bool Selected, class Result>
   auto row_visitor(Result& result, const detail::ReadPlan<R>& plan) {
-    return [this, &result, &plan](const ItemView& row) {
+    return [&](const ItemView& row) {  // plan is unused without a projection
       if constexpr (EntityType<R>) {
         if (row.type != type_name_v<R>) return;
         if constexpr (Selected) {
