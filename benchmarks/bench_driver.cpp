@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "filter_floor.hpp"
 #include "floor.hpp"
 #include "options.hpp"
 #include "setup.hpp"
@@ -82,6 +83,23 @@ int main(int argc, char** argv) try {
     const bool newest = mode == "pksk_newest10";
     checksum = run(stream, queries, [&](std::size_t at) {
       return newest ? side.newest(pks[at]) : side.collection(pks[at]);
+    });
+  } else if (mode == "filtered_floor") {
+    FilterFloor floor(path);
+    checksum = run(stream, queries, [&](std::size_t at) {
+      return floor.collection_total_above(stream.pks[at], 1000.0);
+    });
+  } else if (mode == "filtered_pksk") {
+    PkskSide side(path);
+    const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
+    checksum =
+        run(stream, queries, [&](std::size_t at) { return side.total_above(pks[at], 1000.0); });
+  } else if (mode == "projection_pksk" || mode == "projection_full") {
+    PkskSide side(path);
+    const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
+    const bool projected = mode == "projection_pksk";
+    checksum = run(stream, queries, [&](std::size_t at) {
+      return projected ? side.orders_projected(pks[at]) : side.orders(pks[at]);
     });
   } else {
     std::fprintf(stderr, "unknown mode: %s\n", mode.c_str());

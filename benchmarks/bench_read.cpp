@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "alloc_counter.hpp"
+#include "filter_floor.hpp"
 #include "floor.hpp"
 #include "model.hpp"
 #include "nlohmann_decode.hpp"
@@ -53,6 +54,7 @@ struct Env {
   Floor floor;
   Normalised normalised;
   PkskSide pksk;
+  FilterFloor filter_floor;
   std::vector<pksk::PartitionKey> pksk_pks;
 
   explicit Env(int customers)
@@ -61,6 +63,7 @@ struct Env {
         floor(path),
         normalised(path),
         pksk(path),
+        filter_floor(path),
         pksk_pks(pksk_partitions(stream)) {}
 };
 
@@ -167,6 +170,35 @@ void range_pksk(benchmark::State& state, int customers) {
           [&](std::size_t i) { return e.pksk.range(e.pksk_pks[i], kRangeLow, kRangeHigh); });
 }
 
+// ---- a filtered collection query, and a projection (issue 20) ---------------------------------
+
+// About a third of the orders cost more than this.
+constexpr double kTotalThreshold = 1000.0;
+
+void filtered_floor(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(), [&](std::size_t i) {
+    return e.filter_floor.collection_total_above(e.stream.pks[i], kTotalThreshold);
+  });
+}
+
+void filtered_pksk(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(),
+          [&](std::size_t i) { return e.pksk.total_above(e.pksk_pks[i], kTotalThreshold); });
+}
+
+void projection_full(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk.orders(e.pksk_pks[i]); });
+}
+
+void projection_two_members(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(),
+          [&](std::size_t i) { return e.pksk.orders_projected(e.pksk_pks[i]); });
+}
+
 // ---- decode only, from the same bodies in memory -----------------------------------------------
 
 struct Body {
@@ -243,6 +275,10 @@ void register_all() {
   reg("range/floor", range_floor, n);
   reg("decode/simdjson", decode_simdjson, n);
   reg("decode/nlohmann", decode_nlohmann, n);
+  reg("filtered/pksk", filtered_pksk, n);
+  reg("filtered/floor", filtered_floor, n);
+  reg("projection/pksk", projection_two_members, n);
+  reg("projection/full", projection_full, n);
   for (int customers : g_options.scale) {
     const std::string items = std::to_string(customers * (kOrdersPerCustomer + 1));
     reg("scale_" + items + "/floor", collection_floor, customers);

@@ -43,6 +43,15 @@ class PkskSide {
   PkskCollection newest(const pksk::PartitionKey& pk) {
     return table_.query<PkskCollection>(pk, {.forward = false, .limit = 11});
   }
+  // The collection query with a filter on an Order member (issue 20).
+  PkskCollection total_above(const pksk::PartitionKey& pk, double threshold) {
+    return table_.query<PkskCollection>(pk, {.filter = pksk::attr(&Order::total) > threshold});
+  }
+  // Every Order of the partition, whole or with two members selected.
+  std::vector<Order> orders(const pksk::PartitionKey& pk) { return table_.query<Order>(pk); }
+  std::vector<Order> orders_projected(const pksk::PartitionKey& pk) {
+    return table_.query<Order>(pk, {.select = pksk::members(&Order::order_id, &Order::total)});
+  }
   std::vector<Order> range(const pksk::PartitionKey& pk, std::string_view low,
                            std::string_view high) {
     return table_.query<Order>(pk, {.sk = pksk::between(std::string(low), std::string(high))});

@@ -145,3 +145,65 @@ TEST_CASE("BatchWriteItem and BatchGetItem", "[dynamodb][golden]") {
         R"j({"RequestItems":{"shop":{"Keys":[{"pk":{"S":"P"},"sk":{"S":"a"}},)j"
         R"j({"pk":{"S":"P"},"sk":{"S":"\"quoted\""}}],"ConsistentRead":true}}})j");
 }
+
+TEST_CASE("Query with a key condition, a FilterExpression, a projection and paging",
+          "[dynamodb][golden]") {
+  const pksk::Filter filter = attr(&Order::total) > 100.0 && attr(&Order::status) != "cancelled";
+  const pksk::Condition condition = filter.resolve("sk", "type", "Order");
+  const pksk::KeyCondition sk = pksk::begins_with("#ORDER#2020");
+  const std::string_view members[] = {"order_id", "total"};
+  const std::string start = "#ORDER#2020-12-06";
+  const pksk::RawQuery q{.pk = "CUSTOMER#123",
+                         .sk = &sk,
+                         .forward = false,
+                         .limit = 10,
+                         .exclusive_start_sk = start,
+                         .filter = &condition,
+                         .projection = members};
+  const request::ReadRequest r = request::query(spec, q);
+  CHECK(!r.client_filter);
+  CHECK(
+      r.body ==
+      R"j({"TableName":"shop","KeyConditionExpression":"#n0 = :v0 AND begins_with(#n1, :v1)",)j"
+      R"j("FilterExpression":"(#n2 > :v2) AND (#n3 <> :v3)",)j"
+      R"j("ProjectionExpression":"#n0, #n1, #n4, #n5, #n2","Limit":10,)j"
+      R"j("ExclusiveStartKey":{"pk":{"S":"CUSTOMER#123"},"sk":{"S":"#ORDER#2020-12-06"}},)j"
+      R"j("ScanIndexForward":false,)j"
+      R"j("ExpressionAttributeNames":{"#n0":"pk","#n1":"sk","#n2":"total","#n3":"status",)j"
+      R"j("#n4":"type","#n5":"order_id"},"ExpressionAttributeValues":{":v0":{"S":"CUSTOMER#123"},)j"
+      R"j(":v1":{"S":"#ORDER#2020"},":v2":{"N":"100"},":v3":{"S":"cancelled"}}})j");
+}
+
+TEST_CASE("Query filters on the sort key go to the client; a collection filter keeps its type",
+          "[dynamodb][golden]") {
+  // DynamoDB refuses a FilterExpression on a key attribute: that conjunct comes back.
+  const pksk::Filter filter =
+      pksk::contains(pksk::sort_key, "#inventory::") && attr(&Order::total) > 1.0;
+  const pksk::Condition condition = filter.resolve("sk", "type");
+  const pksk::RawQuery q{.pk = "CUSTOMER#123", .filter = &condition};
+  const request::ReadRequest r = request::query(spec, q);
+  REQUIRE(r.client_filter);
+  CHECK(pksk::describe(*r.client_filter) == R"(contains(sk, "#inventory::"))");
+  CHECK(r.body ==
+        R"j({"TableName":"shop","KeyConditionExpression":"#n0 = :v0",)j"
+        R"j("FilterExpression":"(#n1 = :v1) AND (#n2 > :v2)",)j"
+        R"j("ExpressionAttributeNames":{"#n0":"pk","#n1":"type","#n2":"total"},)j"
+        R"j("ExpressionAttributeValues":{":v0":{"S":"CUSTOMER#123"},":v1":{"S":"Order"},)j"
+        R"j(":v2":{"N":"1"}}})j");
+}
+
+TEST_CASE("Scan of one segment with a filter", "[dynamodb][golden]") {
+  const pksk::Condition condition =
+      pksk::Filter(attr(&Order::status) == "pending").resolve("sk", "type");
+  const std::string pk = "CUSTOMER#9", sk = "A";
+  const pksk::RawScan s{.segment = 1,
+                        .segments = 4,
+                        .limit = 100,
+                        .exclusive_start = pksk::ItemKey{pk, sk},
+                        .filter = &condition};
+  CHECK(request::scan(spec, s).body ==
+        R"j({"TableName":"shop","FilterExpression":"(#n0 = :v0) AND (#n1 = :v1)","Limit":100,)j"
+        R"j("ExclusiveStartKey":{"pk":{"S":"CUSTOMER#9"},"sk":{"S":"A"}},"Segment":1,)j"
+        R"j("TotalSegments":4,"ExpressionAttributeNames":{"#n0":"type","#n1":"status"},)j"
+        R"j("ExpressionAttributeValues":{":v0":{"S":"Order"},":v1":{"S":"pending"}}})j");
+}

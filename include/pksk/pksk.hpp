@@ -16,6 +16,7 @@
 #include "expr/attr.hpp"
 #include "expr/evaluate.hpp"
 #include "expr/expression.hpp"
+#include "expr/filter.hpp"
 #include "expr/render.hpp"
 #include "key/condition.hpp"
 #include "key/entity.hpp"

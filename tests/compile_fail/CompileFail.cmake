@@ -53,7 +53,8 @@ foreach(case IN ITEMS
     "collection_same_type|item_collection_members_have_the_same_type_discriminator"
     "collection_identical_sort_key|item_collection_members_have_identical_sort_key_templates"
     "collection_sort_keys_collide|item_collection_members_have_sort_key_templates_that_can_produce_the_same_key"
-    "update_key_member|update_changes_a_member_of_the_items_key")
+    "update_key_member|update_changes_a_member_of_the_items_key"
+    "select_other_entity|select_names_a_member_of_an_entity_the_query_does_not_read")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../codec/body_format.hpp"
+#include "../expr/expression.hpp"
 #include "../key/condition.hpp"
 #include "write.hpp"
 
@@ -43,6 +44,34 @@ struct RawQuery {
   // up to `limit` items): a page ending at the limit then reports no last key, which saves
   // copying a key nobody reads. A page ending at the byte budget always reports it.
   bool last_key_at_limit = true;
+  // Evaluated on each item read, after it counts toward limit and page_bytes and before the
+  // visitor sees it: an item it rejects is not handed over (DynamoDB's FilterExpression, key
+  // and type attributes named as in the TableSpec). nullptr: every item.
+  const Condition* filter = nullptr;
+  // The top-level attributes the caller will decode (DynamoDB's ProjectionExpression; the keys
+  // and type always come back). Empty: all. A backend may hand over more.
+  std::span<const std::string_view> projection;
+  // A secondary index to read instead of the table; empty: the table itself.
+  std::string_view index;
+};
+
+// A page of a scan: every item of the table in (pk, sk) order, or of one segment of a parallel
+// scan. limit, page_bytes, last_key_at_limit, filter and projection are as in RawQuery.
+struct RawScan {
+  std::size_t segment = 0;
+  std::size_t segments = 0;  // 0 or 1: the whole table
+  std::size_t limit = 0;
+  std::optional<ItemKey> exclusive_start;
+  std::size_t page_bytes = max_page_bytes;
+  bool last_key_at_limit = true;
+  const Condition* filter = nullptr;
+  std::span<const std::string_view> projection;
+};
+
+struct ScanOutcome {
+  std::size_t evaluated = 0;
+  std::optional<std::string> last_evaluated_pk;  // both set, or neither
+  std::optional<std::string> last_evaluated_sk;
 };
 
 // How a page ended. As in DynamoDB, last_evaluated_sk is set whenever the page stopped at
@@ -64,11 +93,12 @@ struct IndexedItemVisitorArchetype {
 }  // namespace detail
 
 template <class B>
-concept Backend = requires(
-    B& backend, const TableSpec& spec, ItemKey key, const RawQuery& query, const PutRequest& put,
-    const UpdateRequest& update, const EraseRequest& erase, std::span<const WriteRequest> writes,
-    std::span<const ItemKey> keys, std::vector<std::size_t>& unprocessed,
-    detail::ItemVisitorArchetype visitor, detail::IndexedItemVisitorArchetype indexed_visitor) {
+concept Backend = requires(B& backend, const TableSpec& spec, ItemKey key, const RawQuery& query,
+                           const RawScan& scan, const PutRequest& put, const UpdateRequest& update,
+                           const EraseRequest& erase, std::span<const WriteRequest> writes,
+                           std::span<const ItemKey> keys, std::vector<std::size_t>& unprocessed,
+                           detail::ItemVisitorArchetype visitor,
+                           detail::IndexedItemVisitorArchetype indexed_visitor) {
   typename B::TableHandle;
   { B::body_format } -> std::convertible_to<BodyFormat>;
   // Creates the table if absent, checks its schema if present (a mismatch throws).
@@ -77,6 +107,8 @@ concept Backend = requires(
     // Calls the visitor with the item and returns true, or returns false when absent.
     { backend.get(table, key, visitor) } -> std::same_as<bool>;
     { backend.query(table, query, visitor) } -> std::same_as<QueryOutcome>;
+    // A page of a scan (of one segment), in an order that pages resume in.
+    { backend.scan(table, scan, visitor) } -> std::same_as<ScanOutcome>;
     // Writes: each throws ConditionFailed when its condition is false, writing nothing.
     { backend.put(table, put) } -> std::same_as<void>;
     // Upserts as DynamoDB's UpdateItem does and hands the item as written to the visitor.

@@ -339,6 +339,41 @@ void decode_fields(ondemand::object& object, T& out) {
   }
 }
 
+// A projection: only the wanted fields are decoded, the others take their default value, and
+// the object is left as soon as every wanted field has been read.
+template <class Reader, class T, std::size_t... I>
+[[gnu::always_inline]] inline void decode_member_selected(ondemand::field& field, T& out,
+                                                          std::bitset<sizeof...(I)>& seen,
+                                                          const std::bitset<sizeof...(I)>& wanted,
+                                                          std::index_sequence<I...>) {
+  const ondemand::raw_json_string key = field.key();
+  const char first = *key.raw();
+  (void)((wanted.test(I) && first == field_names_v<T>[I][0] &&
+          key.unsafe_is_equal(field_names_v<T>[I]) &&
+          (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
+         ...);
+}
+
+template <class Reader, class T>
+void decode_fields_selected(ondemand::object& object, T& out,
+                            const std::bitset<field_count_v<T>>& wanted) {
+  constexpr std::size_t count = field_count_v<T>;
+  std::bitset<count> seen;
+  if (wanted.any()) {
+    for (auto member : object) {
+      ondemand::field field;
+      if (auto error = std::move(member).get(field)) [[unlikely]] {
+        throw_invalid_json(error);
+      }
+      decode_member_selected<Reader>(field, out, seen, wanted, std::make_index_sequence<count>{});
+      if (seen == wanted) break;
+    }
+  }
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((seen.test(I) ? void() : void(get_field<I>(out) = get_field<I>(default_record<T>()))), ...);
+  }(std::make_index_sequence<count>{});
+}
+
 // simdjson reports an integer beyond 64 bits as INCORRECT_TYPE, like 1.5; the message tells
 // them apart by the number's text.
 template <class Reader, class T>
@@ -624,6 +659,17 @@ class BodyDecoder {
     }
   }
 
+  // Decodes only the fields of T set in `wanted` (a projection); the others take their default
+  // values. The body is read only as far as the last wanted field.
+  template <BodyFormat Format, Reflectable T>
+  void decode_selected(std::string_view text, T& out, const std::bitset<field_count_v<T>>& wanted) {
+    if constexpr (Format == BodyFormat::json) {
+      decode_item_selected<detail::BodyReader>(text, out, wanted);
+    } else {
+      decode_item_selected<detail::AttributeValueReader>(text, out, wanted);
+    }
+  }
+
   // Decodes an AttributeValue map (as encode_attribute_values writes it, or as DynamoDB
   // returns an item) into out.
   template <Reflectable T>
@@ -655,6 +701,30 @@ class BodyDecoder {
       if (document.current_location().get(rest) == simdjson::SUCCESS) [[unlikely]] {
         detail::throw_pathed("invalid JSON (unexpected content after the object)");
       }
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+
+  // A projection stops at its last field: what follows is not read, nor checked.
+  template <class Reader, class T>
+  void decode_item_selected(std::string_view json, T& out,
+                            const std::bitset<field_count_v<T>>& wanted) {
+    try {
+      const std::string_view padded = buffer_.assign(json);
+      simdjson::ondemand::document document;
+      if (auto error = parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity())
+                           .get(document)) [[unlikely]] {
+        detail::throw_invalid_json(error);
+      }
+      simdjson::ondemand::object object;
+      if (auto error = document.get_object().get(object)) [[unlikely]] {
+        if (error == simdjson::INCORRECT_TYPE) {
+          detail::throw_pathed("expected an object, found another JSON value");
+        }
+        detail::throw_invalid_json(error);
+      }
+      detail::decode_fields_selected<Reader>(object, out, wanted);
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }

@@ -41,21 +41,32 @@ inline const AttributeValue* resolve(const AttributeValue& item, const Attribute
   return at;
 }
 
-// An operand's value on this item, or nullopt when its path is absent (or size() of a type
-// that has none).
-inline std::optional<AttributeValue> operand_value(const AttributeValue& item,
-                                                   const Operand& operand) {
+// An operand's value on this item: a view of the item's own attribute or of the operand's value
+// (no copy), or empty when its path is absent (or size() of a type that has none).
+struct OperandValue {
+  const AttributeValue* at = nullptr;
+  std::optional<AttributeValue> size;  // what size(path) computed; `at` then points here
+
+  OperandValue() = default;
+  OperandValue(const OperandValue&) = delete;
+  OperandValue& operator=(const OperandValue&) = delete;
+  explicit operator bool() const noexcept { return at != nullptr; }
+  const AttributeValue& operator*() const noexcept { return *at; }
+  const AttributeValue* operator->() const noexcept { return at; }
+};
+
+inline void operand_value(const AttributeValue& item, const Operand& operand, OperandValue& out) {
+  out.at = nullptr;
   switch (operand.kind) {
     case Operand::Kind::value:
-      return operand.value;
-    case Operand::Kind::path: {
-      const AttributeValue* v = resolve(item, operand.path);
-      if (v == nullptr) return std::nullopt;
-      return *v;
-    }
+      out.at = &operand.value;
+      return;
+    case Operand::Kind::path:
+      out.at = resolve(item, operand.path);
+      return;
     case Operand::Kind::size: {
       const AttributeValue* v = resolve(item, operand.path);
-      if (v == nullptr) return std::nullopt;
+      if (v == nullptr) return;
       std::size_t n = 0;
       switch (v->kind) {
         case AttributeValue::Kind::string:
@@ -71,12 +82,60 @@ inline std::optional<AttributeValue> operand_value(const AttributeValue& item,
           n = v->set.size();
           break;
         default:
-          return std::nullopt;
+          return;
       }
-      return AttributeValue::from_number(std::to_string(n));
+      out.at = &out.size.emplace(AttributeValue::from_number(std::to_string(n)));
+      return;
     }
   }
-  return std::nullopt;
+}
+
+// Two plain decimals ([-]digits[.digits], no exponent: how numbers are written in bodies and
+// by the codec) compared exactly as text, without building Decimals: the common case, which a
+// filter meets once per row. nullopt when either is not plain.
+inline std::optional<int> order_short_numbers(std::string_view a, std::string_view b) noexcept {
+  struct Parts {
+    bool negative = false;
+    std::string_view integer;   // leading zeros dropped
+    std::string_view fraction;  // trailing zeros dropped
+  };
+  const auto split = [](std::string_view t, Parts& p) {
+    if (t.starts_with('-')) {
+      p.negative = true;
+      t.remove_prefix(1);
+    }
+    const std::size_t point = t.find('.');
+    std::string_view integer = t.substr(0, point);
+    std::string_view fraction = point == t.npos ? std::string_view{} : t.substr(point + 1);
+    if (integer.empty() && fraction.empty()) return false;
+    for (const char c : integer) {
+      if (c < '0' || c > '9') return false;
+    }
+    for (const char c : fraction) {
+      if (c < '0' || c > '9') return false;
+    }
+    while (!integer.empty() && integer.front() == '0') integer.remove_prefix(1);
+    while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
+    p.integer = integer;
+    p.fraction = fraction;
+    return true;
+  };
+  Parts x, y;
+  if (!split(a, x) || !split(b, y)) return std::nullopt;
+  const bool x_zero = x.integer.empty() && x.fraction.empty();
+  const bool y_zero = y.integer.empty() && y.fraction.empty();
+  if (x_zero) x.negative = false;
+  if (y_zero) y.negative = false;
+  if (x.negative != y.negative) return x.negative ? -1 : 1;
+  int magnitude = 0;
+  if (x.integer.size() != y.integer.size()) {
+    magnitude = x.integer.size() < y.integer.size() ? -1 : 1;
+  } else if (const int c = x.integer.compare(y.integer); c != 0) {
+    magnitude = c < 0 ? -1 : 1;
+  } else if (const int f = x.fraction.compare(y.fraction); f != 0) {
+    magnitude = f < 0 ? -1 : 1;
+  }
+  return x.negative ? -magnitude : magnitude;
 }
 
 // -1, 0, 1, or nullopt when the two cannot be ordered (different types, or not N or S).
@@ -84,6 +143,7 @@ inline std::optional<int> order(const AttributeValue& a, const AttributeValue& b
   using Kind = AttributeValue::Kind;
   if (a.kind != b.kind) return std::nullopt;
   if (a.kind == Kind::number) {
+    if (const auto fast = order_short_numbers(a.text, b.text)) return fast;
     const auto x = Decimal::parse(a.text);
     const auto y = Decimal::parse(b.text);
     if (!x || !y) return std::nullopt;
@@ -101,9 +161,12 @@ inline std::optional<int> order(const AttributeValue& a, const AttributeValue& b
 // Whether the condition holds on the item (a map of every attribute).
 inline bool evaluate(const Condition& condition, const AttributeValue& item) {
   using Op = Condition::Op;
-  const auto value = [&](std::size_t i) {
-    return detail::operand_value(item, condition.operands[i]);
+  // Views of the operands, not copies: evaluated once per row by a filter.
+  const auto value = [&](std::size_t i, detail::OperandValue& out) -> detail::OperandValue& {
+    detail::operand_value(item, condition.operands[i], out);
+    return out;
   };
+  detail::OperandValue v0, v1, v2;
   switch (condition.op) {
     case Op::all:
       for (const Condition& c : condition.children) {
@@ -123,8 +186,8 @@ inline bool evaluate(const Condition& condition, const AttributeValue& item) {
       return detail::resolve(item, condition.operands.at(0).path) == nullptr;
     case Op::eq:
     case Op::ne: {
-      const auto a = value(0);
-      const auto b = value(1);
+      const auto& a = value(0, v0);
+      const auto& b = value(1, v1);
       const bool equal = a && b && *a == *b;
       return condition.op == Op::eq ? equal : !equal;
     }
@@ -132,8 +195,8 @@ inline bool evaluate(const Condition& condition, const AttributeValue& item) {
     case Op::le:
     case Op::gt:
     case Op::ge: {
-      const auto a = value(0);
-      const auto b = value(1);
+      const auto& a = value(0, v0);
+      const auto& b = value(1, v1);
       if (!a || !b) return false;
       const auto c = detail::order(*a, *b);
       if (!c) return false;
@@ -149,32 +212,32 @@ inline bool evaluate(const Condition& condition, const AttributeValue& item) {
       }
     }
     case Op::between: {
-      const auto a = value(0);
-      const auto low = value(1);
-      const auto high = value(2);
+      const auto& a = value(0, v0);
+      const auto& low = value(1, v1);
+      const auto& high = value(2, v2);
       if (!a || !low || !high) return false;
       const auto above = detail::order(*a, *low);
       const auto below = detail::order(*a, *high);
       return above && below && *above >= 0 && *below <= 0;
     }
     case Op::in: {
-      const auto a = value(0);
+      const auto& a = value(0, v0);
       if (!a) return false;
       for (std::size_t i = 1; i < condition.operands.size(); ++i) {
-        const auto candidate = value(i);
+        const auto& candidate = value(i, v1);
         if (candidate && *a == *candidate) return true;
       }
       return false;
     }
     case Op::begins_with: {
-      const auto a = value(0);
-      const auto prefix = value(1);
+      const auto& a = value(0, v0);
+      const auto& prefix = value(1, v1);
       return a && prefix && a->kind == AttributeValue::Kind::string &&
              prefix->kind == AttributeValue::Kind::string && a->text.starts_with(prefix->text);
     }
     case Op::contains: {
-      const auto a = value(0);
-      const auto operand = value(1);
+      const auto& a = value(0, v0);
+      const auto& operand = value(1, v1);
       if (!a || !operand) return false;
       switch (a->kind) {
         case AttributeValue::Kind::string:

@@ -89,12 +89,17 @@ PartitionKey partition(const T& record) {
   return key;
 }
 
-template <EntityType T>
-std::string sort_key(const T& record) {
-  std::string key;
-  format_sort_key(record, key);
-  return key;
-}
+// sort_key(record): the item's sort key. `sort_key` is an object, so that it also names the
+// sort key attribute in filters: contains(pksk::sort_key, "#inventory::") (expr/filter.hpp).
+struct SortKeyTag {
+  template <EntityType T>
+  std::string operator()(const T& record) const {
+    std::string key;
+    format_sort_key(record, key);
+    return key;
+  }
+};
+inline constexpr SortKeyTag sort_key{};
 
 namespace detail {
 // Whether member `index` of T appears in its partition- or sort-key template.

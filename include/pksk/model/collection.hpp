@@ -3,10 +3,12 @@
 // in sort-key order. Items of a type that is not a member are kept raw, never dropped.
 
 #include <array>
+#include <bitset>
 #include <cstddef>
 #include <ranges>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -119,6 +121,22 @@ class ItemCollection {
           RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body), Format});
   }
 
+  // The fields each member type decodes in a projection (reflect order), one mask per type.
+  using Masks = std::tuple<std::bitset<field_count_v<Ts>>...>;
+
+  // As append_decoded, decoding only the fields of each type's mask (the others default).
+  template <BodyFormat Format = BodyFormat::json>
+  void append_selected(std::string_view pk, std::string_view sk, std::string_view type,
+                       std::string_view body, BodyDecoder& decoder, const Masks& masks) {
+    const bool known =
+        ((type == type_name_v<Ts> &&
+          (decode_back_selected<Format, Ts>(body, decoder, std::get<index_of<Ts>>(masks)), true)) ||
+         ...);
+    if (!known)
+      unknown_.push_back(
+          RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body), Format});
+  }
+
   // Entities need no operator== of their own: they compare member by member.
   friend bool operator==(const ItemCollection& a, const ItemCollection& b) {
     if (a.items_.size() != b.items_.size() || a.unknown_ != b.unknown_) return false;
@@ -141,6 +159,19 @@ class ItemCollection {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
       decoder.decode<Format>(body, *std::get_if<T>(&slot));
+    } catch (...) {
+      items_.pop_back();
+      throw;
+    }
+    ++counts_[index_of<T>];
+  }
+
+  template <BodyFormat Format, class T>
+  void decode_back_selected(std::string_view body, BodyDecoder& decoder,
+                            const std::bitset<field_count_v<T>>& mask) {
+    value_type& slot = items_.emplace_back(std::in_place_type<T>);
+    try {
+      decoder.decode_selected<Format>(body, *std::get_if<T>(&slot), mask);
     } catch (...) {
       items_.pop_back();
       throw;

@@ -39,6 +39,7 @@
 #include "../expr/render.hpp"
 #include "../key/condition.hpp"
 #include "detail/connections.hpp"
+#include "detail/filter.hpp"
 #include "detail/handle.hpp"
 #include "detail/schema.hpp"
 #include "detail/sql.hpp"
@@ -451,6 +452,10 @@ class Backend {
     using Op = KeyCondition::Op;
     Call k = enter(table);
 
+    if (!query.index.empty()) {
+      throw ValidationError("pksk::sqlite: query on table \"" + k.t.name + "\": no index \"" +
+                            std::string(query.index) + "\" (secondary indexes are not here yet)");
+    }
     const KeyCondition* cond = query.sk;
     ds::RangeShape shape = ds::RangeShape::any;
     std::optional<std::string> prefix_end;
@@ -502,6 +507,9 @@ class Backend {
     if (shape == ds::RangeShape::prefix_bounded) bind(k, s, 3, *prefix_end, "query", query.pk, {});
     if (has_start) bind(k, s, 4, *query.exclusive_start_sk, "query", query.pk, {});
 
+    std::optional<ds::RowFilter> filter;
+    if (query.filter != nullptr) filter.emplace(*query.filter, k.t.spec);
+
     QueryOutcome outcome;
     std::size_t bytes = 0;
     for (bool first = true;; first = false) {
@@ -514,11 +522,71 @@ class Backend {
                           static_cast<std::size_t>(sqlite3_column_int64(s, 3))};
       ++outcome.evaluated;
       bytes += item.size;
-      visit(item);
+      // The filter comes after the item has counted, as DynamoDB's does.
+      if (!filter || (*filter)(item)) visit(item);
       const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
       if (at_limit || bytes >= query.page_bytes) {
         // Still SQLite's memory: the statement has not stepped since.
         if (query.last_key_at_limit || bytes >= query.page_bytes) {
+          outcome.last_evaluated_sk.emplace(item.sk);
+        }
+        break;
+      }
+    }
+    return outcome;
+  }
+
+  // One page of a scan, in (pk, sk) byte order, with the paging of query(); with segments > 1,
+  // only the items of `segment` (by a hash of the partition key) are read into the page, count
+  // and end it. Every segment walks the table's B-tree and skips the others' rows by their key
+  // alone, before their body is looked at.
+  template <class Visitor>
+  ScanOutcome scan(TableHandle table, const RawScan& scan, Visitor&& visit) {
+    namespace ds = detail::sqlite;
+    Call k = enter(table);
+    const ds::TableState& t = k.t;
+    const std::size_t segments = scan.segments == 0 ? 1 : scan.segments;
+    if (scan.segment >= segments) {
+      throw ValidationError("pksk::sqlite: scan of table \"" + t.name + "\": segment " +
+                            std::to_string(scan.segment) + " of " + std::to_string(segments));
+    }
+    if (scan.exclusive_start && segments > 1 &&
+        ds::segment_of(scan.exclusive_start->pk, segments) != scan.segment) {
+      throw ValidationError("pksk::sqlite: scan of table \"" + t.name +
+                            "\": the start key is not in segment " + std::to_string(scan.segment));
+    }
+    const bool has_start = scan.exclusive_start.has_value();
+    ds::CachedStatement& cached = k.st.scans[has_start ? 1 : 0];
+    if (!cached.stmt) {
+      cached.stmt =
+          ds::prepare(k.db(), ds::scan_sql(t.spec, has_start), t.name, "scan (preparing it)");
+    }
+    ds::StatementUse use(cached.stmt.get(), cached.in_use, t.name, "scan");
+    sqlite3_stmt* s = use.get();
+    if (has_start) {
+      bind(k, s, 1, scan.exclusive_start->pk, "scan", scan.exclusive_start->pk, {});
+      bind(k, s, 2, scan.exclusive_start->sk, "scan", scan.exclusive_start->pk, {});
+    }
+    std::optional<ds::RowFilter> filter;
+    if (scan.filter != nullptr) filter.emplace(*scan.filter, t.spec);
+
+    ScanOutcome outcome;
+    std::size_t bytes = 0;
+    for (bool first = true;; first = false) {
+      const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) ds::throw_failure(k.db(), rc, t.name, "scan");
+      const std::string_view pk = ds::column_view(s, 0);
+      if (segments > 1 && ds::segment_of(pk, segments) != scan.segment) continue;
+      const ItemView item{pk, ds::column_view(s, 1), ds::column_view(s, 2), ds::column_view(s, 3),
+                          static_cast<std::size_t>(sqlite3_column_int64(s, 4))};
+      ++outcome.evaluated;
+      bytes += item.size;
+      if (!filter || (*filter)(item)) visit(item);
+      const bool at_limit = scan.limit != 0 && outcome.evaluated >= scan.limit;
+      if (at_limit || bytes >= scan.page_bytes) {
+        if (scan.last_key_at_limit || bytes >= scan.page_bytes) {
+          outcome.last_evaluated_pk.emplace(item.pk);
           outcome.last_evaluated_sk.emplace(item.sk);
         }
         break;

@@ -6,9 +6,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "../error.hpp"
+#include "../expr/filter.hpp"
 #include "../key/condition.hpp"
+#include "../key/diagnose.hpp"
+#include "../key/entity.hpp"
+#include "../model/collection.hpp"
+#include "../reflect/reflect.hpp"
 #include "detail/base64url.hpp"
 
 namespace pksk {
@@ -33,12 +40,114 @@ struct Cursor {
   friend bool operator==(const Cursor&, const Cursor&) = default;
 };
 
-struct QueryOptions {
+namespace diagnostics {
+// `.select = pksk::members(&Customer::name)` on a query that reads no Customer.
+template <class Query, class Entity>
+struct select_names_a_member_of_an_entity_the_query_does_not_read;
+}  // namespace diagnostics
+
+// One member of a projection: its entity's type attribute and its field.
+struct SelectedMember {
+  std::string_view type;  // type_name_v<T>: static storage
+  std::size_t index = 0;  // in field_names_v<T>
+  std::string_view name;  // field_names_v<T>[index]: static storage
+
+  friend bool operator==(const SelectedMember&, const SelectedMember&) = default;
+};
+
+// What pksk::members(&T::a, &U::b) makes: the members to read, each with its entity.
+template <class... Ts>
+struct Members {
+  std::vector<SelectedMember> list;
+};
+
+template <class... Ts, class... Ms>
+Members<Ts...> members(Ms Ts::*... member) {
+  static_assert(sizeof...(Ts) > 0, "pksk: members() needs at least one member");
+  static_assert((EntityType<Ts> && ...), "pksk: members() names members of entities");
+  return {{SelectedMember{type_name_v<Ts>, detail::member_index(member),
+                          field_names_v<Ts>[detail::member_index(member)]}...}};
+}
+
+namespace detail {
+template <class R, class T>
+inline constexpr bool reads_entity_v = std::is_same_v<R, T>;
+template <class... Us, class T>
+inline constexpr bool reads_entity_v<ItemCollection<Us...>, T> = (std::is_same_v<Us, T> || ...);
+
+template <class R, class... Ts>
+struct SelectCheck {
+  static constexpr bool ok =
+      (diagnose_v<reads_entity_v<R, Ts>,
+                  diagnostics::select_names_a_member_of_an_entity_the_query_does_not_read<R, Ts>> &&
+       ...);
+};
+}  // namespace detail
+
+// The members a query of R reads and decodes (empty: all). Built from pksk::members(...): a
+// member of an entity R does not read is a compile-time error (for R = void, the untyped
+// QueryOptions, it is checked when the query runs).
+template <class R>
+class Selection {
+ public:
+  Selection() = default;
+  template <class... Ts>
+  Selection(Members<Ts...> m)  // NOLINT(google-explicit-constructor): `.select = members(...)`
+      : list_(std::move(m.list)) {
+    if constexpr (!std::is_void_v<R>)
+      static_assert(detail::checked_v<detail::SelectCheck<R, Ts...>>);
+  }
+
+  bool empty() const noexcept { return list_.empty(); }
+  const std::vector<SelectedMember>& members() const noexcept { return list_; }
+
+  // The untyped selection as one of R (the entities are checked when the query runs).
+  template <class S>
+  Selection<S> as() const {
+    Selection<S> out;
+    out.list_ = list_;
+    return out;
+  }
+
+  friend bool operator==(const Selection&, const Selection&) = default;
+
+ private:
+  template <class>
+  friend class Selection;
+  std::vector<SelectedMember> list_;
+};
+
+// The options of a query or scan of R, in this order: sk, forward, limit, start, filter,
+// select, segment, segments. `{}` means all items, forward. BasicQueryOptions<R> (what
+// query<R> takes) checks `select` against R at compile time; QueryOptions (R = void) is the
+// type to keep options in a variable, and converts to any R.
+template <class R = void>
+struct BasicQueryOptions {
   std::optional<KeyCondition> sk;  // none: every item of the partition (or of the type)
   bool forward = true;             // sort-key order; false for newest first
-  std::size_t limit = 0;           // items evaluated, as DynamoDB's Limit; 0 = no limit
-  std::optional<Cursor> start;     // resume after this key (a Page's next)
+  // Items evaluated, as DynamoDB's Limit, before the filter; 0 = no limit. In query() and
+  // scan() a limit on the whole; in query_page(), scan_page() and each() on each page.
+  std::size_t limit = 0;
+  std::optional<Cursor> start;  // resume after this key (a Page's next)
+  // Applied to each item evaluated, before it is decoded: an item it rejects still counts
+  // toward limit and the 1 MB page, as in DynamoDB.
+  Filter filter;
+  // Only these members are read and decoded; the others keep their default values.
+  Selection<R> select;
+  // Scans only: DynamoDB's parallel scan. segments = 0 (or 1) reads the whole table; otherwise
+  // this call reads segment `segment` of `segments` (0-based), and the segments together hold
+  // every item exactly once.
+  std::size_t segment = 0;
+  std::size_t segments = 0;
+
+  template <class S>
+    requires(std::is_void_v<R> && !std::is_void_v<S>)
+  operator BasicQueryOptions<S>() const {  // NOLINT(google-explicit-constructor)
+    return {sk, forward, limit, start, filter, select.template as<S>(), segment, segments};
+  }
 };
+
+using QueryOptions = BasicQueryOptions<>;
 
 template <class Items>
 struct Page {

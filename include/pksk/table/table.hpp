@@ -6,16 +6,22 @@
 // (if its backend may, as the SQLite backend may): it keeps no state between calls, and its
 // key, body and decode buffers are per thread (detail::Scratch), reused from call to call.
 
+#include <array>
+#include <bitset>
 #include <chrono>
 #include <cstddef>
+#include <iterator>
 #include <memory>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "../backend/backend.hpp"
@@ -25,6 +31,7 @@
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
+#include "../expr/filter.hpp"
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
@@ -102,6 +109,44 @@ using query_result_t = typename detail::QueryResult<R>::type;
 
 template <Backend B>
 class Transaction;
+
+template <Backend B, class R>
+class Each;
+
+namespace detail {
+
+// The fields a projection decodes: one mask for an entity, one per member for a collection.
+template <class R>
+struct SelectionMask;
+template <class T>
+  requires EntityType<T>
+struct SelectionMask<T> {
+  using type = std::bitset<field_count_v<T>>;
+};
+template <class... Ts>
+struct SelectionMask<ItemCollection<Ts...>> {
+  using type = typename ItemCollection<Ts...>::Masks;
+};
+
+template <class R>
+struct CollectionTypes;
+template <class... Ts>
+struct CollectionTypes<ItemCollection<Ts...>> {
+  static constexpr std::array<std::string_view, sizeof...(Ts)> value{type_name_v<Ts>...};
+};
+
+// What one query or scan call reads, worked out once before its first page.
+template <class R>
+struct ReadPlan {
+  std::optional<Condition> filter;  // with the table's attribute names
+  std::vector<std::string_view> projection;
+  bool selected = false;
+  typename SelectionMask<R>::type mask{};
+
+  const Condition* filter_ptr() const noexcept { return filter ? &*filter : nullptr; }
+};
+
+}  // namespace detail
 
 template <Backend B>
 class Table {
@@ -240,22 +285,60 @@ class Table {
   // Every item of the partition that matches, all pages read: an ItemCollection, or for an
   // entity type T the items of type T (sort key beginning with T's literal prefix).
   template <class R>
-  query_result_t<R> query(const PartitionKey& pk, const QueryOptions& options = {}) {
+  query_result_t<R> query(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
     query_result_t<R> result;
     run_query<R>(pk, options, result, /*all_pages=*/true);
     return result;
   }
 
-  // One page: up to options.limit items evaluated, or 1 MB of data, as DynamoDB pages.
+  // One page: up to options.limit items evaluated, or 1 MB of data, as DynamoDB pages. With a
+  // filter, a page may hold fewer items than were evaluated, or none, and still have a next.
   template <class R>
-  Page<query_result_t<R>> query_page(const PartitionKey& pk, const QueryOptions& options = {}) {
+  Page<query_result_t<R>> query_page(const PartitionKey& pk,
+                                     const BasicQueryOptions<R>& options = {}) {
     Page<query_result_t<R>> page;
     page.next = run_query<R>(pk, options, page.items, /*all_pages=*/false);
     return page;
   }
 
+  // Every item of the table (of type T for an entity T; of any type for a collection, the
+  // others kept in unknown()), all pages read; or one segment of it (.segment, .segments).
+  // Items come in the backend's scan order (on SQLite, by partition and sort key).
+  template <class R>
+  query_result_t<R> scan(const BasicQueryOptions<R>& options = {}) {
+    query_result_t<R> result;
+    run_scan<R>(options, result, /*all_pages=*/true);
+    return result;
+  }
+
+  // One page of a scan (or of one segment), with a cursor to resume it.
+  template <class R>
+  Page<query_result_t<R>> scan_page(const BasicQueryOptions<R>& options = {}) {
+    Page<query_result_t<R>> page;
+    page.next = run_scan<R>(options, page.items, /*all_pages=*/false);
+    return page;
+  }
+
+  // The items of query<R>(pk, options) as a lazy input range: a page is read when the
+  // iteration reaches it, and leaving the loop reads no more. `limit` here sizes each page
+  // (items evaluated per backend request), as in query_page. Elements are T for an entity, the
+  // collection's std::variant otherwise (unknown items are skipped). The range refers to this
+  // Table, which must outlive it.
+  template <class R>
+  Each<B, R> each(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    return Each<B, R>(*this, pk, options);
+  }
+
+  // The items of scan<R>(options) as a lazy range, as each() for a query.
+  template <class R>
+  Each<B, R> scan_each(const BasicQueryOptions<R>& options = {}) {
+    return Each<B, R>(*this, std::nullopt, options);
+  }
+
  private:
   friend class Transaction<B>;
+  template <Backend, class>
+  friend class Each;
 
   std::string context(std::string_view operation, std::string_view type) const {
     return "pksk table " + detail::quoted(name_) + ", " + std::string(operation) + " " +
@@ -541,56 +624,199 @@ class Table {
     }
   }
 
-  template <class R, class Result>
-  std::optional<Cursor> run_query(const PartitionKey& pk, const QueryOptions& options,
-                                  Result& result, bool all_pages) {
-    const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
+  // The filter with this table's attribute names, the projection and its decode masks.
+  template <class R>
+  detail::ReadPlan<R> read_plan(const BasicQueryOptions<R>& options, bool scan) const {
+    detail::ReadPlan<R> plan;
+    std::string_view only_type;
+    if constexpr (EntityType<R>) only_type = type_name_v<R>;
+    if (!options.filter.empty()) {
+      plan.filter = options.filter.resolve(spec_.sk_attribute, spec_.type_attribute, only_type);
+    }
     if constexpr (EntityType<R>) {
-      static const KeyCondition type_prefix = begins_with(std::string(sort_key_prefix_v<R>));
-      if (!condition && !type_prefix.first.empty()) condition = &type_prefix;
+      // A scan of one entity asks the backend for that type only (DynamoDB then sends no
+      // other items); a query's key condition already keeps to the type's sort-key prefix.
+      if (scan) {
+        Condition type = Filter::type_equals(type_name_v<R>);
+        type.operands[0].path.steps[0].name = spec_.type_attribute;
+        if (plan.filter) {
+          Condition both{Condition::Op::all, {}, {}};
+          both.children.push_back(std::move(type));
+          both.children.push_back(std::move(*plan.filter));
+          plan.filter = std::move(both);
+        } else {
+          plan.filter = std::move(type);
+        }
+      }
     }
-    // Reading every page, the query ends at the limit: no cursor is needed there.
-    RawQuery raw{.pk = pk.value,
-                 .sk = condition,
-                 .forward = options.forward,
-                 .limit = options.limit,
-                 .last_key_at_limit = !all_pages};
-    if (options.start) {
-      check_cursor(*options.start, pk, condition);
-      raw.exclusive_start_sk = options.start->sk;
+    if (!options.select.empty()) {
+      plan.selected = true;
+      for (const SelectedMember& m : options.select.members()) {
+        plan.projection.push_back(m.name);
+        bool placed = false;
+        if constexpr (EntityType<R>) {
+          if (m.type == type_name_v<R>) plan.mask.set(m.index), placed = true;
+        } else {
+          std::apply(
+              [&]<class... Bits>(Bits&... bits) {
+                std::size_t i = 0;
+                const auto& types = detail::CollectionTypes<R>::value;
+                ((m.type == types[i++] ? (bits.set(m.index), placed = true) : false), ...);
+              },
+              plan.mask);
+        }
+        if (!placed) {
+          throw ValidationError("pksk table " + detail::quoted(name_) +
+                                ": select names the member " + detail::quoted(m.name) + " of " +
+                                detail::quoted(m.type) + ", an entity the query does not read");
+        }
+      }
     }
+    return plan;
+  }
 
-    const detail::ScratchLease s;
-    const auto visit = [&](const ItemView& row) {
+  // The visitor that decodes each row handed over; a projection has its own, so that the plain
+  // query's visitor is the same code as it was before projections existed.
+  template <class R, bool Selected, class Result>
+  auto row_visitor(Result& result, const detail::ReadPlan<R>& plan, BodyDecoder& decoder) {
+    return [&](const ItemView& row) {  // plan is unused without a projection
       if constexpr (EntityType<R>) {
         if (row.type != type_name_v<R>) return;
-        push_decoded(s->decoder, result, row);
+        if constexpr (Selected) {
+          push_selected(decoder, result, row, plan.mask);
+        } else {
+          push_decoded(decoder, result, row);
+        }
       } else {
         try {
-          result.template append_decoded<B::body_format>(row.pk, row.sk, row.type, row.body,
-                                                         s->decoder);
+          if constexpr (Selected) {
+            result.template append_selected<B::body_format>(row.pk, row.sk, row.type, row.body,
+                                                            decoder, plan.mask);
+          } else {
+            result.template append_decoded<B::body_format>(row.pk, row.sk, row.type, row.body,
+                                                           decoder);
+          }
         } catch (const DecodeError& e) {
           throw_decode_error(row, e);
         }
       }
     };
+  }
 
-    std::string resume_after;
-    std::size_t remaining = options.limit;
-    for (;;) {
-      QueryOutcome outcome = backend_->query(handle_, raw, visit);
-      if (!all_pages) {
+  template <class R, class Result, class Pages>
+  decltype(auto) with_visitor(Result& result, const detail::ReadPlan<R>& plan, Pages&& pages) {
+    const detail::ScratchLease s;
+    if (plan.selected) return pages(row_visitor<R, true>(result, plan, s->decoder));
+    return pages(row_visitor<R, false>(result, plan, s->decoder));
+  }
+
+  template <class R, class Result>
+  std::optional<Cursor> run_query(const PartitionKey& pk, const BasicQueryOptions<R>& options,
+                                  Result& result, bool all_pages) {
+    if (options.segment != 0 || options.segments != 0) {
+      throw ValidationError("pksk table " + detail::quoted(name_) +
+                            ": segment and segments are for scans, not queries");
+    }
+    const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
+    if constexpr (EntityType<R>) {
+      static const KeyCondition type_prefix = begins_with(std::string(sort_key_prefix_v<R>));
+      if (!condition && !type_prefix.first.empty()) condition = &type_prefix;
+    }
+    const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/false);
+    // Reading every page, the query ends at the limit: no cursor is needed there.
+    RawQuery raw{.pk = pk.value,
+                 .sk = condition,
+                 .forward = options.forward,
+                 .limit = options.limit,
+                 .last_key_at_limit = !all_pages,
+                 .filter = plan.filter_ptr(),
+                 .projection = plan.projection};
+    if (options.start) {
+      check_cursor(*options.start, pk, condition);
+      raw.exclusive_start_sk = options.start->sk;
+    }
+
+    return with_visitor(result, plan, [&](const auto& visit) -> std::optional<Cursor> {
+      std::string resume_after;
+      std::size_t remaining = options.limit;
+      for (;;) {
+        QueryOutcome outcome = backend_->query(handle_, raw, visit);
+        if (!all_pages) {
+          if (!outcome.last_evaluated_sk) return std::nullopt;
+          return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
+        }
+        if (options.limit != 0) {
+          remaining -= outcome.evaluated;
+          if (remaining == 0) return std::nullopt;
+          raw.limit = remaining;
+        }
         if (!outcome.last_evaluated_sk) return std::nullopt;
-        return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
+        resume_after = std::move(*outcome.last_evaluated_sk);
+        raw.exclusive_start_sk = resume_after;
       }
-      if (options.limit != 0) {
-        remaining -= outcome.evaluated;
-        if (remaining == 0) return std::nullopt;
-        raw.limit = remaining;
+    });
+  }
+
+  template <class R, class Result>
+  std::optional<Cursor> run_scan(const BasicQueryOptions<R>& options, Result& result,
+                                 bool all_pages) {
+    const auto refuse = [&](std::string_view why) {
+      throw ValidationError("pksk table " + detail::quoted(name_) + ", scan: " + std::string(why));
+    };
+    if (options.sk) refuse("a scan has no key condition (.sk); use a filter");
+    if (!options.forward) refuse("a scan has no direction (.forward)");
+    // DynamoDB's TotalSegments is 1 to 1,000,000, Segment below it.
+    if (options.segments > 1000000) refuse("segments is at most 1000000");
+    if (options.segments == 0 ? options.segment != 0 : options.segment >= options.segments) {
+      refuse("segment " + std::to_string(options.segment) + " is not below segments " +
+             std::to_string(options.segments));
+    }
+    if (options.start) {
+      check_cursor_origin(*options.start);
+      if (!options.start->index.empty())
+        refuse("the cursor belongs to index " + detail::quoted(options.start->index));
+    }
+    const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/true);
+    RawScan raw{.segment = options.segment,
+                .segments = options.segments,
+                .limit = options.limit,
+                .last_key_at_limit = !all_pages,
+                .filter = plan.filter_ptr(),
+                .projection = plan.projection};
+    if (options.start) raw.exclusive_start = ItemKey{options.start->pk, options.start->sk};
+
+    return with_visitor(result, plan, [&](const auto& visit) -> std::optional<Cursor> {
+      std::string resume_pk, resume_sk;
+      std::size_t remaining = options.limit;
+      for (;;) {
+        ScanOutcome outcome = backend_->scan(handle_, raw, visit);
+        if (!all_pages) {
+          if (!outcome.last_evaluated_pk) return std::nullopt;
+          return make_cursor({}, std::move(*outcome.last_evaluated_pk),
+                             std::move(*outcome.last_evaluated_sk));
+        }
+        if (options.limit != 0) {
+          remaining -= outcome.evaluated;
+          if (remaining == 0) return std::nullopt;
+          raw.limit = remaining;
+        }
+        if (!outcome.last_evaluated_pk) return std::nullopt;
+        resume_pk = std::move(*outcome.last_evaluated_pk);
+        resume_sk = std::move(*outcome.last_evaluated_sk);
+        raw.exclusive_start = ItemKey{resume_pk, resume_sk};
       }
-      if (!outcome.last_evaluated_sk) return std::nullopt;
-      resume_after = std::move(*outcome.last_evaluated_sk);
-      raw.exclusive_start_sk = resume_after;
+    });
+  }
+
+  template <class T>
+  void push_selected(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row,
+                     const std::bitset<field_count_v<T>>& mask) {
+    T& item = result.emplace_back();
+    try {
+      decoder.decode_selected<B::body_format>(row.body, item, mask);
+    } catch (const DecodeError& e) {
+      result.pop_back();
+      throw_decode_error(row, e);
     }
   }
 
@@ -616,8 +842,8 @@ class Table {
     return cursor;
   }
 
-  void check_cursor(const Cursor& cursor, const PartitionKey& pk,
-                    const KeyCondition* condition) const {
+  // The cursor was made by this table: its name, and its signature under the cursor_key.
+  void check_cursor_origin(const Cursor& cursor) const {
     if (!options_.cursor_key.empty()) {
       const detail::Sha256Digest mac =
           detail::hmac_sha256(options_.cursor_key, cursor.signed_bytes());
@@ -635,6 +861,11 @@ class Table {
       throw ValidationError("pksk table " + detail::quoted(name_) +
                             ": the cursor belongs to table " + detail::quoted(cursor.table));
     }
+  }
+
+  void check_cursor(const Cursor& cursor, const PartitionKey& pk,
+                    const KeyCondition* condition) const {
+    check_cursor_origin(cursor);
     if (!cursor.index.empty()) {
       throw ValidationError("pksk table " + detail::quoted(name_) +
                             ": the cursor belongs to index " + detail::quoted(cursor.index) +
@@ -657,6 +888,106 @@ class Table {
   TableOptions options_;
   TableSpec spec_;
   typename B::TableHandle handle_;
+};
+
+// A lazy input range over a query's or a scan's items (Table::each, Table::scan_each).
+template <Backend B, class R>
+class Each {
+  template <class C>
+  struct ElementOf {
+    using type = C;
+  };
+  template <class... Ts>
+  struct ElementOf<ItemCollection<Ts...>> {
+    using type = std::variant<Ts...>;
+  };
+
+ public:
+  using element_type = typename ElementOf<R>::type;
+
+  class iterator {
+   public:
+    using iterator_concept = std::input_iterator_tag;
+    using value_type = element_type;
+    using difference_type = std::ptrdiff_t;
+
+    iterator() = default;
+    const element_type& operator*() const { return owner_->current(); }
+    const element_type* operator->() const { return &owner_->current(); }
+    iterator& operator++() {
+      owner_->advance();
+      return *this;
+    }
+    void operator++(int) { owner_->advance(); }
+    friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
+      return it.owner_ == nullptr || it.owner_->done();
+    }
+
+   private:
+    friend class Each;
+    explicit iterator(Each* owner) : owner_(owner) {}
+    Each* owner_ = nullptr;
+  };
+
+  Each(Table<B>& table, std::optional<PartitionKey> pk, const BasicQueryOptions<R>& options)
+      : table_(&table), pk_(std::move(pk)), options_(options) {}
+  Each(const Each&) = delete;
+  Each& operator=(const Each&) = delete;
+  Each(Each&&) noexcept = default;
+  Each& operator=(Each&&) noexcept = default;
+
+  // Reads the first page (once); an iteration begun again goes on where the last one stopped.
+  iterator begin() {
+    if (!started_) {
+      started_ = true;
+      fetch();
+    }
+    return iterator(this);
+  }
+  std::default_sentinel_t end() const noexcept { return {}; }
+  bool done() const noexcept { return done_; }
+
+ private:
+  // The typed items of the page; a collection's unknown ones are not iterated.
+  std::size_t page_size() const noexcept { return page_.size(); }
+
+  const element_type& current() const {
+    return *(page_.begin() + static_cast<std::ptrdiff_t>(at_));
+  }
+
+  // Reads pages until one holds an item or none is left.
+  void fetch() {
+    for (;;) {
+      page_.clear();
+      at_ = 0;
+      std::optional<Cursor> next =
+          pk_ ? table_->template run_query<R>(*pk_, options_, page_, /*all_pages=*/false)
+              : table_->template run_scan<R>(options_, page_, /*all_pages=*/false);
+      options_.start = std::move(next);
+      if (page_size() != 0) return;
+      if (!options_.start) {
+        done_ = true;
+        return;
+      }
+    }
+  }
+
+  void advance() {
+    if (++at_ < page_size()) return;
+    if (!options_.start) {
+      done_ = true;
+      return;
+    }
+    fetch();
+  }
+
+  Table<B>* table_;
+  std::optional<PartitionKey> pk_;  // none: a scan
+  BasicQueryOptions<R> options_;
+  query_result_t<R> page_;
+  std::size_t at_ = 0;
+  bool started_ = false;
+  bool done_ = false;
 };
 
 }  // namespace pksk

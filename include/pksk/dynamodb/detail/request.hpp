@@ -6,6 +6,7 @@
 // names an entity may have (status, count, date, ...) are reserved words.
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -194,6 +195,146 @@ inline std::string batch_get_item(const TableSpec& spec, std::span<const ItemKey
   }
   out += "],\"ConsistentRead\":true}}}";
   return out;
+}
+
+// ------------------------------------------------------------------------------------ reads
+
+// A Query or Scan body, and the part of the filter DynamoDB cannot take (see query()).
+struct ReadRequest {
+  std::string body;
+  std::optional<Condition> client_filter;  // to apply to each item returned, before decoding
+};
+
+inline bool names_attribute(const Condition& c, std::string_view a, std::string_view b) {
+  for (const Operand& o : c.operands) {
+    if (o.kind != Operand::Kind::value && !o.path.steps.empty() &&
+        (o.path.steps.front().name == a || o.path.steps.front().name == b)) {
+      return true;
+    }
+  }
+  for (const Condition& child : c.children) {
+    if (names_attribute(child, a, b)) return true;
+  }
+  return false;
+}
+
+inline std::string render_key_condition(const TableSpec& spec, std::string_view pk,
+                                        const KeyCondition* sk, ExpressionPlaceholders& names) {
+  std::string out = names.name(spec.pk_attribute) + " = " +
+                    names.value(AttributeValue::from_string(std::string(pk)));
+  if (sk == nullptr || sk->op == KeyCondition::Op::any) return out;
+  const std::string n = names.name(spec.sk_attribute);
+  const auto v = [&](const std::string& text) {
+    return names.value(AttributeValue::from_string(text));
+  };
+  out += " AND ";
+  switch (sk->op) {
+    case KeyCondition::Op::eq:
+      return out + n + " = " + v(sk->first);
+    case KeyCondition::Op::lt:
+      return out + n + " < " + v(sk->first);
+    case KeyCondition::Op::le:
+      return out + n + " <= " + v(sk->first);
+    case KeyCondition::Op::gt:
+      return out + n + " > " + v(sk->first);
+    case KeyCondition::Op::ge:
+      return out + n + " >= " + v(sk->first);
+    case KeyCondition::Op::between: {
+      std::string low = v(sk->first);
+      return out + n + " BETWEEN " + low + " AND " + v(sk->second);
+    }
+    case KeyCondition::Op::begins_with:
+      return out + "begins_with(" + n + ", " + v(sk->first) + ")";
+    case KeyCondition::Op::any:
+      break;
+  }
+  return out;
+}
+
+inline void append_projection(std::string& out, const TableSpec& spec,
+                              std::span<const std::string_view> projection,
+                              ExpressionPlaceholders& names) {
+  if (projection.empty()) return;
+  // The keys and the type always come back: Table dispatches and pages on them.
+  std::string text = names.name(spec.pk_attribute) + ", " + names.name(spec.sk_attribute) + ", " +
+                     names.name(spec.type_attribute);
+  for (const std::string_view member : projection) text += ", " + names.name(member);
+  out += ",\"ProjectionExpression\":";
+  append_json_string(out, text);
+}
+
+// Query: the key condition, the filter, the projection, Limit (items evaluated, as the
+// backend contract counts them), ExclusiveStartKey and the direction. DynamoDB refuses a
+// FilterExpression that names a key attribute, so conjuncts of the filter that name the
+// partition or sort key (contains(sort_key, ...)) are left out of the request and handed back
+// as client_filter, for the backend to apply to each returned item: Limit still counts items
+// before any filter, as in DynamoDB.
+inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
+  ExpressionPlaceholders names;
+  ReadRequest request;
+  std::string& out = request.body;
+  out = "{";
+  append_table_name(out, spec);
+  if (!q.index.empty()) {
+    out += ",\"IndexName\":";
+    append_json_string(out, q.index);
+  }
+  out += ",\"KeyConditionExpression\":";
+  append_json_string(out, render_key_condition(spec, q.pk, q.sk, names));
+  if (q.filter != nullptr) {
+    Condition server{Condition::Op::all, {}, {}};
+    Condition client{Condition::Op::all, {}, {}};
+    const auto place = [&](const Condition& c) {
+      (names_attribute(c, spec.pk_attribute, spec.sk_attribute) ? client : server)
+          .children.push_back(c);
+    };
+    if (q.filter->op == Condition::Op::all) {
+      for (const Condition& c : q.filter->children) place(c);
+    } else {
+      place(*q.filter);
+    }
+    if (!server.children.empty()) {
+      out += ",\"FilterExpression\":";
+      append_json_string(out, render_condition(server, names));
+    }
+    if (!client.children.empty()) request.client_filter = std::move(client);
+  }
+  append_projection(out, spec, q.projection, names);
+  if (q.limit != 0) out += ",\"Limit\":" + std::to_string(q.limit);
+  if (q.exclusive_start_sk) {
+    out += ",\"ExclusiveStartKey\":";
+    append_key(out, spec, ItemKey{q.pk, *q.exclusive_start_sk});
+  }
+  if (!q.forward) out += ",\"ScanIndexForward\":false";
+  names.append_json(out);
+  out += '}';
+  return request;
+}
+
+// Scan: a scan's filter may name the key attributes, so all of it goes to DynamoDB.
+inline ReadRequest scan(const TableSpec& spec, const RawScan& s) {
+  ExpressionPlaceholders names;
+  ReadRequest request;
+  std::string& out = request.body;
+  out = "{";
+  append_table_name(out, spec);
+  if (s.filter != nullptr) {
+    out += ",\"FilterExpression\":";
+    append_json_string(out, render_condition(*s.filter, names));
+  }
+  append_projection(out, spec, s.projection, names);
+  if (s.limit != 0) out += ",\"Limit\":" + std::to_string(s.limit);
+  if (s.exclusive_start) {
+    out += ",\"ExclusiveStartKey\":";
+    append_key(out, spec, *s.exclusive_start);
+  }
+  if (s.segments > 1) {
+    out += ",\"Segment\":" + std::to_string(s.segment) +
+           ",\"TotalSegments\":" + std::to_string(s.segments);
+  }
+  names.append_json(out);
+  out += '}';
+  return request;
 }
 
 }  // namespace pksk::dynamodb::detail

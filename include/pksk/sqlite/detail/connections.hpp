@@ -56,6 +56,7 @@ struct TableStatements {
   CachedStatement get;
   CachedStatement erase;
   std::array<CachedStatement, query_variant_count> queries;
+  std::array<CachedStatement, 2> scans;  // from the start, and after an exclusive start key
 };
 
 // One SQLite connection and everything prepared on it; used by one thread at a time.

@@ -203,4 +203,15 @@ inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forwa
   return sql;
 }
 
+// A scan in primary-key order, the order its pages resume in; ?1 ?2 the exclusive start key
+// (a row value, which SQLite reads as a range of the primary key's B-tree).
+inline std::string scan_sql(const TableSpec& spec, bool has_start) {
+  const Columns c = columns_of(spec);
+  std::string sql = "SELECT " + c.pk + ", " + c.sk + ", " + c.type + ", body, size FROM " +
+                    quoted_identifier(spec.name);
+  if (has_start) sql += " WHERE (" + c.pk + ", " + c.sk + ") > (?1, ?2)";
+  sql += " ORDER BY " + c.pk + ", " + c.sk;
+  return sql;
+}
+
 }  // namespace pksk::detail::sqlite
