@@ -678,22 +678,30 @@ class BodyDecoder {
   }
 
  private:
+  // The item's JSON object, iterated from the padded buffer; document lives in the caller.
+  [[gnu::always_inline]] simdjson::ondemand::object open_object(
+      std::string_view json, simdjson::ondemand::document& document) {
+    const std::string_view padded = buffer_.assign(json);
+    if (auto error =
+            parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity()).get(document))
+        [[unlikely]] {
+      detail::throw_invalid_json(error);
+    }
+    simdjson::ondemand::object object;
+    if (auto error = document.get_object().get(object)) [[unlikely]] {
+      if (error == simdjson::INCORRECT_TYPE) {
+        detail::throw_pathed("expected an object, found another JSON value");
+      }
+      detail::throw_invalid_json(error);
+    }
+    return object;
+  }
+
   template <class Reader, class T>
   void decode_item(std::string_view json, T& out) {
     try {
-      const std::string_view padded = buffer_.assign(json);
       simdjson::ondemand::document document;
-      if (auto error = parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity())
-                           .get(document)) [[unlikely]] {
-        detail::throw_invalid_json(error);
-      }
-      simdjson::ondemand::object object;
-      if (auto error = document.get_object().get(object)) [[unlikely]] {
-        if (error == simdjson::INCORRECT_TYPE) {
-          detail::throw_pathed("expected an object, found another JSON value");
-        }
-        detail::throw_invalid_json(error);
-      }
+      simdjson::ondemand::object object = open_object(json, document);
       detail::decode_fields<Reader>(object, out);
       // On-Demand stops reading at the object's end; anything after it ("{...}}") is checked
       // here: where the iterator stands must be the end of the input.
@@ -711,19 +719,8 @@ class BodyDecoder {
   void decode_item_selected(std::string_view json, T& out,
                             const std::bitset<field_count_v<T>>& wanted) {
     try {
-      const std::string_view padded = buffer_.assign(json);
       simdjson::ondemand::document document;
-      if (auto error = parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity())
-                           .get(document)) [[unlikely]] {
-        detail::throw_invalid_json(error);
-      }
-      simdjson::ondemand::object object;
-      if (auto error = document.get_object().get(object)) [[unlikely]] {
-        if (error == simdjson::INCORRECT_TYPE) {
-          detail::throw_pathed("expected an object, found another JSON value");
-        }
-        detail::throw_invalid_json(error);
-      }
+      simdjson::ondemand::object object = open_object(json, document);
       detail::decode_fields_selected<Reader>(object, out, wanted);
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
