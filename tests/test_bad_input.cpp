@@ -358,7 +358,7 @@ TEST_CASE("cursors that are not this query's: pksk::Error") {
   }
   SECTION("of an index") {
     expect_bad_cursor(table, a,
-                      pksk::Cursor{"gsi1", first.next->pk, first.next->sk, "t"}.to_string());
+                      pksk::Cursor{"gsi1", first.next->pk, first.next->sk, "t", {}}.to_string());
   }
   SECTION("outside the query's key condition") {
     expect_bad_cursor(table, a, token, pksk::begins_with("PART#3"));
