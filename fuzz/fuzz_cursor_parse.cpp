@@ -2,7 +2,8 @@
 //
 // - The input as a token: parse either throws pksk::Error (or a subclass) or returns a cursor
 //   whose to_string() parses back to an equal cursor.
-// - The input as a cursor's three fields: to_string() always parses back to the same cursor.
+// - The input as a cursor's fields (a signature of 32 bytes or none, as tables make them):
+//   to_string() always parses back to the same cursor.
 
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   pksk::Cursor cursor;
   cursor.index = provider.ConsumeRandomLengthString();
   cursor.pk = provider.ConsumeRandomLengthString();
+  cursor.table = provider.ConsumeRandomLengthString();
+  // A signature is what a table with a cursor_key makes: 32 bytes, or none.
+  if (provider.ConsumeBool()) cursor.signature = provider.ConsumeBytesAsString(32);
+  if (!cursor.signature.empty()) cursor.signature.resize(32, '\0');
   cursor.sk = provider.ConsumeRemainingBytesAsString();
   const std::string text = cursor.to_string();
   if (pksk::Cursor::parse(text) != cursor) fuzz::fail("a cursor does not round-trip", text);
