@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,7 +23,22 @@ namespace pksk {
 template <Backend B>
 class Transaction {
  public:
-  explicit Transaction(Table<B>& table) : table_(&table) {}
+  // The actions are kept per thread between transactions (see add()): a Transaction belongs to
+  // the thread that made it.
+  explicit Transaction(Table<B>& table) : table_(&table) {
+    Pool& pool = thread_pool();
+    if (pool.in_use) {
+      actions_ = &own_;
+    } else {
+      pool.in_use = true;
+      actions_ = &pool.actions;
+    }
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction() {
+    if (actions_ != &own_) thread_pool().in_use = false;
+  }
 
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
@@ -69,20 +85,20 @@ class Transaction {
     return *this;
   }
 
-  std::size_t size() const noexcept { return actions_.size(); }
+  std::size_t size() const noexcept { return used_; }
 
   void commit() {
     const auto where = [&] {
       return "pksk table " + detail::quoted(table_->name()) + ", transaction: ";
     };
-    if (actions_.empty() || actions_.size() > max_transaction_actions) {
+    if (used_ == 0 || used_ > max_transaction_actions) {
       throw ValidationError(where() + "a transaction holds 1 to " +
                             std::to_string(max_transaction_actions) + " actions, not " +
-                            std::to_string(actions_.size()));
+                            std::to_string(used_));
     }
     std::vector<WriteRequest> writes;
-    writes.reserve(actions_.size());
-    for (const Action& a : actions_) {
+    writes.reserve(used_);
+    for (const Action& a : std::span(actions_->data(), used_)) {
       const ItemKey key{a.pk, a.sk};
       for (std::size_t i = 0; i < writes.size(); ++i) {
         if (key_of(writes[i]) == key) {
@@ -109,7 +125,7 @@ class Transaction {
       }
     }
     table_->backend().transact(table_->handle_, writes);
-    actions_.clear();
+    used_ = 0;
   }
 
  private:
@@ -123,17 +139,39 @@ class Transaction {
     std::optional<Condition> condition;
   };
 
+  // The next action, reusing one a former transaction on this thread left, with the capacity
+  // of its key and body strings: a warm transaction allocates for its conditions and updates
+  // only. Key strings are overwritten by format_keys, bodies by the encoder.
   Action& add(Kind kind, std::string_view type) {
-    if (actions_.empty()) actions_.reserve(16);
-    Action& a = actions_.emplace_back();
+    if (used_ == actions_->size()) {
+      if (actions_->empty()) actions_->reserve(16);
+      actions_->emplace_back();
+    }
+    Action& a = (*actions_)[used_++];
     a.kind = kind;
     a.type = type;
+    a.size = 0;
+    a.actions.clear();
+    a.condition.reset();
     return a;
+  }
+
+  struct Pool {
+    std::vector<Action> actions;
+    bool in_use = false;
+  };
+  static Pool& thread_pool() {
+    static thread_local Pool pool;
+    return pool;
   }
 
   Table<B>* table_;
   // Requests point into the actions, but only from commit(), when no action is added anymore.
-  std::vector<Action> actions_;
+  // The first used_ of *actions_ are this transaction's: the thread's pool, or own_ when the
+  // pool is taken (two transactions built at once on one thread).
+  std::vector<Action>* actions_ = nullptr;
+  std::vector<Action> own_;
+  std::size_t used_ = 0;
   std::size_t body_capacity_ = 0;
 };
 
