@@ -451,3 +451,29 @@ TEST_CASE("a stored body nested 100,000 deep under a condition or an update: Dec
       [&] { table.put(Doc{.id = "a", .part = "1"}, pksk::when(pksk::attr(&Doc::count) == 0)); }));
   CHECK(rows(backend) == before);
 }
+
+TEST_CASE("a stored number that is not JSON's number under a condition or an update: DecodeError") {
+  // simdjson's on-demand reader types a value by its first byte, so "1?" or "0" followed by a
+  // NUL reached the attribute tree as number text, and ADD then parsed it as a decimal that is
+  // not one (found by fuzz_expression_evaluate).
+  using namespace std::string_literals;
+  for (const std::string& bad : {"1?"s, "0\0\0"s, "-"s, "01"s, "1."s, "1e"s, ".5"s}) {
+    INFO("number \"" << bad << "\"");
+    pksk::sqlite::Backend backend{":memory:"};
+    Table table{backend, "t"};
+    insert_raw(backend, "DOC#a", "PART#1:v", R"({"id":"a","part":"1","count":)" + bad + "}");
+    const auto before = rows(backend);
+    CHECK_THAT(message_of<pksk::DecodeError>(
+                   [&] { table.update(Doc{.id = "a", .part = "1"}, pksk::add(&Doc::count, 1)); }),
+               Catch::Matchers::Contains("$.count"));
+    CHECK_THAT(message_of<pksk::DecodeError>([&] {
+                 table.put(Doc{.id = "a", .part = "1"}, pksk::when(pksk::attr(&Doc::count) > 0));
+               }),
+               Catch::Matchers::Contains("$.count"));
+    CHECK(rows(backend) == before);
+  }
+  for (const std::string good : {"0", "-0", "12", "-1.50", "1e5", "2E-3", "0.5e+2"}) {
+    INFO("number \"" << good << "\"");
+    CHECK(pksk::parse_plain_body(R"({"n":)" + good + "}").find("n")->text == good);
+  }
+}

@@ -426,6 +426,34 @@ AttributeValue to_attribute_value(const T& value) {
 
 namespace detail {
 
+// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. simdjson's on-demand
+// type() looks only at a value's first byte, so the raw token of "1?" or "0<NUL>" reaches here
+// as a number and must be refused before it is kept as decimal text.
+constexpr bool is_json_number(std::string_view text) noexcept {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t first = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - first;
+  };
+  if (i < text.size() && text[i] == '-') ++i;
+  if (i < text.size() && text[i] == '0') {
+    ++i;
+  } else if (digits() == 0) {
+    return false;
+  }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == text.size();
+}
+
 // depth: the level of value in the document (the item is 1), bounded as the codec bounds it,
 // since each level is a level of recursion here.
 inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out,
@@ -449,6 +477,8 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
                               raw.back() == '\t')) {
         raw.remove_suffix(1);
       }
+      if (!is_json_number(raw)) [[unlikely]]
+        throw_pathed("invalid number");
       out = AttributeValue::from_number(std::string(raw));
       return;
     }

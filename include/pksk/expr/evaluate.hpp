@@ -340,7 +340,10 @@ inline void apply(const UpdateAction& action, AttributeValue& item) {
           detail::invalid_update(action, std::string("ADD of a number to an attribute of type ") +
                                              to_string(current->kind));
         }
-        const Decimal sum = *Decimal::parse(current->text) + *Decimal::parse(action.value.text);
+        const auto stored = Decimal::parse(current->text);
+        const auto added = Decimal::parse(action.value.text);
+        if (!stored || !added) detail::invalid_update(action, "ADD of a malformed number");
+        const Decimal sum = *stored + *added;
         if (!sum.fits_dynamodb())
           detail::invalid_update(action, "the sum is outside DynamoDB's number range");
         detail::assign_at(item, action, AttributeValue::from_number(sum.to_string()));
