@@ -37,7 +37,7 @@
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
 #include "detail/entity_writes.hpp"
-#include "detail/hmac_sha256.hpp"
+#include "../detail/hmac_sha256.hpp"
 #include "query.hpp"
 
 namespace pksk {

@@ -1,8 +1,9 @@
 #pragma once
-// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104), for signing cursors with a table's
-// cursor_key. Written out here rather than taken from OpenSSL so that the core stays
-// header-only with no library to link: a cursor is a few dozen bytes, signed once per page.
-// Checked against the FIPS and RFC 4231 test vectors (tests/test_cursor.cpp).
+// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104): the table signs cursors with them, and the
+// DynamoDB backend signs requests (AWS Signature Version 4). Written out here rather than taken
+// from OpenSSL so that the core stays header-only with no library to link. Shared by layers, so
+// it lives below them all. Checked against the FIPS and RFC 4231 test vectors
+// (tests/test_cursor.cpp) and, through SigV4, against botocore (tests/dynamodb/).
 
 #include <array>
 #include <cstddef>
