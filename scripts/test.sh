@@ -14,6 +14,7 @@ scripts/install-deps.sh
 
 jobs=${PKSK_JOBS:-$(nproc)}
 conan=$(scripts/python-venv.sh)
+python=$(dirname "$conan")/python
 builds=${PKSK_BUILDS:-"gcc clang sanitize fuzz"}
 
 configure_and_test() {
@@ -21,7 +22,7 @@ configure_and_test() {
   local dir="$root/build/$name"
   echo "=== $name: configure"
   cmake -S "$root" -B "$dir" -G Ninja -DPKSK_BUILD_TESTS=ON -DPKSK_BUILD_EXAMPLES=ON \
-    "-DPKSK_CONAN=$conan" "$@" >/dev/null
+    "-DPKSK_CONAN=$conan" "-DPKSK_PYTHON=$python" "$@" >/dev/null
   echo "=== $name: build"
   cmake --build "$dir" -j "$jobs"
   echo "=== $name: test"
