@@ -534,6 +534,96 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
   throw_pathed("unexpected JSON value");
 }
 
+inline void read_attribute_value_members(simdjson::ondemand::object object, AttributeValue& out,
+                                         std::int32_t depth);
+
+// One DynamoDB AttributeValue ({"S":"x"}, {"N":"1"}, {"M":{...}}, ...) into `out`; depth as
+// in read_plain_value. Binary values and number or binary sets have no AttributeValue kind
+// here (pksk writes none): they are a DecodeError naming the tag.
+inline void read_attribute_value(simdjson::ondemand::value value, AttributeValue& out,
+                                 std::int32_t depth = 1) {
+  simdjson::ondemand::object wrapper;
+  if (auto error = value.get_object().get(wrapper)) throw_invalid_json(error);
+  for (auto member : wrapper) {
+    simdjson::ondemand::field field;
+    std::string_view tag;
+    if (auto error = std::move(member).get(field)) throw_invalid_json(error);
+    if (auto error = field.unescaped_key().get(tag)) throw_invalid_json(error);
+    simdjson::ondemand::value inner = field.value();
+    if (tag == "S" || tag == "N") {
+      std::string_view text;
+      if (auto error = inner.get_string().get(text)) throw_invalid_json(error);
+      if (tag == "N" && !is_json_number(text)) [[unlikely]]
+        throw_pathed("invalid number");
+      out = tag == "S" ? AttributeValue::from_string(std::string(text))
+                       : AttributeValue::from_number(std::string(text));
+    } else if (tag == "BOOL") {
+      bool b = false;
+      if (auto error = inner.get_bool().get(b)) throw_invalid_json(error);
+      out = AttributeValue::from_bool(b);
+    } else if (tag == "NULL") {
+      out = AttributeValue::null_value();
+    } else if (tag == "SS") {
+      simdjson::ondemand::array array;
+      if (auto error = inner.get_array().get(array)) throw_invalid_json(error);
+      std::vector<std::string> strings;
+      for (auto element : array) {
+        std::string_view text;
+        if (auto error = element.get_string().get(text)) throw_invalid_json(error);
+        strings.emplace_back(text);
+      }
+      out = AttributeValue::from_set(std::move(strings));
+    } else if (tag == "L") {
+      if (depth > max_decode_depth) [[unlikely]]
+        throw_depth_error();
+      simdjson::ondemand::array array;
+      if (auto error = inner.get_array().get(array)) throw_invalid_json(error);
+      out = AttributeValue::empty_list();
+      std::size_t index = 0;
+      for (auto element : array) {
+        try {
+          simdjson::ondemand::value v;
+          if (auto error = std::move(element).get(v)) throw_invalid_json(error);
+          read_attribute_value(v, out.list.emplace_back(), depth + 1);
+        } catch (PathedFailure& failure) {
+          failure.prepend_index(index);
+          throw;
+        }
+        ++index;
+      }
+    } else if (tag == "M") {
+      if (depth > max_decode_depth) [[unlikely]]
+        throw_depth_error();
+      simdjson::ondemand::object object;
+      if (auto error = inner.get_object().get(object)) throw_invalid_json(error);
+      out = AttributeValue::empty_map();
+      read_attribute_value_members(object, out, depth + 1);
+    } else {
+      throw_pathed("unsupported AttributeValue type \"" + std::string(tag) + "\"");
+    }
+    return;
+  }
+  throw_pathed("an AttributeValue with no type");
+}
+
+// The members of an AttributeValue map ("M", or a whole item) into `out`, a map.
+inline void read_attribute_value_members(simdjson::ondemand::object object, AttributeValue& out,
+                                         std::int32_t depth) {
+  for (auto member : object) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (auto error = std::move(member).get(field)) throw_invalid_json(error);
+    if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
+    auto& entry = out.map.emplace_back(AttributeValue::Member{std::string(key), AttributeValue{}});
+    try {
+      read_attribute_value(field.value(), entry.second, depth);
+    } catch (PathedFailure& failure) {
+      failure.prepend_member(key);
+      throw;
+    }
+  }
+}
+
 }  // namespace detail
 
 // Parses a plain JSON body (an object) into an item map. Throws DecodeError.
