@@ -163,7 +163,7 @@ inline std::string transact_write_items(const TableSpec& spec, std::span<const W
   return out;
 }
 
-// Puts and erases only (batches carry no conditions), at most 25: Table makes the groups.
+// Puts and erases only (batches carry no conditions), at most 25: the backend makes the groups.
 inline std::string batch_write_item(const TableSpec& spec, std::span<const WriteRequest> writes) {
   std::string out = "{\"RequestItems\":{";
   append_json_string(out, spec.name);

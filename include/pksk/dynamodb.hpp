@@ -1,0 +1,7 @@
+#pragma once
+// The DynamoDB backend: pksk::dynamodb::Backend, for Amazon DynamoDB and the services that
+// speak its API. Link the CMake target pksk::dynamodb (libcurl); the core stays free of it.
+
+#include "dynamodb/backend.hpp"
+#include "dynamodb/credentials.hpp"
+#include "pksk.hpp"

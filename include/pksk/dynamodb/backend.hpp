@@ -1,0 +1,722 @@
+#pragma once
+// pksk::dynamodb::Backend: the Backend contract (backend/backend.hpp) over DynamoDB's JSON API,
+// for Amazon DynamoDB or anything that speaks it (DynamoDB Local, ScyllaDB Alternator,
+// LocalStack). Requests are rendered by detail/request.hpp, signed with SigV4, sent over
+// libcurl with a handle per thread, retried with backoff on throttling, 5xx answers and dropped
+// connections; answers are read with simdjson On-Demand and each item is handed to the visitor
+// as views into the response, as the SQLite backend hands views into its rows.
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "../backend/backend.hpp"
+#include "../codec/attribute_value.hpp"
+#include "../codec/body_format.hpp"
+#include "../error.hpp"
+#include "../expr/evaluate.hpp"
+#include "credentials.hpp"
+#include "detail/http.hpp"
+#include "detail/request.hpp"
+#include "detail/sigv4.hpp"
+
+namespace pksk::dynamodb {
+
+// Retries of throttled requests, 5xx answers and dropped connections: exponential backoff with
+// full jitter, until max_attempts requests were made or max_total time has passed, then a
+// BackendError with the last failure. Validation and condition failures are never retried.
+struct RetryOptions {
+  int max_attempts = 10;
+  std::chrono::milliseconds base_delay{25};
+  std::chrono::milliseconds max_delay{2000};
+  std::chrono::milliseconds max_total{30000};
+};
+
+struct Options {
+  // Empty: https://dynamodb.<region>.amazonaws.com. DynamoDB Local: "http://127.0.0.1:8000".
+  std::string endpoint;
+  std::string region;  // empty: resolve_region (AWS_REGION, AWS_DEFAULT_REGION, the profile)
+  // Empty: resolve_credentials (the environment, then the profile's files).
+  std::optional<Credentials> credentials;
+  ProfileOptions profile;
+  std::chrono::milliseconds connect_timeout{3000};
+  std::chrono::milliseconds request_timeout{10000};  // one attempt, answer included
+  RetryOptions retry;
+  // open_table creates a missing table (on-demand capacity) and waits until it is ACTIVE. For
+  // development and tests: off, a missing table is a BackendError.
+  bool create_missing_tables = false;
+};
+
+namespace detail {
+
+// What DynamoDB answered when it refused a request.
+struct ServiceError {
+  std::string type;  // the part of __type after '#': "ConditionalCheckFailedException"
+  std::string message;
+  std::vector<CancellationReason> reasons;  // TransactionCanceledException only
+};
+
+inline CancellationReason cancellation_reason(std::string_view code) {
+  if (code == "None") return CancellationReason::none;
+  if (code == "ConditionalCheckFailed") return CancellationReason::condition_failed;
+  if (code == "TransactionConflict") return CancellationReason::conflict;
+  if (code == "ItemCollectionSizeLimitExceeded") return CancellationReason::item_too_large;
+  if (code == "ThrottlingError" || code == "ProvisionedThroughputExceeded" ||
+      code == "RequestLimitExceeded") {
+    return CancellationReason::throttled;
+  }
+  return CancellationReason::validation;  // ValidationError and any code not known here
+}
+
+inline bool is_retryable(std::string_view type) {
+  return type == "ProvisionedThroughputExceededException" || type == "ThrottlingException" ||
+         type == "RequestLimitExceeded" || type == "InternalServerError" ||
+         type == "ServiceUnavailable" || type == "LimitExceededException" ||
+         type == "TransactionInProgressException";
+}
+
+// Reads {"__type":"...#Name","message":"...","CancellationReasons":[...]}; what does not
+// parse is kept whole as the message.
+inline ServiceError parse_service_error(simdjson::ondemand::parser& parser, std::string& body) {
+  ServiceError error;
+  const std::size_t size = body.size();
+  body.reserve(size + simdjson::SIMDJSON_PADDING);
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object root;
+  if (parser.iterate(body.data(), size, body.capacity()).get(doc) || doc.get_object().get(root)) {
+    error.message = body;
+    return error;
+  }
+  for (auto member : root) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (std::move(member).get(field) || field.unescaped_key().get(key)) break;
+    std::string_view text;
+    if (key == "__type") {
+      if (field.value().get_string().get(text)) break;
+      const std::size_t hash = text.rfind('#');
+      error.type = std::string(hash == std::string_view::npos ? text : text.substr(hash + 1));
+    } else if (key == "message" || key == "Message") {
+      if (field.value().get_string().get(text)) break;
+      error.message = std::string(text);
+    } else if (key == "CancellationReasons") {
+      simdjson::ondemand::array reasons;
+      if (field.value().get_array().get(reasons)) break;
+      for (auto reason : reasons) {
+        std::string_view code = "None";
+        simdjson::ondemand::object r;
+        if (reason.get_object().get(r)) break;
+        if (r.find_field_unordered("Code").get_string().get(code)) code = "None";
+        error.reasons.push_back(cancellation_reason(code));
+      }
+    }
+  }
+  return error;
+}
+
+// The string of a {"S":"..."} attribute.
+inline std::string_view string_attribute(simdjson::ondemand::value value) {
+  std::string_view out;
+  if (auto error = value.find_field_unordered("S").get_string().get(out)) {
+    throw BackendError(std::string("pksk::dynamodb: a key attribute that is not a string: ") +
+                       simdjson::error_message(error));
+  }
+  return out;
+}
+
+// One item of an answer as the contract's ItemView: the keys and the type unescaped, the body
+// the item's whole AttributeValue map (the decoder skips the key attributes, which no entity
+// member may be named after). size is left 0: DynamoDB pages by its own measure.
+inline ItemView item_view(simdjson::ondemand::object item, const TableSpec& spec) {
+  ItemView view;
+  if (auto error = item.raw_json().get(view.body)) {
+    throw BackendError(std::string("pksk::dynamodb: an item that is not JSON: ") +
+                       simdjson::error_message(error));
+  }
+  if (auto error = item.reset().error()) {
+    throw BackendError(std::string("pksk::dynamodb: ") + simdjson::error_message(error));
+  }
+  for (auto member : item) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (std::move(member).get(field) || field.unescaped_key().get(key)) {
+      throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
+    }
+    if (key == spec.pk_attribute) {
+      view.pk = string_attribute(field.value());
+    } else if (key == spec.sk_attribute) {
+      view.sk = string_attribute(field.value());
+    } else if (key == spec.type_attribute) {
+      view.type = string_attribute(field.value());
+    }
+  }
+  return view;
+}
+
+// The item's attributes as a tree, for what must be evaluated here (a filter on a key).
+inline AttributeValue attributes_of(std::string_view item_json) {
+  thread_local simdjson::ondemand::parser parser;
+  thread_local pksk::detail::PaddedBuffer buffer;
+  const std::string_view padded = buffer.assign(item_json);
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  AttributeValue out = AttributeValue::empty_map();
+  try {
+    if (auto error =
+            parser.iterate(padded.data(), padded.size(), buffer.padded_capacity()).get(doc)) {
+      pksk::detail::throw_invalid_json(error);
+    }
+    if (auto error = doc.get_object().get(object)) pksk::detail::throw_invalid_json(error);
+    pksk::detail::read_attribute_value_members(object, out, 2);
+  } catch (const pksk::detail::PathedFailure& failure) {
+    throw DecodeError("pksk::dynamodb: an item at " + failure.full_path() + ": " + failure.what);
+  }
+  return out;
+}
+
+// A request and its answer, reused by one thread: buffers keep their capacity.
+struct Exchange {
+  HttpRequest request;
+  HttpResponse response;
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document document;
+  bool busy = false;
+};
+
+}  // namespace detail
+
+class Backend {
+ public:
+  using Options = dynamodb::Options;
+
+  // Cheap to copy; valid as long as the Backend that opened it lives. Usable from any thread.
+  class TableHandle {
+   public:
+    TableHandle() = default;
+    const std::string& name() const { return spec().name; }
+    const TableSpec& spec() const {
+      if (spec_ == nullptr) throw Error("pksk::dynamodb: use of an empty TableHandle");
+      return *spec_;
+    }
+    friend bool operator==(const TableHandle&, const TableHandle&) = default;
+
+   private:
+    friend class Backend;
+    explicit TableHandle(const TableSpec* spec) : spec_(spec) {}
+    const TableSpec* spec_ = nullptr;
+  };
+
+  static constexpr BodyFormat body_format = BodyFormat::attribute_value;
+
+  // Resolves the region and the credentials now, so that a missing one fails here.
+  explicit Backend(Options options) : shared_(std::make_shared<Shared>()) {
+    shared_->region = resolve_region(options.region, options.profile);
+    shared_->credentials = resolve_credentials(options.credentials, options.profile);
+    shared_->endpoint = options.endpoint.empty()
+                            ? "https://dynamodb." + shared_->region + ".amazonaws.com"
+                            : options.endpoint;
+    (void)detail::split_url(shared_->endpoint);  // a ValidationError now, not on first use
+    shared_->options = std::move(options);
+  }
+
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+  Backend(Backend&&) noexcept = default;
+  Backend& operator=(Backend&&) noexcept = default;
+  ~Backend() = default;
+
+  const std::string& endpoint() const noexcept { return shared_->endpoint; }
+  const std::string& region() const noexcept { return shared_->region; }
+
+  // Checks with DescribeTable that the table's key schema is the spec's (a string partition
+  // key and a string sort key of those names); creates it first if it is missing and
+  // Options::create_missing_tables is set.
+  TableHandle open_table(const TableSpec& spec) {
+    {
+      const std::lock_guard lock(shared_->mutex);
+      for (const auto& known : shared_->tables) {
+        if (known->name == spec.name && known->pk_attribute == spec.pk_attribute &&
+            known->sk_attribute == spec.sk_attribute &&
+            known->type_attribute == spec.type_attribute) {
+          return TableHandle(known.get());
+        }
+      }
+    }
+    std::string status = describe(spec);
+    if (status.empty()) {
+      if (!shared_->options.create_missing_tables) {
+        throw BackendError("pksk::dynamodb: table \"" + spec.name + "\" does not exist at " +
+                           shared_->endpoint +
+                           " (create it, or set Options::create_missing_tables for development)");
+      }
+      create(spec);
+      status = describe(spec);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (status != "ACTIVE") {
+      if (std::chrono::steady_clock::now() > deadline) {
+        throw BackendError("pksk::dynamodb: table \"" + spec.name + "\" is still " + status +
+                           " after 60 s");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      status = describe(spec);
+    }
+    const std::lock_guard lock(shared_->mutex);
+    shared_->tables.push_back(std::make_unique<TableSpec>(spec));
+    return TableHandle(shared_->tables.back().get());
+  }
+
+  template <class Visitor>
+  bool get(TableHandle table, ItemKey key, Visitor&& visit) {
+    const TableSpec& spec = table.spec();
+    std::string body = "{";
+    detail::append_table_name(body, spec);
+    body += ",\"Key\":";
+    detail::append_key(body, spec, key);
+    body += ",\"ConsistentRead\":true}";
+    Lease x = send("GetItem", std::move(body), spec, key, "get");
+    bool found = false;
+    for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
+      if (name != "Item") return;
+      found = true;
+      visit(detail::item_view(object_of(value), spec));
+    });
+    return found;
+  }
+
+  void put(TableHandle table, const PutRequest& request) {
+    const TableSpec& spec = table.spec();
+    (void)send("PutItem", detail::put_item(spec, request), spec,
+               ItemKey{request.item.pk, request.item.sk}, "put");
+  }
+
+  // DynamoDB's UpdateItem, the item as written (ALL_NEW) handed to visit. Unlike the SQLite
+  // backend, the item is already written when the visitor sees it.
+  template <class Visitor>
+  void update(TableHandle table, const UpdateRequest& request, Visitor&& visit) {
+    const TableSpec& spec = table.spec();
+    Lease x = send("UpdateItem", detail::update_item(spec, request), spec, request.key, "update");
+    for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
+      if (name == "Attributes") visit(detail::item_view(object_of(value), spec));
+    });
+  }
+
+  bool erase(TableHandle table, const EraseRequest& request) {
+    const TableSpec& spec = table.spec();
+    Lease x = send("DeleteItem", detail::delete_item(spec, request), spec, request.key, "erase");
+    bool removed = false;
+    for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value) {
+      removed = removed || name == "Attributes";
+    });
+    return removed;
+  }
+
+  // TransactWriteItems with a client request token: a commit retried after a lost answer is
+  // applied once (DynamoDB remembers the token for 10 minutes).
+  void transact(TableHandle table, std::span<const WriteRequest> writes) {
+    const TableSpec& spec = table.spec();
+    (void)send("TransactWriteItems", detail::transact_write_items(spec, writes, request_token()),
+               spec, std::nullopt, "transaction");
+  }
+
+  // BatchWriteItem, 25 writes a request (Table hands over larger slices, which the SQLite
+  // backend writes in one transaction); the writes DynamoDB hands back unprocessed go to
+  // `unprocessed` (Table sends them again with backoff).
+  void batch_write(TableHandle table, std::span<const WriteRequest> writes,
+                   std::vector<std::size_t>& unprocessed) {
+    unprocessed.clear();
+    for (std::size_t start = 0; start < writes.size(); start += max_batch_write_items) {
+      batch_write_group(
+          table.spec(),
+          writes.subspan(start, std::min(max_batch_write_items, writes.size() - start)), start,
+          unprocessed);
+    }
+  }
+
+ private:
+  void batch_write_group(const TableSpec& spec, std::span<const WriteRequest> writes,
+                         std::size_t offset, std::vector<std::size_t>& unprocessed) {
+    Lease x = send("BatchWriteItem", detail::batch_write_item(spec, writes), spec, std::nullopt,
+                   "batch write");
+    for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
+      if (name != "UnprocessedItems") return;
+      for_each_object_member(
+          object_of(value), [&](std::string_view, simdjson::ondemand::value requests) {
+            for (auto entry : array_of(requests)) {
+              for_each_object_member(object_of(value_of(entry)),
+                                     [&](std::string_view kind, simdjson::ondemand::value w) {
+                                       simdjson::ondemand::object inner = object_of(w);
+                                       simdjson::ondemand::value item;
+                                       const char* field = kind == "PutRequest" ? "Item" : "Key";
+                                       if (auto error = inner.find_field_unordered(field).get(item))
+                                         fail_parse(error);
+                                       const ItemView v = detail::item_view(object_of(item), spec);
+                                       for (std::size_t i = 0; i < writes.size(); ++i) {
+                                         if (key_of(writes[i]) == ItemKey{v.pk, v.sk})
+                                           unprocessed.push_back(offset + i);
+                                       }
+                                     });
+            }
+          });
+    });
+  }
+
+ public:
+  // BatchGetItem: visit(i, item) for each keys[i] found (in the order DynamoDB answers);
+  // keys it hands back unread go to `unprocessed`.
+  template <class Visitor>
+  void batch_get(TableHandle table, std::span<const ItemKey> keys, Visitor&& visit,
+                 std::vector<std::size_t>& unprocessed) {
+    const TableSpec& spec = table.spec();
+    unprocessed.clear();
+    Lease x =
+        send("BatchGetItem", detail::batch_get_item(spec, keys), spec, std::nullopt, "batch get");
+    const auto index_of = [&](const ItemView& v, auto&& each) {
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (keys[i] == ItemKey{v.pk, v.sk}) each(i);
+      }
+    };
+    for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
+      if (name == "Responses") {
+        for_each_object_member(
+            object_of(value), [&](std::string_view, simdjson::ondemand::value items) {
+              for (auto entry : array_of(items)) {
+                const ItemView v = detail::item_view(object_of(value_of(entry)), spec);
+                index_of(v, [&](std::size_t i) { visit(i, v); });
+              }
+            });
+      } else if (name == "UnprocessedKeys") {
+        for_each_object_member(
+            object_of(value), [&](std::string_view, simdjson::ondemand::value request) {
+              simdjson::ondemand::value key_list;
+              if (auto error = object_of(request).find_field_unordered("Keys").get(key_list))
+                fail_parse(error);
+              for (auto entry : array_of(key_list)) {
+                const ItemView v = detail::item_view(object_of(value_of(entry)), spec);
+                index_of(v, [&](std::size_t i) { unprocessed.push_back(i); });
+              }
+            });
+      }
+    });
+  }
+
+  template <class Visitor>
+  QueryOutcome query(TableHandle table, const RawQuery& query, Visitor&& visit) {
+    const TableSpec& spec = table.spec();
+    detail::ReadRequest request = detail::query(spec, query);
+    Lease x = send("Query", std::move(request.body), spec, std::nullopt, "query");
+    QueryOutcome outcome;
+    read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
+              [&](const ItemView& last) { outcome.last_evaluated_sk = std::string(last.sk); });
+    return outcome;
+  }
+
+  template <class Visitor>
+  ScanOutcome scan(TableHandle table, const RawScan& scan, Visitor&& visit) {
+    const TableSpec& spec = table.spec();
+    detail::ReadRequest request = detail::scan(spec, scan);
+    Lease x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
+    ScanOutcome outcome;
+    read_page(*x, spec, request.client_filter, outcome.evaluated, visit, [&](const ItemView& last) {
+      outcome.last_evaluated_pk = std::string(last.pk);
+      outcome.last_evaluated_sk = std::string(last.sk);
+    });
+    return outcome;
+  }
+
+ private:
+  struct Shared {
+    std::uint64_t id = detail::next_client_id();
+    Options options;
+    std::string region;
+    std::string endpoint;
+    Credentials credentials;
+    std::mutex mutex;  // guards tables
+    std::vector<std::unique_ptr<TableSpec>> tables;
+  };
+
+  // The calling thread's exchange, or a fresh one when a visitor calls back into the backend
+  // while the thread's own is still being read.
+  class Lease {
+   public:
+    Lease() {
+      thread_local detail::Exchange mine;
+      if (!mine.busy) {
+        exchange_ = &mine;
+      } else {
+        own_ = std::make_unique<detail::Exchange>();
+        exchange_ = own_.get();
+      }
+      exchange_->busy = true;
+    }
+    ~Lease() {
+      if (exchange_ != nullptr) exchange_->busy = false;
+    }
+    Lease(Lease&& other) noexcept
+        : own_(std::move(other.own_)), exchange_(std::exchange(other.exchange_, nullptr)) {}
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Lease& operator=(Lease&&) = delete;
+    detail::Exchange& operator*() const noexcept { return *exchange_; }
+    detail::Exchange* operator->() const noexcept { return exchange_; }
+
+   private:
+    std::unique_ptr<detail::Exchange> own_;
+    detail::Exchange* exchange_ = nullptr;
+  };
+
+  [[noreturn]] static void fail_parse(simdjson::error_code error) {
+    throw BackendError(std::string("pksk::dynamodb: an answer that does not parse: ") +
+                       simdjson::error_message(error));
+  }
+  static simdjson::ondemand::object object_of(simdjson::ondemand::value value) {
+    simdjson::ondemand::object out;
+    if (auto error = value.get_object().get(out)) fail_parse(error);
+    return out;
+  }
+  static simdjson::ondemand::array array_of(simdjson::ondemand::value value) {
+    simdjson::ondemand::array out;
+    if (auto error = value.get_array().get(out)) fail_parse(error);
+    return out;
+  }
+  template <class Result>
+  static simdjson::ondemand::value value_of(Result&& result) {
+    simdjson::ondemand::value out;
+    if (auto error = std::forward<Result>(result).get(out)) fail_parse(error);
+    return out;
+  }
+  template <class Each>
+  static void for_each_object_member(simdjson::ondemand::object object, Each&& each) {
+    for (auto member : object) {
+      simdjson::ondemand::field field;
+      std::string_view key;
+      if (auto error = std::move(member).get(field)) fail_parse(error);
+      if (auto error = field.unescaped_key().get(key)) fail_parse(error);
+      each(key, field.value());
+    }
+  }
+  // each(name, value) for the members of the answer's top-level object.
+  template <class Each>
+  static void for_each_member(detail::Exchange& x, Each&& each) {
+    std::string& body = x.response.body;
+    const std::size_t size = body.size();
+    body.reserve(size + simdjson::SIMDJSON_PADDING);
+    if (auto error = x.parser.iterate(body.data(), size, body.capacity()).get(x.document))
+      fail_parse(error);
+    simdjson::ondemand::object root;
+    if (auto error = x.document.get_object().get(root)) fail_parse(error);
+    for_each_object_member(root, each);
+  }
+
+  // A Query or Scan answer: Items to the visitor (those the client-side filter keeps),
+  // ScannedCount as the items evaluated, LastEvaluatedKey to on_last_key.
+  template <class Visitor, class OnLastKey>
+  static void read_page(detail::Exchange& x, const TableSpec& spec,
+                        const std::optional<Condition>& client_filter, std::size_t& evaluated,
+                        Visitor& visit, OnLastKey&& on_last_key) {
+    for_each_member(x, [&](std::string_view name, simdjson::ondemand::value value) {
+      if (name == "Items") {
+        for (auto entry : array_of(value)) {
+          const ItemView item = detail::item_view(object_of(value_of(entry)), spec);
+          if (client_filter && !evaluate(*client_filter, detail::attributes_of(item.body)))
+            continue;
+          visit(item);
+        }
+      } else if (name == "ScannedCount") {
+        std::uint64_t n = 0;
+        if (auto error = value.get_uint64().get(n)) fail_parse(error);
+        evaluated = static_cast<std::size_t>(n);
+      } else if (name == "LastEvaluatedKey") {
+        on_last_key(detail::item_view(object_of(value), spec));
+      }
+    });
+  }
+
+  std::string describe(const TableSpec& spec) {
+    std::string body = "{";
+    detail::append_table_name(body, spec);
+    body += '}';
+    std::string status;
+    try {
+      Lease x = send("DescribeTable", std::move(body), spec, std::nullopt, "open_table");
+      std::vector<std::pair<std::string, std::string>> schema;      // name, HASH/RANGE
+      std::vector<std::pair<std::string, std::string>> attributes;  // name, S/N/B
+      for_each_member(*x, [&](std::string_view, simdjson::ondemand::value table) {
+        for_each_object_member(
+            object_of(table), [&](std::string_view name, simdjson::ondemand::value v) {
+              if (name == "TableStatus") {
+                std::string_view s;
+                if (auto error = v.get_string().get(s)) fail_parse(error);
+                status = std::string(s);
+              } else if (name == "KeySchema" || name == "AttributeDefinitions") {
+                auto& out = name == "KeySchema" ? schema : attributes;
+                const char* second = name == "KeySchema" ? "KeyType" : "AttributeType";
+                for (auto entry : array_of(v)) {
+                  std::string_view n, t;
+                  simdjson::ondemand::object o = object_of(value_of(entry));
+                  if (auto error = o.find_field_unordered("AttributeName").get_string().get(n))
+                    fail_parse(error);
+                  if (auto error = o.find_field_unordered(second).get_string().get(t))
+                    fail_parse(error);
+                  out.emplace_back(std::string(n), std::string(t));
+                }
+              }
+            });
+      });
+      check_schema(spec, schema, attributes);
+    } catch (const MissingTable&) {
+      return {};
+    }
+    return status;
+  }
+
+  static void check_schema(const TableSpec& spec,
+                           const std::vector<std::pair<std::string, std::string>>& schema,
+                           const std::vector<std::pair<std::string, std::string>>& attributes) {
+    const auto type_of = [&](const std::string& name) {
+      for (const auto& [n, t] : attributes) {
+        if (n == name) return t;
+      }
+      return std::string("?");
+    };
+    const std::vector<std::pair<std::string, std::string>> expected{{spec.pk_attribute, "HASH"},
+                                                                    {spec.sk_attribute, "RANGE"}};
+    if (schema != expected || type_of(spec.pk_attribute) != "S" ||
+        type_of(spec.sk_attribute) != "S") {
+      std::string found;
+      for (const auto& [n, t] : schema)
+        found += (found.empty() ? "" : ", ") + n + " " + t + " " + type_of(n);
+      throw BackendError("pksk::dynamodb: table \"" + spec.name + "\" has the key schema [" +
+                         found + "]; pksk needs [" + spec.pk_attribute + " HASH S, " +
+                         spec.sk_attribute + " RANGE S]");
+    }
+  }
+
+  void create(const TableSpec& spec) {
+    std::string body = "{";
+    detail::append_table_name(body, spec);
+    body += ",\"AttributeDefinitions\":[{\"AttributeName\":";
+    detail::append_json_string(body, spec.pk_attribute);
+    body += ",\"AttributeType\":\"S\"},{\"AttributeName\":";
+    detail::append_json_string(body, spec.sk_attribute);
+    body += ",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":";
+    detail::append_json_string(body, spec.pk_attribute);
+    body += ",\"KeyType\":\"HASH\"},{\"AttributeName\":";
+    detail::append_json_string(body, spec.sk_attribute);
+    body += ",\"KeyType\":\"RANGE\"}],\"BillingMode\":\"PAY_PER_REQUEST\"}";
+    try {
+      (void)send("CreateTable", std::move(body), spec, std::nullopt, "open_table (creating it)");
+    } catch (const BackendError& e) {
+      // Another process created it between the look and the create: its schema is checked next.
+      if (std::string_view(e.what()).find("ResourceInUseException") == std::string_view::npos)
+        throw;
+    }
+  }
+
+  struct MissingTable {};
+
+  std::string request_token() {
+    thread_local std::mt19937_64 random{std::random_device{}()};
+    constexpr char digits[] = "0123456789abcdef";
+    std::string token(32, '0');
+    for (char& c : token) c = digits[random() & 15];
+    return token;
+  }
+
+  static std::string key_text(const std::optional<ItemKey>& key) {
+    if (!key) return "";
+    return " of pk \"" + std::string(key->pk) + "\", sk \"" + std::string(key->sk) + '"';
+  }
+
+  // Sends one request, retrying what may be retried, and returns the exchange holding the
+  // answer (status 200). Throws the pksk error that DynamoDB's refusal maps to.
+  Lease send(std::string_view operation, std::string body, const TableSpec& spec,
+             std::optional<ItemKey> key, std::string_view what) {
+    Lease lease;
+    detail::Exchange& x = *lease;
+    const Options& options = shared_->options;
+    x.request.method = "POST";
+    x.request.url = shared_->endpoint;
+    x.request.query.clear();
+    x.request.headers.clear();
+    x.request.headers.push_back({"Content-Type", "application/x-amz-json-1.0"});
+    x.request.headers.push_back({"X-Amz-Target", "DynamoDB_20120810." + std::string(operation)});
+    x.request.body = std::move(body);
+    detail::CurlHandle& http = detail::thread_handle(shared_->id, shared_);
+    thread_local std::mt19937_64 random{std::random_device{}()};
+
+    const auto start = std::chrono::steady_clock::now();
+    std::string last_failure;
+    for (int attempt = 1;; ++attempt) {
+      detail::sign_v4(x.request, shared_->credentials, shared_->region, "dynamodb",
+                      detail::amz_timestamp(std::chrono::system_clock::now()));
+      http.post(x.request, options.connect_timeout, options.request_timeout, x.response);
+      if (x.response.status == 200) return lease;
+      if (x.response.status == 0) {
+        last_failure = "no answer: " + x.response.transport_error;
+      } else {
+        detail::ServiceError error = detail::parse_service_error(x.parser, x.response.body);
+        if (x.response.status < 500 && !detail::is_retryable(error.type)) {
+          raise(std::move(error), spec, key, what);
+        }
+        last_failure =
+            "HTTP " + std::to_string(x.response.status) + " " + error.type + ": " + error.message;
+      }
+      const auto elapsed = std::chrono::steady_clock::now() - start;
+      if (attempt >= options.retry.max_attempts || elapsed >= options.retry.max_total) {
+        throw BackendError("pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
+                           "\"" + key_text(key) + " failed after " + std::to_string(attempt) +
+                           " attempts: " + last_failure);
+      }
+      const auto ceiling = std::min<std::chrono::milliseconds>(
+          options.retry.max_delay, options.retry.base_delay * (1LL << std::min(attempt - 1, 20)));
+      std::uniform_int_distribution<long long> jitter(0, ceiling.count());
+      const auto delay = std::chrono::milliseconds(jitter(random));
+      std::this_thread::sleep_for(
+          std::min<std::chrono::steady_clock::duration>(delay, options.retry.max_total - elapsed));
+    }
+  }
+
+  [[noreturn]] void raise(detail::ServiceError error, const TableSpec& spec,
+                          const std::optional<ItemKey>& key, std::string_view what) {
+    const std::string where =
+        "pksk table \"" + spec.name + "\": " + std::string(what) + key_text(key) + ": ";
+    const std::string said = " (DynamoDB: " + error.type + ": " + error.message + ")";
+    if (error.type == "ConditionalCheckFailedException") {
+      throw ConditionFailed(where + "condition failed" + said);
+    }
+    if (error.type == "TransactionCanceledException") {
+      std::string msg = where + "transaction canceled, reasons [";
+      for (std::size_t i = 0; i < error.reasons.size(); ++i) {
+        if (i) msg += ", ";
+        msg += to_string(error.reasons[i]);
+      }
+      throw TransactionCanceled(msg + "]" + said, std::move(error.reasons));
+    }
+    if (error.type == "ValidationException") {
+      if (error.message.find("size has exceeded the maximum allowed size") != std::string::npos)
+        throw ItemTooLarge(where + "item too large" + said);
+      throw ValidationError(where + "refused" + said);
+    }
+    if (error.type == "ResourceNotFoundException" && what == "open_table") throw MissingTable{};
+    throw BackendError("pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name + "\"" +
+                       key_text(key) + " failed" + said);
+  }
+
+  std::shared_ptr<Shared> shared_;
+};
+
+}  // namespace pksk::dynamodb

@@ -1,0 +1,136 @@
+#pragma once
+// HTTP POSTs over libcurl, one easy handle per thread and Backend so that each thread keeps its
+// own connections open between requests (libcurl reuses a handle's connection), with no lock
+// on the request path. The transport only moves bytes: what a status or a body means is the
+// backend's business (backend.hpp).
+
+#include <curl/curl.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../../error.hpp"
+#include "sigv4.hpp"
+
+namespace pksk::dynamodb::detail {
+
+struct HttpResponse {
+  long status = 0;              // 0 when no answer came (see transport_error)
+  std::string body;             // reused between requests: its capacity stays
+  std::string transport_error;  // libcurl's message when the request did not complete
+};
+
+struct CurlGlobal {
+  CurlGlobal() {
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+      throw BackendError("pksk::dynamodb: curl_global_init failed");
+  }
+  ~CurlGlobal() { curl_global_cleanup(); }
+  CurlGlobal(const CurlGlobal&) = delete;
+  CurlGlobal& operator=(const CurlGlobal&) = delete;
+};
+
+inline void ensure_curl_global() {
+  static const CurlGlobal global;  // thread-safe once, as libcurl requires before any handle
+}
+
+class CurlHandle {
+ public:
+  CurlHandle() : handle_(curl_easy_init()) {
+    if (handle_ == nullptr) throw BackendError("pksk::dynamodb: curl_easy_init failed");
+  }
+  ~CurlHandle() {
+    curl_slist_free_all(headers_);
+    curl_easy_cleanup(handle_);
+  }
+  CurlHandle(const CurlHandle&) = delete;
+  CurlHandle& operator=(const CurlHandle&) = delete;
+
+  // Sends the request and waits for the whole answer, at most `timeout` in all.
+  void post(const HttpRequest& request, std::chrono::milliseconds connect_timeout,
+            std::chrono::milliseconds timeout, HttpResponse& response) {
+    response.status = 0;
+    response.body.clear();
+    response.transport_error.clear();
+    curl_slist_free_all(headers_);
+    headers_ = nullptr;
+    for (const HttpHeader& h : request.headers) {
+      line_.assign(h.name).append(": ").append(h.value);
+      append_header(line_.c_str());
+    }
+    append_header("Expect:");  // no 100-continue round trip before a large body
+    CURL* c = handle_;
+    curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(c, CURLOPT_POST, 1L);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers_);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &CurlHandle::on_data);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect_timeout.count()));
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: threads are safe
+    curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_);
+    error_[0] = '\0';
+    const CURLcode code = curl_easy_perform(c);
+    if (code != CURLE_OK) {
+      response.transport_error = error_[0] != '\0' ? error_ : curl_easy_strerror(code);
+      return;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &response.status);
+  }
+
+ private:
+  void append_header(const char* line) {
+    curl_slist* next = curl_slist_append(headers_, line);
+    if (next == nullptr) throw std::bad_alloc();
+    headers_ = next;
+  }
+
+  static std::size_t on_data(char* data, std::size_t size, std::size_t count, void* out) noexcept {
+    try {
+      static_cast<std::string*>(out)->append(data, size * count);
+      return size * count;
+    } catch (...) {
+      return 0;  // libcurl then fails the transfer: CURLE_WRITE_ERROR
+    }
+  }
+
+  CURL* handle_;
+  curl_slist* headers_ = nullptr;
+  std::string line_;
+  char error_[CURL_ERROR_SIZE] = {};
+};
+
+// Identifies a Backend for the life of the process (never reused, unlike an address).
+inline std::uint64_t next_client_id() noexcept {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// The calling thread's handle for the Backend `id`. `alive` is the Backend's token: handles of
+// Backends since destroyed are dropped on the next lookup, so a long-lived thread does not keep
+// their connections open.
+inline CurlHandle& thread_handle(std::uint64_t id, const std::shared_ptr<const void>& alive) {
+  struct Entry {
+    std::uint64_t id;
+    std::weak_ptr<const void> alive;
+    std::unique_ptr<CurlHandle> handle;
+  };
+  thread_local std::vector<Entry> entries;
+  for (Entry& e : entries) {
+    if (e.id == id) return *e.handle;
+  }
+  std::erase_if(entries, [](const Entry& e) { return e.alive.expired(); });
+  ensure_curl_global();
+  entries.push_back({id, alive, std::make_unique<CurlHandle>()});
+  return *entries.back().handle;
+}
+
+}  // namespace pksk::dynamodb::detail
