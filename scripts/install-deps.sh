@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what pksk's build, tests and benchmarks need from Debian's packages, and only
-# what is missing, so that a second run costs nothing.
+# what is missing, so that a second run costs nothing. libcurl is the DynamoDB backend's HTTP
+# client; Maven and the JDK fetch and run DynamoDB Local for its tests.
 set -euo pipefail
 
 packages=(
@@ -8,6 +9,7 @@ packages=(
   libboost1.81-dev libsimdjson-dev libsqlite3-dev catch2
   libbenchmark-dev nlohmann-json3-dev valgrind python3
   libclang-rt-16-dev
+  libcurl4-openssl-dev maven openjdk-17-jdk-headless
 )
 
 missing=()

@@ -15,6 +15,9 @@ scripts/install-deps.sh
 jobs=${PKSK_JOBS:-$(nproc)}
 conan=$(scripts/python-venv.sh)
 python=$(dirname "$conan")/python
+# DynamoDB Local from Maven Central, cached under build/ (the ctest fixture dynamodb_local
+# starts it for each build's run).
+scripts/dynamodb-local.sh fetch
 builds=${PKSK_BUILDS:-"gcc clang sanitize fuzz"}
 
 configure_and_test() {

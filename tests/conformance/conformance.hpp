@@ -1,0 +1,105 @@
+#pragma once
+// The conformance suite's entities and stores. cases.hpp holds the cases, written once against
+// pksk::Table; on_sqlite.cpp and on_dynamodb.cpp compile them for the SQLite backend and for
+// DynamoDB Local, and ctest runs both (conformance.sqlite, conformance.dynamodb_local).
+// DynamoDB is the reference: where the two disagree, the SQLite backend is fixed.
+
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <pksk/pksk.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace conformance {
+
+struct LineItem {
+  std::string sku;
+  int qty{};
+  double price{};
+  friend bool operator==(const LineItem&, const LineItem&) = default;
+};
+struct Customer {
+  std::string id;
+  std::string name;
+  std::string email;
+  friend bool operator==(const Customer&, const Customer&) = default;
+};
+// Members named after DynamoDB reserved words (status, count, date, size): every name goes
+// through a placeholder.
+struct Order {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double total{};
+  long long count{};
+  std::string date;
+  std::vector<LineItem> items;
+  std::optional<std::string> note;
+  std::set<std::string> tags;
+  std::map<std::string, int> size;
+  friend bool operator==(const Order&, const Order&) = default;
+};
+struct Cart {
+  std::string id;
+  int rev{};
+  std::vector<std::string> skus;
+  friend bool operator==(const Cart&, const Cart&) = default;
+};
+struct Blob {
+  std::string id;
+  std::string data;
+};
+
+}  // namespace conformance
+
+template <>
+struct pksk::Entity<conformance::Customer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "A";
+};
+template <>
+struct pksk::Entity<conformance::Order> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+};
+template <>
+struct pksk::Entity<conformance::Cart> {
+  static constexpr std::string_view type = "Cart";
+  static constexpr std::string_view pk = "CART#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::string_view version = "rev";
+};
+template <>
+struct pksk::Entity<conformance::Blob> {
+  static constexpr std::string_view type = "Blob";
+  static constexpr std::string_view pk = "BLOB#{id}";
+  static constexpr std::string_view sk = "B";
+};
+
+namespace conformance {
+
+// A table name no other case of this process uses: each case starts from an empty table.
+inline std::string fresh_table_name() {
+  static std::atomic<int> next{0};
+  return "conformance_" + std::to_string(::getpid()) + "_" + std::to_string(next++);
+}
+
+template <class Store>
+auto make_table(Store& store) {
+  return pksk::Table{store.backend, fresh_table_name()};
+}
+
+Order order(std::string id, std::string status, double total) {
+  return Order{
+      .customer_id = "c1", .order_id = std::move(id), .status = std::move(status), .total = total};
+}
+
+}  // namespace conformance
