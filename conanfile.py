@@ -40,8 +40,8 @@ class PkskConan(ConanFile):
         if self.options.with_sqlite:
             self.requires("sqlite3/[>=3.37]", transitive_headers=True, transitive_libs=True)
         if self.options.with_dynamodb:
+            # SigV4's HMAC-SHA256 is pksk's own (include/pksk/detail/), so no OpenSSL here.
             self.requires("libcurl/[>=7.78]", transitive_headers=True, transitive_libs=True)
-            self.requires("openssl/[>=3 <4]", transitive_headers=True, transitive_libs=True)
 
     def validate(self):
         from conan.tools.build import check_min_cppstd
@@ -89,12 +89,10 @@ class PkskConan(ConanFile):
             sqlite.includedirs = []
 
         if self.options.with_dynamodb:
-            # The DynamoDB backend's headers are not part of this version yet; the component
-            # already carries what it will link.
             dynamodb = self.cpp_info.components["dynamodb"]
             dynamodb.set_property("cmake_target_name", "pksk::dynamodb")
             dynamodb.set_property("pkg_config_name", "pksk-dynamodb")
-            dynamodb.requires = requires("pksk", "libcurl::curl", "openssl::crypto")
+            dynamodb.requires = requires("pksk", "libcurl::curl")
             dynamodb.bindirs = []
             dynamodb.libdirs = []
             dynamodb.includedirs = []

@@ -3,7 +3,7 @@
 #   find_package   builds tests/consumer/find_package against PREFIX, runs it
 #   add_subdirectory, fetchcontent   the same with the source tree SOURCE_DIR
 #   pkg_config     compiles tests/consumer/main.cpp with `pkg-config --cflags --libs pksk`
-#   components     find_package(pksk) with good, unknown and future components
+#   components     find_package(pksk) with good and unknown components, dynamodb among them
 #   no_build_paths fails if any file under PREFIX names SOURCE_DIR or BUILD_DIR
 #   conan_create   `conan create` (CONAN, Conan 2) of SOURCE_DIR with conan/profiles/debian,
 #                  offline: a fresh CONAN_HOME in WORK_DIR with no remote
@@ -51,7 +51,7 @@ if(MODE STREQUAL "install")
   file(REMOVE_RECURSE ${PREFIX})
   run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
   message(STATUS "${last_output}")
-  foreach(file IN ITEMS include/pksk/pksk.hpp include/pksk/sqlite.hpp
+  foreach(file IN ITEMS include/pksk/pksk.hpp include/pksk/sqlite.hpp include/pksk/dynamodb.hpp
                         share/cmake/pksk/pksk-config.cmake share/cmake/pksk/pksk-config-version.cmake
                         share/cmake/pksk/pksk-targets.cmake share/pkgconfig/pksk.pc)
     if(NOT EXISTS ${PREFIX}/${file})
@@ -61,6 +61,10 @@ if(MODE STREQUAL "install")
 
 elseif(MODE STREQUAL "find_package")
   build_consumer(find_package -DCMAKE_PREFIX_PATH=${PREFIX})
+  run(${WORK_DIR}/dynamodb_consumer)
+  if(NOT last_output STREQUAL "http://127.0.0.1:8000 us-east-1\n")
+    message(FATAL_ERROR "dynamodb_consumer printed:\n${last_output}")
+  endif()
   # The pksk found must be the one just installed, not one elsewhere on the system.
   file(STRINGS ${WORK_DIR}/CMakeCache.txt pksk_dir REGEX "^pksk_DIR:")
   if(NOT pksk_dir STREQUAL "pksk_DIR:PATH=${PREFIX}/share/cmake/pksk")
@@ -115,15 +119,15 @@ elseif(MODE STREQUAL "components")
     endif()
     message(STATUS "${name}: as expected (${expect})")
   endfunction()
-  set(report [[message(STATUS "found=${pksk_FOUND} version=${pksk_VERSION} sqlite=${pksk_sqlite_FOUND}")
-foreach(t pksk::pksk pksk::sqlite)
+  set(report [[message(STATUS "found=${pksk_FOUND} version=${pksk_VERSION} sqlite=${pksk_sqlite_FOUND} dynamodb=${pksk_dynamodb_FOUND}")
+foreach(t pksk::pksk pksk::sqlite pksk::dynamodb)
   if(TARGET ${t})
     get_target_property(opts ${t} INTERFACE_COMPILE_OPTIONS)
     message(STATUS "${t} options=${opts}")
   endif()
 endforeach()]])
   find_case(no_components "find_package(pksk CONFIG REQUIRED)\n${report}" TRUE
-            "found=1 version=0.1.0 sqlite=TRUE")
+            "found=1 version=0.1.0 sqlite=TRUE dynamodb=TRUE")
   find_case(core_only "find_package(pksk CONFIG REQUIRED COMPONENTS pksk)\n${report}" TRUE
             "pksk::pksk options=opts-NOTFOUND")
   find_case(sqlite "find_package(pksk CONFIG REQUIRED COMPONENTS sqlite)\n${report}" TRUE
@@ -133,8 +137,8 @@ endforeach()]])
   find_case(unknown_optional
             "find_package(pksk CONFIG OPTIONAL_COMPONENTS bogus)\nmessage(STATUS \"bogus=\${pksk_bogus_FOUND} found=\${pksk_FOUND}\")"
             TRUE "bogus= found=1")
-  find_case(dynamodb_required "find_package(pksk CONFIG REQUIRED COMPONENTS dynamodb)" FALSE
-            "has no DynamoDB backend yet")
+  find_case(dynamodb "find_package(pksk CONFIG REQUIRED COMPONENTS sqlite dynamodb)\n${report}"
+            TRUE "pksk::dynamodb options=opts-NOTFOUND")
   find_case(version_too_new "find_package(pksk 1.0 CONFIG REQUIRED)" FALSE
             "pksk-config.cmake, version: 0.1.0")
 

@@ -1,5 +1,13 @@
 # Runs by `cmake -P`: runs EXECUTABLE with a fresh database file in WORKDIR and compares its
-# standard output with the EXPECTED file, line by line.
+# standard output with the EXPECTED file, line by line. With ENDPOINT_FILE, the example runs on
+# the DynamoDB endpoint that file names (PKSK_DYNAMODB_ENDPOINT).
+if(DEFINED ENDPOINT_FILE)
+  file(STRINGS ${ENDPOINT_FILE} endpoint LIMIT_COUNT 1)
+  if(NOT endpoint)
+    message(FATAL_ERROR "no DynamoDB endpoint in ${ENDPOINT_FILE}")
+  endif()
+  set(ENV{PKSK_DYNAMODB_ENDPOINT} ${endpoint})
+endif()
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR})
 execute_process(

@@ -8,12 +8,17 @@
 //
 // Orders' sort keys start with '#' so that the customer's "A record" sorts after them:
 // reading the collection backwards gives the customer first, then the newest orders.
+//
+// It runs on an embedded SQLite file, or on DynamoDB when PKSK_DYNAMODB_ENDPOINT is set
+// (credentials and region as the AWS SDKs find them): the same code, the same output.
 
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <pksk/dynamodb.hpp>
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
@@ -69,9 +74,11 @@ void print(const Customer& customer) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const std::string path = argc > 1 ? argv[1] : "shop.db";
-  pksk::sqlite::Backend backend{path};
+// One body for both backends. It is a template, so member templates of the table are named
+// with `.template` (table.template query<...>): what C++ asks of any code generic over the
+// backend; code written for one backend writes table.query<...>.
+template <class Backend>
+void run(Backend& backend) {
   pksk::Table table{backend, "shop"};
 
   table.put(Customer{.id = "123", .name = "Ada Lovelace", .email = "ada@example.com"});
@@ -97,7 +104,7 @@ int main(int argc, char** argv) {
   std::printf("partition %s\n", pk.value.c_str());
 
   // 1. The whole collection in one query: a customer and every order, in sort-key order.
-  const CustomerOrders all = table.query<CustomerOrders>(pk);
+  const CustomerOrders all = table.template query<CustomerOrders>(pk);
   std::printf("\nwhole collection: %zu items, %zu orders\n", all.size(), all.count<Order>());
   if (const Customer* customer = all.first<Customer>()) print(*customer);
   double spent = 0;
@@ -105,13 +112,14 @@ int main(int argc, char** argv) {
   std::printf("  total spent %.2f\n", spent);
 
   // 2. The "A record" plus the newest 3 orders: read backwards, limit N + 1.
-  const CustomerOrders newest = table.query<CustomerOrders>(pk, {.forward = false, .limit = 4});
+  const CustomerOrders newest =
+      table.template query<CustomerOrders>(pk, {.forward = false, .limit = 4});
   std::printf("\ncustomer and newest 3 orders:\n");
   for (const auto& item : newest) std::visit([](const auto& entity) { print(entity); }, item);
 
   // 3. Orders in a date range: a between condition on the sort key.
-  const std::vector<Order> first_week =
-      table.query<Order>(pk, {.sk = pksk::between("#ORDER#2020-12-01", "#ORDER#2020-12-07")});
+  const std::vector<Order> first_week = table.template query<Order>(
+      pk, {.sk = pksk::between("#ORDER#2020-12-01", "#ORDER#2020-12-07")});
   std::printf("\norders 2020-12-01 .. 2020-12-07: %zu\n", first_week.size());
   for (const Order& order : first_week) print(order);
 
@@ -122,7 +130,7 @@ int main(int argc, char** argv) {
   do {
     pksk::QueryOptions options{.limit = 5};
     if (token) options.start = pksk::Cursor::parse(*token);
-    const pksk::Page<CustomerOrders> page = table.query_page<CustomerOrders>(pk, options);
+    const pksk::Page<CustomerOrders> page = table.template query_page<CustomerOrders>(pk, options);
     std::printf("  page %d: %zu item(s)%s\n", ++page_number, page.items.size(),
                 page.next ? ", more to come" : ", the last");
     token = page.next ? std::optional(page.next->to_string()) : std::nullopt;
@@ -136,5 +144,16 @@ int main(int argc, char** argv) {
       table.get(Order{.customer_id = "123", .order_id = "2020-12-06"});
   std::printf("\nafter erase: 2020-11-25 %s, 2020-12-06 %s (%s)\n", gone ? "present" : "absent",
               kept ? "present" : "absent", kept ? kept->status.c_str() : "-");
-  std::printf("orders of customer 123 now: %zu\n", table.query<Order>(pk).size());
+  std::printf("orders of customer 123 now: %zu\n", table.template query<Order>(pk).size());
+}
+
+int main(int argc, char** argv) {
+  if (const char* endpoint = std::getenv("PKSK_DYNAMODB_ENDPOINT")) {
+    // The table is created if it is missing: convenient here, off by default for services.
+    pksk::dynamodb::Backend backend{{.endpoint = endpoint, .create_missing_tables = true}};
+    run(backend);
+  } else {
+    pksk::sqlite::Backend backend{argc > 1 ? argv[1] : "shop.db"};
+    run(backend);
+  }
 }

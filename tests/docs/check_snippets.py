@@ -36,6 +36,7 @@ PRELUDE = """\
 #include <variant>
 #include <vector>
 
+#include <pksk/dynamodb.hpp>
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
