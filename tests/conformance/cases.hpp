@@ -185,3 +185,289 @@ TEST_CASE("filters count toward the limit before filtering", "[conformance]") {
   REQUIRE(big.size() == 1);
   CHECK(big.front().order_id == "2024-01-05");
 }
+
+TEST_CASE("every condition operator, true and false, on each member kind") {
+  Store store;
+  auto table = make_table(store);
+  table.put(sample_account());
+  using pksk::attr;
+  struct Case {
+    const char* what;
+    pksk::Expr<Account> condition;
+    bool expected;
+  };
+  const Case cases[] = {
+      {"string ==", attr(&Account::name) == "Ada Lovelace", true},
+      {"string == other", attr(&Account::name) == "Ada", false},
+      {"string !=", attr(&Account::name) != "Ada", true},
+      {"string < (bytes)", attr(&Account::name) < "Adb", true},
+      {"string <= equal", attr(&Account::name) <= "Ada Lovelace", true},
+      {"string > false", attr(&Account::name) > "B", false},
+      {"string >=", attr(&Account::name) >= "Ada", true},
+      {"begins_with", pksk::begins_with(attr(&Account::name), "Ada "), true},
+      {"begins_with false", pksk::begins_with(attr(&Account::name), "Lovelace"), false},
+      {"contains substring", pksk::contains(attr(&Account::name), "Love"), true},
+      {"contains substring false", pksk::contains(attr(&Account::name), "love"), false},
+      {"string between", pksk::between(attr(&Account::name), "A", "B"), true},
+      {"string between false", pksk::between(attr(&Account::name), "B", "C"), false},
+      {"string in", pksk::in(attr(&Account::name), {"x", "Ada Lovelace"}), true},
+      {"string in false", pksk::in(attr(&Account::name), {"x", "y"}), false},
+      {"size of string", pksk::size(attr(&Account::name)) == 12u, true},
+      {"integer ==", attr(&Account::balance) == 100, true},
+      {"integer > (numeric, not text)", attr(&Account::balance) > 20, true},
+      {"integer <", attr(&Account::balance) < 20, false},
+      {"integer between", pksk::between(attr(&Account::balance), 100, 200), true},
+      {"integer between false", pksk::between(attr(&Account::balance), 101, 200), false},
+      {"integer in", pksk::in(attr(&Account::balance), {1, 100}), true},
+      {"double ==", attr(&Account::rate) == 2.5, true},
+      {"double >=", attr(&Account::rate) >= 2.50, true},
+      {"double <", attr(&Account::rate) < 2.25, false},
+      {"bool ==", attr(&Account::active) == true, true},
+      {"bool != ", attr(&Account::active) != true, false},
+      {"enum ==", attr(&Account::priority) == Priority::high, true},
+      {"enum == other", attr(&Account::priority) == Priority::low, false},
+      {"absent ==", attr(&Account::note) == "x", false},
+      {"absent !=", attr(&Account::note) != "x", true},
+      {"absent <", attr(&Account::note) < "x", false},
+      {"absent exists", pksk::exists(attr(&Account::note)), false},
+      {"absent not_exists", pksk::not_exists(attr(&Account::note)), true},
+      {"absent begins_with", pksk::begins_with(attr(&Account::note), ""), false},
+      {"absent size", pksk::size(attr(&Account::note)) >= 0u, false},
+      {"present exists", pksk::exists(attr(&Account::name)), true},
+      {"list element member", (attr(&Account::items)[1]->*&LineItem::sku) == "pear", true},
+      {"list element member >", (attr(&Account::items)[0]->*&LineItem::qty) > 2, false},
+      {"list index past the end", (attr(&Account::items)[5]->*&LineItem::qty) == 0, false},
+      {"list contains record", pksk::contains(attr(&Account::items), LineItem{"apple", 2, 0.5}),
+       true},
+      {"list contains other", pksk::contains(attr(&Account::items), LineItem{"apple", 3, 0.5}),
+       false},
+      {"size of list", pksk::size(attr(&Account::items)) == 2u, true},
+      {"list of strings contains", pksk::contains(attr(&Account::labels), std::string("y")), true},
+      {"list ==", attr(&Account::labels) == std::vector<std::string>{"x", "y"}, true},
+      {"list == reordered", attr(&Account::labels) == std::vector<std::string>{"y", "x"}, false},
+      {"map ==", attr(&Account::counters) == std::map<std::string, int>{{"a", 1}}, true},
+      {"size of map", pksk::size(attr(&Account::counters)) > 1u, false},
+      {"set contains", pksk::contains(attr(&Account::tags), "vip"), true},
+      {"set contains false", pksk::contains(attr(&Account::tags), "vi"), false},
+      {"set ==", attr(&Account::tags) == std::set<std::string>{"vip", "gold"}, true},
+      {"set == other", attr(&Account::tags) == std::set<std::string>{"vip"}, false},
+      {"size of set", pksk::size(attr(&Account::tags)) == 2u, true},
+      {"nested member", attr(&Account::address, &Address::city) == "Paris", true},
+      {"nested number", attr(&Account::address, &Address::zip) < 75000, false},
+      {"record ==", attr(&Account::address) == Address{"Paris", 75001}, true},
+      {"and", attr(&Account::balance) > 50 && attr(&Account::active) == true, true},
+      {"and false", attr(&Account::balance) > 50 && attr(&Account::active) == false, false},
+      {"or", attr(&Account::balance) > 500 || attr(&Account::active) == true, true},
+      {"or false", attr(&Account::balance) > 500 || attr(&Account::active) == false, false},
+      {"not", !(attr(&Account::balance) > 500), true},
+      {"not false", !(attr(&Account::balance) == 100), false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what << ": " << pksk::describe(c.condition.node));
+    bool held = true;
+    try {
+      table.put(sample_account(), pksk::when(c.condition));
+    } catch (const pksk::ConditionFailed&) {
+      held = false;
+    }
+    CHECK(held == c.expected);
+  }
+}
+
+TEST_CASE("every update action on each member kind, absent members included") {
+  Store store;
+  auto table = make_table(store);
+  table.put(sample_account());
+  using pksk::attr;
+  const Account key{.id = "1"};
+  Account a =
+      table.update(key, pksk::set(&Account::name, "Grace"), pksk::add(&Account::balance, 25LL),
+                   pksk::add(&Account::rate, 0.25), pksk::set(&Account::active, false),
+                   pksk::set(&Account::priority, Priority::low));
+  CHECK(a.name == "Grace");
+  CHECK(a.balance == 125);
+  CHECK(a.rate == 2.75);
+  CHECK_FALSE(a.active);
+  CHECK(a.priority == Priority::low);
+
+  a = table.update(key, pksk::if_not_exists(&Account::note, "first"));
+  CHECK(a.note == "first");
+  a = table.update(key, pksk::if_not_exists(&Account::note, "second"));
+  CHECK(a.note == "first");
+  a = table.update(key, pksk::remove(&Account::note));
+  CHECK_FALSE(a.note);
+
+  a = table.update(key, pksk::append(&Account::items, LineItem{"fig", 3, 1.0}));
+  REQUIRE(a.items.size() == 3);
+  CHECK(a.items[2].sku == "fig");
+  a = table.update(key, pksk::append(&Account::labels, std::vector<std::string>{"z", "w"}));
+  CHECK(a.labels == std::vector<std::string>{"x", "y", "z", "w"});
+  a = table.update(key, pksk::set(attr(&Account::items)[0]->*&LineItem::qty, 7),
+                   pksk::remove(attr(&Account::labels)[0]));
+  CHECK(a.items[0].qty == 7);
+  CHECK(a.labels == std::vector<std::string>{"y", "z", "w"});
+
+  a = table.update(key, pksk::add(&Account::tags, std::set<std::string>{"new", "vip"}));
+  CHECK(a.tags == std::set<std::string>{"gold", "new", "vip"});
+  a = table.update(key, pksk::set(&Account::counters, std::map<std::string, int>{{"b", 2}}),
+                   pksk::set(attr(&Account::address, &Address::city), "Lyon"));
+  CHECK(a.counters == std::map<std::string, int>{{"b", 2}});
+  CHECK(a.address == Address{"Lyon", 75001});
+  CHECK(pksk::structurally_equal(*table.get(key), a));
+}
+
+TEST_CASE("updates of absent items and attributes") {
+  Store store;
+  auto table = make_table(store);
+  table.put(sample_account());
+  using pksk::attr;
+  // add on an absent number starts from 0; on an absent set creates it; append creates the list.
+  Account a = table.update(Account{.id = "new"}, pksk::add(&Account::balance, 5LL),
+                           pksk::add(&Account::tags, std::set<std::string>{"a"}),
+                           pksk::append(&Account::labels, std::string("l")));
+  CHECK(a.balance == 5);
+  CHECK(a.tags == std::set<std::string>{"a"});
+  CHECK(a.labels == std::vector<std::string>{"l"});
+  CHECK(a.name.empty());
+  // Exact decimal arithmetic, as DynamoDB's numbers.
+  table.update(Account{.id = "new"}, pksk::set(&Account::rate, 59.98));
+  CHECK(table.update(Account{.id = "new"}, pksk::add(&Account::rate, 5.0)).rate == 64.98);
+  // exists refuses to create; a nested path needs its parent.
+  CHECK_THROWS_AS(
+      table.update(Account{.id = "ghost"}, pksk::set(&Account::name, "x"), pksk::exists),
+      pksk::ConditionFailed);
+  CHECK_FALSE(table.get(Account{.id = "ghost"}));
+  CHECK_THROWS_AS(
+      table.update(Account{.id = "ghost"}, pksk::set(attr(&Account::address, &Address::city), "x")),
+      pksk::ValidationError);
+  CHECK_FALSE(table.get(Account{.id = "ghost"}));
+  CHECK_THROWS_AS(table.update(Account{.id = "1"}, pksk::set(&Account::name, "x"),
+                               pksk::when(attr(&Account::balance) > 1000)),
+                  pksk::ConditionFailed);
+  CHECK(table.get(Account{.id = "1"})->name == "Ada Lovelace");
+}
+
+TEST_CASE("the 400 KB boundary on both sides") {
+  Store store;
+  auto table = make_table(store);
+  // pk "BLOB#x", sk "B", type "Blob": 2+6 + 2+1 + 4+4 = 19 bytes, plus "id" + 1 and "data" + data.
+  const std::size_t overhead = 19 + 2 + 1 + 4;
+  Blob blob{.id = "x", .data = std::string(pksk::max_item_bytes - overhead, 'a')};
+  REQUIRE(pksk::item_size({"pk", "BLOB#x", "sk", "B", "type", "Blob"}, blob) ==
+          pksk::max_item_bytes);
+  table.put(blob);
+  CHECK(table.get(Blob{.id = "x"})->data.size() == blob.data.size());
+  blob.data += 'a';
+  CHECK_THROWS_AS(table.put(Blob{.id = "y", .data = blob.data}), pksk::ItemTooLarge);
+  CHECK_FALSE(table.get(Blob{.id = "y"}));
+  CHECK_THROWS_AS(table.update(Blob{.id = "x"}, pksk::set(&Blob::data, blob.data)),
+                  pksk::ItemTooLarge);
+  CHECK(table.get(Blob{.id = "x"})->data.size() == pksk::max_item_bytes - overhead);
+}
+
+TEST_CASE("a page ends at 1 MB read, the item that crosses it included") {
+  Store store;
+  auto table = make_table(store);
+  for (int i = 10; i < 25; ++i) {
+    Order o = order("o" + std::to_string(i), "s", i);
+    o.note = std::string(100'000, 'n');
+    table.put(o);
+  }
+  const pksk::PartitionKey pk{"CUSTOMER#c1"};
+  // About 100 KB an item: ten fit within 1 MB, the eleventh crosses it.
+  auto page = table.query_page<Order>(pk, {});
+  CHECK(page.items.size() == 11);
+  REQUIRE(page.next);
+  page = table.query_page<Order>(pk, {.start = *page.next});
+  CHECK(page.items.size() == 4);
+  CHECK_FALSE(page.next);
+  CHECK(table.query<Order>(pk).size() == 15);
+}
+
+TEST_CASE("items of types outside the collection are kept in unknown()") {
+  Store store;
+  auto table = make_table(store);
+  table.put(Customer{.id = "c1", .name = "Ada"});
+  table.put(Invoice{.customer_id = "c1", .number = "7", .amount = 3});
+  table.put(order("o1", "s", 1));
+  const auto all = table.query<CustomerOrders>(pksk::PartitionKey{"CUSTOMER#c1"});
+  CHECK(all.size() == 2);
+  REQUIRE(all.unknown().size() == 1);
+  CHECK(all.unknown()[0].pk == "CUSTOMER#c1");
+  CHECK(all.unknown()[0].sk == "#INVOICE#7");
+  CHECK(all.unknown()[0].type == "Invoice");
+}
+
+TEST_CASE("a parallel scan's segments cover the table once; scan pages resume") {
+  Store store;
+  auto table = make_table(store);
+  std::set<std::string> written;
+  for (int c = 0; c < 4; ++c) {
+    for (int i = 0; i < 10; ++i) {
+      Order o = order("o" + std::to_string(i), "s", i);
+      o.customer_id = "c" + std::to_string(c);
+      table.put(o);
+      written.insert(o.customer_id + "/" + o.order_id);
+    }
+  }
+  table.put(Customer{.id = "c0", .name = "Ada"});
+  std::multiset<std::string> seen;
+  for (std::size_t segment = 0; segment < 4; ++segment) {
+    for (const Order& o : table.scan<Order>({.segment = segment, .segments = 4})) {
+      seen.insert(o.customer_id + "/" + o.order_id);
+    }
+  }
+  CHECK(seen == std::multiset<std::string>(written.begin(), written.end()));
+  std::set<std::string> paged;
+  auto page = table.scan_page<Order>({.limit = 7});
+  for (;;) {
+    for (const Order& o : page.items) paged.insert(o.customer_id + "/" + o.order_id);
+    if (!page.next) break;
+    page = table.scan_page<Order>({.limit = 7, .start = page.next});
+  }
+  CHECK(paged == written);
+}
+
+TEST_CASE("a projection reads only the members selected") {
+  Store store;
+  auto table = make_table(store);
+  Order o = order("o1", "shipped", 12.5);
+  o.note = "kept out";
+  o.items = {{"sku", 1, 2.0}};
+  table.put(o);
+  const auto slim = table.query<Order>(pksk::PartitionKey{"CUSTOMER#c1"},
+                                       {.select = pksk::members(&Order::order_id, &Order::total)});
+  REQUIRE(slim.size() == 1);
+  CHECK(slim[0].order_id == "o1");
+  CHECK(slim[0].total == 12.5);
+  CHECK(slim[0].customer_id.empty());  // a key member not selected is not read either
+  CHECK(slim[0].status.empty());
+  CHECK_FALSE(slim[0].note);
+  CHECK(slim[0].items.empty());
+}
+
+TEST_CASE("transactions: two actions on one item are refused; versions are checked") {
+  Store store;
+  auto table = make_table(store);
+  CHECK_THROWS_AS(
+      table.transact()
+          .put(order("o1", "a", 1))
+          .update(Order{.customer_id = "c1", .order_id = "o1"}, pksk::set(&Order::status, "b"))
+          .commit(),
+      pksk::ValidationError);
+  CHECK_FALSE(table.get(Order{.customer_id = "c1", .order_id = "o1"}));
+
+  Cart cart{.id = "k1"};
+  table.put(cart);
+  Cart stale = cart;
+  table.put(cart);
+  try {
+    table.transact().put(stale).put(order("o2", "a", 1)).commit();
+    FAIL("a stale version went through");
+  } catch (const pksk::TransactionCanceled& e) {
+    using R = pksk::CancellationReason;
+    CHECK(e.reasons() == std::vector<R>{R::condition_failed, R::none});
+  }
+  CHECK_FALSE(table.get(Order{.customer_id = "c1", .order_id = "o2"}));
+  CHECK(table.get(Cart{.id = "k1"})->rev == 2);
+}

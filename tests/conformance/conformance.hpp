@@ -56,6 +56,35 @@ struct Blob {
   std::string data;
 };
 
+// In the customers' partitions, but in no collection the cases query: an unknown type there.
+struct Invoice {
+  std::string customer_id;
+  std::string number;
+  int amount{};
+};
+
+enum class Priority { low, high };
+struct Address {
+  std::string city;
+  int zip{};
+  friend bool operator==(const Address&, const Address&) = default;
+};
+// One member of every kind a condition or an update can reach.
+struct Account {
+  std::string id;
+  std::string name;
+  long long balance{};
+  double rate{};
+  bool active{};
+  Priority priority{};
+  std::optional<std::string> note;
+  std::vector<LineItem> items;
+  std::vector<std::string> labels;
+  std::map<std::string, int> counters;
+  std::set<std::string> tags;
+  Address address;
+};
+
 }  // namespace conformance
 
 template <>
@@ -78,6 +107,18 @@ struct pksk::Entity<conformance::Cart> {
   static constexpr std::string_view version = "rev";
 };
 template <>
+struct pksk::Entity<conformance::Invoice> {
+  static constexpr std::string_view type = "Invoice";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#INVOICE#{number}";
+};
+template <>
+struct pksk::Entity<conformance::Account> {
+  static constexpr std::string_view type = "Account";
+  static constexpr std::string_view pk = "ACCOUNT#{id}";
+  static constexpr std::string_view sk = "A";
+};
+template <>
 struct pksk::Entity<conformance::Blob> {
   static constexpr std::string_view type = "Blob";
   static constexpr std::string_view pk = "BLOB#{id}";
@@ -97,7 +138,22 @@ auto make_table(Store& store) {
   return pksk::Table{store.backend, fresh_table_name()};
 }
 
-Order order(std::string id, std::string status, double total) {
+inline Account sample_account() {
+  return Account{.id = "1",
+                 .name = "Ada Lovelace",
+                 .balance = 100,
+                 .rate = 2.5,
+                 .active = true,
+                 .priority = Priority::high,
+                 .note = std::nullopt,
+                 .items = {{"apple", 2, 0.5}, {"pear", 1, 0.75}},
+                 .labels = {"x", "y"},
+                 .counters = {{"a", 1}},
+                 .tags = {"gold", "vip"},
+                 .address = {"Paris", 75001}};
+}
+
+inline Order order(std::string id, std::string status, double total) {
   return Order{
       .customer_id = "c1", .order_id = std::move(id), .status = std::move(status), .total = total};
 }

@@ -707,7 +707,8 @@ class Backend {
       throw TransactionCanceled(msg + "]" + said, std::move(error.reasons));
     }
     if (error.type == "ValidationException") {
-      if (error.message.find("size has exceeded the maximum allowed size") != std::string::npos)
+      // "Item size has exceeded ..." (PutItem), "Item size to update has exceeded ..." (UpdateItem)
+      if (error.message.find("has exceeded the maximum allowed size") != std::string::npos)
         throw ItemTooLarge(where + "item too large" + said);
       throw ValidationError(where + "refused" + said);
     }
