@@ -205,13 +205,16 @@ elseif(MODE STREQUAL "conan_create")
        # The test package builds here, not in SOURCE_DIR/test_package; no CMakeUserPresets.json.
        "tools.cmake.cmake_layout:test_folder=${WORK_DIR}/test_package\n"
        "tools.cmake.cmaketoolchain:user_presets=\n")
+  # Both backends' components: the DynamoDB one is an option, off by default.
   run(${CONAN} create ${SOURCE_DIR} -pr:h ${WORK_DIR}/profile -pr:b ${WORK_DIR}/profile
-      --build=missing)
+      -o "pksk/*:with_dynamodb=True" --build=missing)
   message(STATUS "${last_output}")
-  string(FIND "${last_output}" "pksk test_package: ok" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "conan create passed, but its test package did not run")
-  endif()
+  foreach(line IN ITEMS "pksk test_package: ok" "pksk test_package dynamodb: ok")
+    string(FIND "${last_output}" "${line}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "conan create passed, but its test package did not print \"${line}\"")
+    endif()
+  endforeach()
 
 else()
   message(FATAL_ERROR "unknown MODE: ${MODE}")
