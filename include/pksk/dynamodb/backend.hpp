@@ -187,6 +187,12 @@ inline AttributeValue attributes_of(std::string_view item_json) {
   return out;
 }
 
+// Whether a request may be sent again when its first answer was lost. An update (ADD, append)
+// or a conditional write applied once and then again would be applied twice, or fail its own
+// condition: those are retried only when DynamoDB surely did not apply them (throttling, no
+// connection made), and otherwise fail with a BackendError that says the outcome is unknown.
+enum class Retry : unsigned char { always, when_not_applied };
+
 // A request and its answer, reused by one thread: buffers keep their capacity.
 struct Exchange {
   HttpRequest request;
@@ -300,7 +306,7 @@ class Backend {
   void put(TableHandle table, const PutRequest& request) {
     const TableSpec& spec = table.spec();
     (void)send("PutItem", detail::put_item(spec, request), spec,
-               ItemKey{request.item.pk, request.item.sk}, "put");
+               ItemKey{request.item.pk, request.item.sk}, "put", retry_for(request.condition));
   }
 
   // DynamoDB's UpdateItem, the item as written (ALL_NEW) handed to visit. Unlike the SQLite
@@ -308,7 +314,8 @@ class Backend {
   template <class Visitor>
   void update(TableHandle table, const UpdateRequest& request, Visitor&& visit) {
     const TableSpec& spec = table.spec();
-    Lease x = send("UpdateItem", detail::update_item(spec, request), spec, request.key, "update");
+    Lease x = send("UpdateItem", detail::update_item(spec, request), spec, request.key, "update",
+                   detail::Retry::when_not_applied);
     for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
       if (name == "Attributes") visit(detail::item_view(object_of(value), spec));
     });
@@ -316,7 +323,8 @@ class Backend {
 
   bool erase(TableHandle table, const EraseRequest& request) {
     const TableSpec& spec = table.spec();
-    Lease x = send("DeleteItem", detail::delete_item(spec, request), spec, request.key, "erase");
+    Lease x = send("DeleteItem", detail::delete_item(spec, request), spec, request.key, "erase",
+                   retry_for(request.condition));
     bool removed = false;
     for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value) {
       removed = removed || name == "Attributes";
@@ -628,6 +636,13 @@ class Backend {
 
   struct MissingTable {};
 
+  // An unconditional put or erase leaves the same item however often it is applied (a retried
+  // erase may then report that it removed nothing); a conditional one could fail its own
+  // condition the second time.
+  static detail::Retry retry_for(const Condition* condition) {
+    return condition == nullptr ? detail::Retry::always : detail::Retry::when_not_applied;
+  }
+
   std::string request_token() {
     thread_local std::mt19937_64 random{std::random_device{}()};
     constexpr char digits[] = "0123456789abcdef";
@@ -644,7 +659,8 @@ class Backend {
   // Sends one request, retrying what may be retried, and returns the exchange holding the
   // answer (status 200). Throws the pksk error that DynamoDB's refusal maps to.
   Lease send(std::string_view operation, std::string body, const TableSpec& spec,
-             std::optional<ItemKey> key, std::string_view what) {
+             std::optional<ItemKey> key, std::string_view what,
+             detail::Retry retry = detail::Retry::always) {
     Lease lease;
     detail::Exchange& x = *lease;
     const Options& options = shared_->options;
@@ -665,8 +681,10 @@ class Backend {
                       detail::amz_timestamp(std::chrono::system_clock::now()));
       http.post(x.request, options.connect_timeout, options.request_timeout, x.response);
       if (x.response.status == 200) return lease;
+      bool maybe_applied = false;
       if (x.response.status == 0) {
         last_failure = "no answer: " + x.response.transport_error;
+        maybe_applied = x.response.maybe_sent;
       } else {
         detail::ServiceError error = detail::parse_service_error(x.parser, x.response.body);
         if (x.response.status < 500 && !detail::is_retryable(error.type)) {
@@ -674,6 +692,15 @@ class Backend {
         }
         last_failure =
             "HTTP " + std::to_string(x.response.status) + " " + error.type + ": " + error.message;
+        // Throttling refuses a request before it is applied; a 5xx may come after.
+        maybe_applied = x.response.status >= 500;
+      }
+      if (maybe_applied && retry == detail::Retry::when_not_applied) {
+        throw BackendError("pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
+                           "\"" + key_text(key) +
+                           ": the answer was lost, so whether it was applied is unknown (it is "
+                           "not sent again: it could apply twice): " +
+                           last_failure);
       }
       const auto elapsed = std::chrono::steady_clock::now() - start;
       if (attempt >= options.retry.max_attempts || elapsed >= options.retry.max_total) {

@@ -23,6 +23,9 @@ struct HttpResponse {
   long status = 0;              // 0 when no answer came (see transport_error)
   std::string body;             // reused between requests: its capacity stays
   std::string transport_error;  // libcurl's message when the request did not complete
+  // False when the request surely never reached the server (no connection could be made), so
+  // that sending it again cannot apply it twice.
+  bool maybe_sent = true;
 };
 
 struct CurlGlobal {
@@ -57,6 +60,7 @@ class CurlHandle {
     response.status = 0;
     response.body.clear();
     response.transport_error.clear();
+    response.maybe_sent = true;
     curl_slist_free_all(headers_);
     headers_ = nullptr;
     for (const HttpHeader& h : request.headers) {
@@ -81,6 +85,8 @@ class CurlHandle {
     const CURLcode code = curl_easy_perform(c);
     if (code != CURLE_OK) {
       response.transport_error = error_[0] != '\0' ? error_ : curl_easy_strerror(code);
+      response.maybe_sent = code != CURLE_COULDNT_CONNECT && code != CURLE_COULDNT_RESOLVE_HOST &&
+                            code != CURLE_COULDNT_RESOLVE_PROXY;
       return;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &response.status);
