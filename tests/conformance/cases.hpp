@@ -471,3 +471,39 @@ TEST_CASE("transactions: two actions on one item are refused; versions are check
   CHECK_FALSE(table.get(Order{.customer_id = "c1", .order_id = "o2"}));
   CHECK(table.get(Cart{.id = "k1"})->rev == 2);
 }
+
+TEST_CASE("one backend and one table shared by 4 threads") {
+  Store store;
+  auto table = make_table(store);
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  std::mutex mutex;  // Catch2's macros are not for other threads: errors are kept for after
+  std::vector<std::string> errors;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        for (int i = 0; i < 25; ++i) {
+          Order o = order("t" + std::to_string(t) + "-" + std::to_string(100 + i), "s", i);
+          table.put(o);
+          if (!(table.get(o) == o)) ++failures;
+          table.update(Account{.id = "shared"}, pksk::add(&Account::balance, 1LL));
+        }
+        if (table
+                .query<Order>(pksk::PartitionKey{"CUSTOMER#c1"},
+                              {.sk = pksk::begins_with("#ORDER#t" + std::to_string(t) + "-")})
+                .size() != 25) {
+          ++failures;
+        }
+      } catch (const std::exception& e) {
+        const std::lock_guard lock(mutex);
+        errors.push_back("thread " + std::to_string(t) + ": " + e.what());
+        ++failures;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::string& error : errors) UNSCOPED_INFO(error);
+  CHECK(failures == 0);
+  CHECK(table.query<Order>(pksk::PartitionKey{"CUSTOMER#c1"}).size() == 100);
+  CHECK(table.get(Account{.id = "shared"})->balance == 100);
+}

@@ -10,10 +10,12 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <pksk/pksk.hpp>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace conformance {
