@@ -1,0 +1,312 @@
+// The DynamoDB backend against hand-written code doing the same work, in one run:
+//
+//   BM_DynamoQuery/pksk   table.query<CustomerOrders>(pk) of a 1,000-item collection
+//   BM_DynamoQuery/hand   the same Query requests (signed, over one reused libcurl handle)
+//                         with the answer decoded by hand with simdjson On-Demand
+//   BM_DecodeQuery/pksk   the bytes of that answer decoded into entities as the backend does
+//                         (each item's view, then the typed decode), no network
+//   BM_DecodeQuery/hand   the same bytes decoded by hand with simdjson On-Demand
+//
+// The two query cases need DynamoDB Local (or any endpoint): PKSK_DYNAMODB_ENDPOINT, which
+// benchmarks/run_dynamodb.sh sets after starting it. Items/s are reported; the checksums of
+// both sides must agree (the decode cases compare them and fail otherwise).
+
+#include <benchmark/benchmark.h>
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <pksk/dynamodb.hpp>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model.hpp"
+#include "model_entities.hpp"
+
+namespace {
+
+using CustomerOrders = pksk::ItemCollection<Customer, Order>;
+constexpr int kOrders = 999;  // with the customer, 1,000 items
+
+std::string endpoint() {
+  const char* e = std::getenv("PKSK_DYNAMODB_ENDPOINT");
+  if (e == nullptr || *e == '\0') throw std::runtime_error("set PKSK_DYNAMODB_ENDPOINT");
+  return e;
+}
+
+pksk::dynamodb::Options options() {
+  return {.endpoint = endpoint(),
+          .region = "us-east-1",
+          .credentials = pksk::dynamodb::Credentials{"pksk", "bench", ""},
+          .create_missing_tables = true};
+}
+
+Order order(int i) {
+  char id[32];
+  std::snprintf(id, sizeof id, "2024-01-01T00:%02d:%02d.%03dZ", i / 60 % 60, i % 60, i % 1000);
+  Order o{.customer_id = "42",
+          .order_id = id,
+          .status = i % 3 ? "shipped" : "pending",
+          .total = 10.25 + i,
+          .items = {{"SKU-1", 1, 9.99}, {"SKU-22", 2, 0.5}, {"SKU-333", 3, 100}}};
+  if (i % 4 == 0) o.note = "leave at the door";
+  return o;
+}
+
+// The table, filled once per process.
+struct Fixture {
+  pksk::dynamodb::Backend backend{options()};
+  std::string name = "bench_" + std::to_string(::getpid());
+  pksk::Table<pksk::dynamodb::Backend> table{backend, name};
+  Fixture() {
+    table.put(Customer{.id = "42", .name = "Ada Lovelace", .email = "ada@example.com"});
+    std::vector<Order> orders;
+    for (int i = 0; i < kOrders; ++i) orders.push_back(order(i));
+    table.put_all(orders);
+  }
+  static Fixture& get() {
+    static Fixture f;
+    return f;
+  }
+};
+
+// ------------------------------------------------------------------------ the hand-written side
+
+std::string_view string_of(simdjson::ondemand::value v) {
+  return std::string_view(v.find_field("S").get_string().value());
+}
+double number_of(simdjson::ondemand::value v) {
+  std::string_view text = v.find_field("N").get_string().value();
+  double out = 0;
+  std::from_chars(text.data(), text.data() + text.size(), out);
+  return out;
+}
+
+// An item of the answer ({"pk":{"S":..},"name":{"S":..},...}) into a Customer or an Order.
+void decode_item(simdjson::ondemand::object item, std::vector<std::variant<Customer, Order>>& out) {
+  // The type is needed first; DynamoDB writes attributes in no fixed order.
+  std::string_view type = string_of(item.find_field_unordered("type").value());
+  item.reset();
+  if (type == "Customer") {
+    Customer& c = std::get<Customer>(out.emplace_back(std::in_place_type<Customer>));
+    for (auto field : item) {
+      const std::string_view key = field.unescaped_key().value();
+      if (key == "id")
+        c.id = string_of(field.value());
+      else if (key == "name")
+        c.name = string_of(field.value());
+      else if (key == "email")
+        c.email = string_of(field.value());
+    }
+    return;
+  }
+  Order& o = std::get<Order>(out.emplace_back(std::in_place_type<Order>));
+  for (auto field : item) {
+    const std::string_view key = field.unescaped_key().value();
+    if (key == "customer_id")
+      o.customer_id = string_of(field.value());
+    else if (key == "order_id")
+      o.order_id = string_of(field.value());
+    else if (key == "status")
+      o.status = string_of(field.value());
+    else if (key == "total")
+      o.total = number_of(field.value());
+    else if (key == "note")
+      o.note = std::string(string_of(field.value()));
+    else if (key == "items") {
+      for (auto element : field.value().find_field("L").get_array()) {
+        LineItem& l = o.items.emplace_back();
+        for (auto m : element.find_field("M").get_object()) {
+          const std::string_view k = m.unescaped_key().value();
+          if (k == "sku")
+            l.sku = string_of(m.value());
+          else if (k == "qty")
+            l.qty = static_cast<int>(number_of(m.value()));
+          else if (k == "price")
+            l.price = number_of(m.value());
+        }
+      }
+    }
+  }
+}
+
+// A Query answer: its items decoded, and its LastEvaluatedKey's sort key ("" when none).
+std::string decode_answer(simdjson::ondemand::parser& parser, std::string& body,
+                          std::vector<std::variant<Customer, Order>>& out) {
+  const std::size_t size = body.size();
+  body.reserve(size + simdjson::SIMDJSON_PADDING);
+  simdjson::ondemand::document doc = parser.iterate(body.data(), size, body.capacity());
+  std::string last;
+  for (auto field : doc.get_object()) {
+    const std::string_view key = field.unescaped_key().value();
+    if (key == "Items") {
+      for (auto item : field.value().get_array()) decode_item(item.get_object(), out);
+    } else if (key == "LastEvaluatedKey") {
+      last = std::string(string_of(field.value().find_field_unordered("sk").value()));
+    }
+  }
+  return last;
+}
+
+std::size_t on_data(char* data, std::size_t size, std::size_t count, void* out) {
+  static_cast<std::string*>(out)->append(data, size * count);
+  return size * count;
+}
+
+struct HandClient {
+  CURL* curl = curl_easy_init();
+  std::string body;
+  simdjson::ondemand::parser parser;
+  const pksk::dynamodb::Credentials credentials{"pksk", "bench", ""};
+  ~HandClient() { curl_easy_cleanup(curl); }
+
+  // One Query request, as pksk renders it, signed, sent, and its answer decoded.
+  std::string query(const std::string& table, const std::string& start,
+                    std::vector<std::variant<Customer, Order>>& out) {
+    pksk::dynamodb::detail::HttpRequest request;
+    request.url = endpoint();
+    request.body =
+        R"({"TableName":")" + table +
+        R"(","KeyConditionExpression":"#n0 = :v0","ExpressionAttributeNames":{"#n0":"pk"},)"
+        R"("ExpressionAttributeValues":{":v0":{"S":"CUSTOMER#42"}})";
+    if (!start.empty()) {
+      request.body +=
+          R"(,"ExclusiveStartKey":{"pk":{"S":"CUSTOMER#42"},"sk":{"S":")" + start + R"("}})";
+    }
+    request.body += '}';
+    request.headers = {{"Content-Type", "application/x-amz-json-1.0"},
+                       {"X-Amz-Target", "DynamoDB_20120810.Query"}};
+    pksk::dynamodb::detail::sign_v4(
+        request, credentials, "us-east-1", "dynamodb",
+        pksk::dynamodb::detail::amz_timestamp(std::chrono::system_clock::now()));
+    curl_slist* headers = nullptr;
+    for (const auto& h : request.headers)
+      headers = curl_slist_append(headers, (h.name + ": " + h.value).c_str());
+    headers = curl_slist_append(headers, "Expect:");
+    body.clear();
+    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_data);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    const CURLcode code = curl_easy_perform(curl);
+    curl_slist_free_all(headers);
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    if (code != CURLE_OK || status != 200) throw std::runtime_error("query failed: " + body);
+    return decode_answer(parser, body, out);
+  }
+};
+
+std::uint64_t checksum(const std::vector<std::variant<Customer, Order>>& items) {
+  bench::Checksum sum;
+  for (const auto& item : items) std::visit([&](const auto& e) { sum.add(e); }, item);
+  return sum.value;
+}
+std::uint64_t checksum(const CustomerOrders& items) {
+  bench::Checksum sum;
+  for (const auto& item : items) std::visit([&](const auto& e) { sum.add(e); }, item);
+  return sum.value;
+}
+
+// ------------------------------------------------------------------------------------- cases
+
+void BM_DynamoQuery_pksk(benchmark::State& state) {
+  Fixture& f = Fixture::get();
+  const pksk::PartitionKey pk{"CUSTOMER#42"};
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    const CustomerOrders all = f.table.query<CustomerOrders>(pk);
+    if (all.size() != kOrders + 1) state.SkipWithError("wrong number of items");
+    sum = checksum(all);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["checksum"] = static_cast<double>(sum);
+  state.SetItemsProcessed(state.iterations() * (kOrders + 1));
+}
+BENCHMARK(BM_DynamoQuery_pksk)->Name("BM_DynamoQuery/pksk")->Unit(benchmark::kMillisecond);
+
+void BM_DynamoQuery_hand(benchmark::State& state) {
+  Fixture& f = Fixture::get();
+  HandClient client;
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    std::vector<std::variant<Customer, Order>> items;
+    std::string start;
+    do {
+      start = client.query(f.name, start, items);
+    } while (!start.empty());
+    if (items.size() != kOrders + 1) state.SkipWithError("wrong number of items");
+    sum = checksum(items);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["checksum"] = static_cast<double>(sum);
+  state.SetItemsProcessed(state.iterations() * (kOrders + 1));
+}
+BENCHMARK(BM_DynamoQuery_hand)->Name("BM_DynamoQuery/hand")->Unit(benchmark::kMillisecond);
+
+// The bytes of the whole collection's Query answer, captured once.
+const std::string& captured_answer() {
+  static const std::string answer = [] {
+    Fixture& f = Fixture::get();
+    HandClient client;
+    std::vector<std::variant<Customer, Order>> items;
+    if (!client.query(f.name, "", items).empty())
+      throw std::runtime_error("the collection does not fit one answer");
+    return client.body;
+  }();
+  return answer;
+}
+
+void BM_DecodeQuery_pksk(benchmark::State& state) {
+  std::string body = captured_answer();
+  const pksk::TableSpec spec{.name = "t"};
+  simdjson::ondemand::parser parser;
+  pksk::BodyDecoder decoder;
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    CustomerOrders all;
+    const std::size_t size = body.size();
+    body.reserve(size + simdjson::SIMDJSON_PADDING);
+    simdjson::ondemand::document doc = parser.iterate(body.data(), size, body.capacity());
+    for (auto field : doc.get_object()) {
+      if (field.unescaped_key().value() != "Items") continue;
+      for (auto item : field.value().get_array()) {
+        const pksk::ItemView view = pksk::dynamodb::detail::item_view(item.get_object(), spec);
+        all.append_decoded<pksk::BodyFormat::attribute_value>(view.pk, view.sk, view.type,
+                                                              view.body, decoder);
+      }
+    }
+    sum = checksum(all);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["checksum"] = static_cast<double>(sum);
+  state.SetItemsProcessed(state.iterations() * (kOrders + 1));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(body.size()));
+}
+BENCHMARK(BM_DecodeQuery_pksk)->Name("BM_DecodeQuery/pksk");
+
+void BM_DecodeQuery_hand(benchmark::State& state) {
+  std::string body = captured_answer();
+  simdjson::ondemand::parser parser;
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    std::vector<std::variant<Customer, Order>> items;
+    decode_answer(parser, body, items);
+    sum = checksum(items);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["checksum"] = static_cast<double>(sum);
+  state.SetItemsProcessed(state.iterations() * (kOrders + 1));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(body.size()));
+}
+BENCHMARK(BM_DecodeQuery_hand)->Name("BM_DecodeQuery/hand");
+
+}  // namespace
+
+BENCHMARK_MAIN();
