@@ -277,9 +277,10 @@ void BM_DecodeQuery_pksk(benchmark::State& state) {
     for (auto field : doc.get_object()) {
       if (field.unescaped_key().value() != "Items") continue;
       for (auto item : field.value().get_array()) {
-        const pksk::ItemView view = pksk::dynamodb::detail::item_view(item.get_object(), spec);
+        simdjson::ondemand::object object = item.get_object();
+        const pksk::ItemView view = pksk::dynamodb::detail::item_view(object, spec);
         all.append_decoded<pksk::BodyFormat::attribute_value>(view.pk, view.sk, view.type,
-                                                              view.body, decoder);
+                                                              view.body, decoder, view.live);
       }
     }
     sum = checksum(all);

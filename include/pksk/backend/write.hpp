@@ -8,6 +8,8 @@
 #include <string_view>
 #include <variant>
 
+#include <simdjson.h>
+
 #include "../expr/expression.hpp"
 
 namespace pksk {
@@ -22,6 +24,10 @@ struct ItemView {
   std::string_view type;
   std::string_view body;
   std::size_t size = 0;
+  // The same attributes as a live On-Demand object at its start, when the backend read them
+  // from a larger document (a DynamoDB answer): decoders read it in place, once, rather than
+  // parse `body` again. nullptr: decode `body`.
+  simdjson::ondemand::object* live = nullptr;
 };
 
 struct ItemKey {

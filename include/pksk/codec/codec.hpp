@@ -670,6 +670,29 @@ class BodyDecoder {
     }
   }
 
+  // Decodes an item that is already open in a document the caller iterates (an item of a
+  // DynamoDB answer), where it lies: no copy, no second parse. `object` must be at its start;
+  // `text` (its raw JSON) is decoded instead when `object` is null.
+  template <BodyFormat Format, Reflectable T>
+  void decode(simdjson::ondemand::object* object, std::string_view text, T& out) {
+    if (object == nullptr) return decode<Format>(text, out);
+    try {
+      detail::decode_fields<reader_of<Format>>(*object, out);
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+  template <BodyFormat Format, Reflectable T>
+  void decode_selected(simdjson::ondemand::object* object, std::string_view text, T& out,
+                       const std::bitset<field_count_v<T>>& wanted) {
+    if (object == nullptr) return decode_selected<Format>(text, out, wanted);
+    try {
+      detail::decode_fields_selected<reader_of<Format>>(*object, out, wanted);
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+
   // Decodes an AttributeValue map (as encode_attribute_values writes it, or as DynamoDB
   // returns an item) into out.
   template <Reflectable T>
@@ -678,6 +701,10 @@ class BodyDecoder {
   }
 
  private:
+  template <BodyFormat Format>
+  using reader_of = std::conditional_t<Format == BodyFormat::json, detail::BodyReader,
+                                       detail::AttributeValueReader>;
+
   // The item's JSON object, iterated from the padded buffer; document lives in the caller.
   [[gnu::always_inline]] simdjson::ondemand::object open_object(
       std::string_view json, simdjson::ondemand::document& document) {

@@ -140,7 +140,7 @@ inline std::string_view string_attribute(simdjson::ondemand::value value) {
 // One item of an answer as the contract's ItemView: the keys and the type unescaped, the body
 // the item's whole AttributeValue map (the decoder skips the key attributes, which no entity
 // member may be named after). size is left 0: DynamoDB pages by its own measure.
-inline ItemView item_view(simdjson::ondemand::object item, const TableSpec& spec) {
+inline ItemView key_view(simdjson::ondemand::object& item, const TableSpec& spec) {
   ItemView view;
   if (auto error = item.raw_json().get(view.body)) {
     throw BackendError(std::string("pksk::dynamodb: an item that is not JSON: ") +
@@ -163,6 +163,17 @@ inline ItemView item_view(simdjson::ondemand::object item, const TableSpec& spec
       view.type = string_attribute(field.value());
     }
   }
+  return view;
+}
+
+// As key_view, and `live` is `item` rewound to its start, for the decoder to read in place:
+// `item` must outlive the view's use, and be read only once.
+inline ItemView item_view(simdjson::ondemand::object& item, const TableSpec& spec) {
+  ItemView view = key_view(item, spec);
+  if (auto error = item.reset().error()) {
+    throw BackendError(std::string("pksk::dynamodb: ") + simdjson::error_message(error));
+  }
+  view.live = &item;
   return view;
 }
 
@@ -298,7 +309,8 @@ class Backend {
     for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
       if (name != "Item") return;
       found = true;
-      visit(detail::item_view(object_of(value), spec));
+      simdjson::ondemand::object item = object_of(value);
+      visit(detail::item_view(item, spec));
     });
     return found;
   }
@@ -317,7 +329,9 @@ class Backend {
     Lease x = send("UpdateItem", detail::update_item(spec, request), spec, request.key, "update",
                    detail::Retry::when_not_applied);
     for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
-      if (name == "Attributes") visit(detail::item_view(object_of(value), spec));
+      if (name != "Attributes") return;
+      simdjson::ondemand::object item = object_of(value);
+      visit(detail::item_view(item, spec));
     });
   }
 
@@ -371,7 +385,8 @@ class Backend {
                                        const char* field = kind == "PutRequest" ? "Item" : "Key";
                                        if (auto error = inner.find_field_unordered(field).get(item))
                                          fail_parse(error);
-                                       const ItemView v = detail::item_view(object_of(item), spec);
+                                       simdjson::ondemand::object o = object_of(item);
+                                       const ItemView v = detail::key_view(o, spec);
                                        for (std::size_t i = 0; i < writes.size(); ++i) {
                                          if (key_of(writes[i]) == ItemKey{v.pk, v.sk})
                                            unprocessed.push_back(offset + i);
@@ -399,13 +414,14 @@ class Backend {
     };
     for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
       if (name == "Responses") {
-        for_each_object_member(
-            object_of(value), [&](std::string_view, simdjson::ondemand::value items) {
-              for (auto entry : array_of(items)) {
-                const ItemView v = detail::item_view(object_of(value_of(entry)), spec);
-                index_of(v, [&](std::size_t i) { visit(i, v); });
-              }
-            });
+        for_each_object_member(object_of(value),
+                               [&](std::string_view, simdjson::ondemand::value items) {
+                                 for (auto entry : array_of(items)) {
+                                   simdjson::ondemand::object item = object_of(value_of(entry));
+                                   const ItemView v = detail::item_view(item, spec);
+                                   index_of(v, [&](std::size_t i) { visit(i, v); });
+                                 }
+                               });
       } else if (name == "UnprocessedKeys") {
         for_each_object_member(
             object_of(value), [&](std::string_view, simdjson::ondemand::value request) {
@@ -413,7 +429,8 @@ class Backend {
               if (auto error = object_of(request).find_field_unordered("Keys").get(key_list))
                 fail_parse(error);
               for (auto entry : array_of(key_list)) {
-                const ItemView v = detail::item_view(object_of(value_of(entry)), spec);
+                simdjson::ondemand::object key = object_of(value_of(entry));
+                const ItemView v = detail::key_view(key, spec);
                 index_of(v, [&](std::size_t i) { unprocessed.push_back(i); });
               }
             });
@@ -538,7 +555,8 @@ class Backend {
     for_each_member(x, [&](std::string_view name, simdjson::ondemand::value value) {
       if (name == "Items") {
         for (auto entry : array_of(value)) {
-          const ItemView item = detail::item_view(object_of(value_of(entry)), spec);
+          simdjson::ondemand::object object = object_of(value_of(entry));
+          const ItemView item = detail::item_view(object, spec);
           if (client_filter && !evaluate(*client_filter, detail::attributes_of(item.body)))
             continue;
           visit(item);
@@ -548,7 +566,8 @@ class Backend {
         if (auto error = value.get_uint64().get(n)) fail_parse(error);
         evaluated = static_cast<std::size_t>(n);
       } else if (name == "LastEvaluatedKey") {
-        on_last_key(detail::item_view(object_of(value), spec));
+        simdjson::ondemand::object key = object_of(value);
+        on_last_key(detail::key_view(key, spec));
       }
     });
   }

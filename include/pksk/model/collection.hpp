@@ -113,9 +113,10 @@ class ItemCollection {
   // Decodes one stored item in place at the end of the collection, dispatching on its type.
   template <BodyFormat Format = BodyFormat::json>
   void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
-                      std::string_view body, BodyDecoder& decoder) {
+                      std::string_view body, BodyDecoder& decoder,
+                      simdjson::ondemand::object* live = nullptr) {
     const bool known =
-        ((type == type_name_v<Ts> && (decode_back<Format, Ts>(body, decoder), true)) || ...);
+        ((type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder), true)) || ...);
     if (!known)
       unknown_.push_back(
           RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body), Format});
@@ -127,10 +128,12 @@ class ItemCollection {
   // As append_decoded, decoding only the fields of each type's mask (the others default).
   template <BodyFormat Format = BodyFormat::json>
   void append_selected(std::string_view pk, std::string_view sk, std::string_view type,
-                       std::string_view body, BodyDecoder& decoder, const Masks& masks) {
+                       std::string_view body, BodyDecoder& decoder, const Masks& masks,
+                       simdjson::ondemand::object* live = nullptr) {
     const bool known =
         ((type == type_name_v<Ts> &&
-          (decode_back_selected<Format, Ts>(body, decoder, std::get<index_of<Ts>>(masks)), true)) ||
+          (decode_back_selected<Format, Ts>(live, body, decoder, std::get<index_of<Ts>>(masks)),
+           true)) ||
          ...);
     if (!known)
       unknown_.push_back(
@@ -155,10 +158,10 @@ class ItemCollection {
 
  private:
   template <BodyFormat Format, class T>
-  void decode_back(std::string_view body, BodyDecoder& decoder) {
+  void decode_back(simdjson::ondemand::object* live, std::string_view body, BodyDecoder& decoder) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      decoder.decode<Format>(body, *std::get_if<T>(&slot));
+      decoder.decode<Format>(live, body, *std::get_if<T>(&slot));
     } catch (...) {
       items_.pop_back();
       throw;
@@ -167,11 +170,11 @@ class ItemCollection {
   }
 
   template <BodyFormat Format, class T>
-  void decode_back_selected(std::string_view body, BodyDecoder& decoder,
-                            const std::bitset<field_count_v<T>>& mask) {
+  void decode_back_selected(simdjson::ondemand::object* live, std::string_view body,
+                            BodyDecoder& decoder, const std::bitset<field_count_v<T>>& mask) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      decoder.decode_selected<Format>(body, *std::get_if<T>(&slot), mask);
+      decoder.decode_selected<Format>(live, body, *std::get_if<T>(&slot), mask);
     } catch (...) {
       items_.pop_back();
       throw;

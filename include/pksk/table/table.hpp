@@ -28,6 +28,7 @@
 #include "../codec/codec.hpp"
 #include "../codec/item_size.hpp"
 #include "../config.hpp"
+#include "../detail/hmac_sha256.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
@@ -37,7 +38,6 @@
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
 #include "detail/entity_writes.hpp"
-#include "../detail/hmac_sha256.hpp"
 #include "query.hpp"
 
 namespace pksk {
@@ -618,7 +618,7 @@ class Table {
   template <class T>
   void decode_row(BodyDecoder& decoder, const ItemView& row, T& out) {
     try {
-      decoder.decode<B::body_format>(row.body, out);
+      decoder.decode<B::body_format>(row.live, row.body, out);
     } catch (const DecodeError& e) {
       throw_decode_error(row, e);
     }
@@ -691,10 +691,10 @@ class Table {
         try {
           if constexpr (Selected) {
             result.template append_selected<B::body_format>(row.pk, row.sk, row.type, row.body,
-                                                            decoder, plan.mask);
+                                                            decoder, plan.mask, row.live);
           } else {
             result.template append_decoded<B::body_format>(row.pk, row.sk, row.type, row.body,
-                                                           decoder);
+                                                           decoder, row.live);
           }
         } catch (const DecodeError& e) {
           throw_decode_error(row, e);
@@ -813,7 +813,7 @@ class Table {
                      const std::bitset<field_count_v<T>>& mask) {
     T& item = result.emplace_back();
     try {
-      decoder.decode_selected<B::body_format>(row.body, item, mask);
+      decoder.decode_selected<B::body_format>(row.live, row.body, item, mask);
     } catch (const DecodeError& e) {
       result.pop_back();
       throw_decode_error(row, e);
