@@ -119,16 +119,6 @@ struct Fixture {
   pksk::Table<pksk::sqlite::Backend> table{backend, "t"};
   Fixture() { table.put(sample()); }
 
-  // Whether a put guarded by the condition goes through on the stored sample.
-  bool holds(const pksk::Expr<Account>& condition) {
-    try {
-      table.put(sample(), pksk::when(condition));
-      return true;
-    } catch (const pksk::ConditionFailed&) {
-      return false;
-    }
-  }
-
   // Every row of the table, byte for byte.
   std::string dump() {
     std::string out;
@@ -159,96 +149,8 @@ struct TempFile {
 
 }  // namespace
 
-TEST_CASE("every condition operator, true and false, on each member kind", "[writes]") {
-  Fixture f;
-  struct Case {
-    const char* what;
-    pksk::Expr<Account> condition;
-    bool expected;
-  };
-  const Case cases[] = {
-      // string
-      {"string ==", attr(&Account::name) == "Ada Lovelace", true},
-      {"string == other", attr(&Account::name) == "Ada", false},
-      {"string !=", attr(&Account::name) != "Ada", true},
-      {"string < (bytes)", attr(&Account::name) < "Adb", true},
-      {"string <= equal", attr(&Account::name) <= "Ada Lovelace", true},
-      {"string > false", attr(&Account::name) > "B", false},
-      {"string >=", attr(&Account::name) >= "Ada", true},
-      {"begins_with", pksk::begins_with(attr(&Account::name), "Ada "), true},
-      {"begins_with false", pksk::begins_with(attr(&Account::name), "Lovelace"), false},
-      {"contains substring", pksk::contains(attr(&Account::name), "Love"), true},
-      {"contains substring false", pksk::contains(attr(&Account::name), "love"), false},
-      {"string between", pksk::between(attr(&Account::name), "A", "B"), true},
-      {"string between false", pksk::between(attr(&Account::name), "B", "C"), false},
-      {"string in", pksk::in(attr(&Account::name), {"x", "Ada Lovelace"}), true},
-      {"string in false", pksk::in(attr(&Account::name), {"x", "y"}), false},
-      {"size of string", pksk::size(attr(&Account::name)) == 12u, true},
-      // integer: decimal comparison, not text
-      {"integer ==", attr(&Account::balance) == 100, true},
-      {"integer > (numeric, not text)", attr(&Account::balance) > 20, true},
-      {"integer <", attr(&Account::balance) < 20, false},
-      {"integer between", pksk::between(attr(&Account::balance), 100, 200), true},
-      {"integer between false", pksk::between(attr(&Account::balance), 101, 200), false},
-      {"integer in", pksk::in(attr(&Account::balance), {1, 100}), true},
-      // floating point
-      {"double ==", attr(&Account::rate) == 2.5, true},
-      {"double >=", attr(&Account::rate) >= 2.50, true},
-      {"double <", attr(&Account::rate) < 2.25, false},
-      // bool
-      {"bool ==", attr(&Account::active) == true, true},
-      {"bool != ", attr(&Account::active) != true, false},
-      {"bool < is not an order", attr(&Account::active) < true, false},
-      // enum: its name
-      {"enum ==", attr(&Account::priority) == Priority::high, true},
-      {"enum == other", attr(&Account::priority) == Priority::low, false},
-      // optional, absent: only <> and not_exists hold
-      {"absent ==", attr(&Account::note) == "x", false},
-      {"absent !=", attr(&Account::note) != "x", true},
-      {"absent <", attr(&Account::note) < "x", false},
-      {"absent exists", pksk::exists(attr(&Account::note)), false},
-      {"absent not_exists", pksk::not_exists(attr(&Account::note)), true},
-      {"absent begins_with", pksk::begins_with(attr(&Account::note), ""), false},
-      {"absent size", pksk::size(attr(&Account::note)) >= 0u, false},
-      {"present exists", pksk::exists(attr(&Account::name)), true},
-      // vector of records: elements, nested members, contains, size
-      {"list element member", (attr(&Account::items)[1]->*&LineItem::sku) == "pear", true},
-      {"list element member >", (attr(&Account::items)[0]->*&LineItem::qty) > 2, false},
-      {"list index past the end", (attr(&Account::items)[5]->*&LineItem::qty) == 0, false},
-      {"list contains record", pksk::contains(attr(&Account::items), LineItem{"apple", 2, 0.5}),
-       true},
-      {"list contains other", pksk::contains(attr(&Account::items), LineItem{"apple", 3, 0.5}),
-       false},
-      {"size of list", pksk::size(attr(&Account::items)) == 2u, true},
-      {"list of strings contains", pksk::contains(attr(&Account::labels), std::string("y")), true},
-      {"list ==", attr(&Account::labels) == std::vector<std::string>{"x", "y"}, true},
-      {"list == reordered", attr(&Account::labels) == std::vector<std::string>{"y", "x"}, false},
-      // map
-      {"map ==", attr(&Account::counters) == std::map<std::string, int>{{"a", 1}}, true},
-      {"size of map", pksk::size(attr(&Account::counters)) > 1u, false},
-      // string set
-      {"set contains", pksk::contains(attr(&Account::tags), "vip"), true},
-      {"set contains false", pksk::contains(attr(&Account::tags), "vi"), false},
-      {"set ==", attr(&Account::tags) == std::set<std::string>{"vip", "gold"}, true},
-      {"set == other", attr(&Account::tags) == std::set<std::string>{"vip"}, false},
-      {"size of set", pksk::size(attr(&Account::tags)) == 2u, true},
-      // nested record
-      {"nested member", attr(&Account::address, &Address::city) == "Paris", true},
-      {"nested number", attr(&Account::address, &Address::zip) < 75000, false},
-      {"record ==", attr(&Account::address) == Address{"Paris", 75001}, true},
-      // logic
-      {"and", attr(&Account::balance) > 50 && attr(&Account::active) == true, true},
-      {"and false", attr(&Account::balance) > 50 && attr(&Account::active) == false, false},
-      {"or", attr(&Account::balance) > 500 || attr(&Account::active) == true, true},
-      {"or false", attr(&Account::balance) > 500 || attr(&Account::active) == false, false},
-      {"not", !(attr(&Account::balance) > 500), true},
-      {"not false", !(attr(&Account::balance) == 100), false},
-  };
-  for (const Case& c : cases) {
-    INFO(c.what << ": " << pksk::describe(c.condition.node));
-    CHECK(f.holds(c.condition) == c.expected);
-  }
-}
+// Every condition operator on each member kind is a case of the conformance suite
+// (tests/conformance/cases.hpp), which runs it on this backend and on DynamoDB Local.
 
 TEST_CASE("conditions typed by the member; bad operands are ValidationErrors", "[writes]") {
   // attr(&Account::balance) == "x" does not compile: the operand is a long long.
