@@ -454,6 +454,43 @@ constexpr bool is_json_number(std::string_view text) noexcept {
   return i == text.size();
 }
 
+// The elements of a JSON array appended to out.list, each read by read(value, element); a
+// failure's path gains the element's index. Shared by the plain and AttributeValue readers.
+template <class Read>
+void read_elements(simdjson::ondemand::array array, AttributeValue& out, Read&& read) {
+  std::size_t index = 0;
+  for (auto element : array) {
+    try {
+      simdjson::ondemand::value v;
+      if (auto error = std::move(element).get(v)) throw_invalid_json(error);
+      read(v, out.list.emplace_back());
+    } catch (PathedFailure& failure) {
+      failure.prepend_index(index);
+      throw;
+    }
+    ++index;
+  }
+}
+
+// The members of a JSON object appended to out.map, each value read by read(value, member);
+// a failure's path gains the member's name.
+template <class Read>
+void read_members(simdjson::ondemand::object object, AttributeValue& out, Read&& read) {
+  for (auto member : object) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (auto error = std::move(member).get(field)) throw_invalid_json(error);
+    if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
+    auto& entry = out.map.emplace_back(AttributeValue::Member{std::string(key), AttributeValue{}});
+    try {
+      read(field.value(), entry.second);
+    } catch (PathedFailure& failure) {
+      failure.prepend_member(key);
+      throw;
+    }
+  }
+}
+
 // depth: the level of value in the document (the item is 1), bounded as the codec bounds it,
 // since each level is a level of recursion here.
 inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out,
@@ -494,18 +531,9 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
       simdjson::ondemand::array array;
       if (auto error = value.get_array().get(array)) throw_invalid_json(error);
       out = AttributeValue::empty_list();
-      std::size_t index = 0;
-      for (auto element : array) {
-        try {
-          simdjson::ondemand::value v;
-          if (auto error = std::move(element).get(v)) throw_invalid_json(error);
-          read_plain_value(v, out.list.emplace_back(), depth + 1);
-        } catch (PathedFailure& failure) {
-          failure.prepend_index(index);
-          throw;
-        }
-        ++index;
-      }
+      read_elements(array, out, [depth](simdjson::ondemand::value v, AttributeValue& element) {
+        read_plain_value(v, element, depth + 1);
+      });
       return;
     }
     case json_type::object: {
@@ -514,20 +542,9 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
       simdjson::ondemand::object object;
       if (auto error = value.get_object().get(object)) throw_invalid_json(error);
       out = AttributeValue::empty_map();
-      for (auto member : object) {
-        simdjson::ondemand::field field;
-        std::string_view key;
-        if (auto error = std::move(member).get(field)) throw_invalid_json(error);
-        if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
-        auto& entry =
-            out.map.emplace_back(AttributeValue::Member{std::string(key), AttributeValue{}});
-        try {
-          read_plain_value(field.value(), entry.second, depth + 1);
-        } catch (PathedFailure& failure) {
-          failure.prepend_member(key);
-          throw;
-        }
-      }
+      read_members(object, out, [depth](simdjson::ondemand::value v, AttributeValue& member) {
+        read_plain_value(v, member, depth + 1);
+      });
       return;
     }
   }
@@ -579,18 +596,9 @@ inline void read_attribute_value(simdjson::ondemand::value value, AttributeValue
       simdjson::ondemand::array array;
       if (auto error = inner.get_array().get(array)) throw_invalid_json(error);
       out = AttributeValue::empty_list();
-      std::size_t index = 0;
-      for (auto element : array) {
-        try {
-          simdjson::ondemand::value v;
-          if (auto error = std::move(element).get(v)) throw_invalid_json(error);
-          read_attribute_value(v, out.list.emplace_back(), depth + 1);
-        } catch (PathedFailure& failure) {
-          failure.prepend_index(index);
-          throw;
-        }
-        ++index;
-      }
+      read_elements(array, out, [depth](simdjson::ondemand::value v, AttributeValue& element) {
+        read_attribute_value(v, element, depth + 1);
+      });
     } else if (tag == "M") {
       if (depth > max_decode_depth) [[unlikely]]
         throw_depth_error();
@@ -609,19 +617,9 @@ inline void read_attribute_value(simdjson::ondemand::value value, AttributeValue
 // The members of an AttributeValue map ("M", or a whole item) into `out`, a map.
 inline void read_attribute_value_members(simdjson::ondemand::object object, AttributeValue& out,
                                          std::int32_t depth) {
-  for (auto member : object) {
-    simdjson::ondemand::field field;
-    std::string_view key;
-    if (auto error = std::move(member).get(field)) throw_invalid_json(error);
-    if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
-    auto& entry = out.map.emplace_back(AttributeValue::Member{std::string(key), AttributeValue{}});
-    try {
-      read_attribute_value(field.value(), entry.second, depth);
-    } catch (PathedFailure& failure) {
-      failure.prepend_member(key);
-      throw;
-    }
-  }
+  read_members(object, out, [depth](simdjson::ondemand::value v, AttributeValue& member) {
+    read_attribute_value(v, member, depth);
+  });
 }
 
 }  // namespace detail

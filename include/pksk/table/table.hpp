@@ -831,25 +831,24 @@ class Table {
     }
   }
 
+  // The signature the cursor's fields get under this table's cursor_key.
+  std::string signature_of(const Cursor& cursor) const {
+    const detail::Sha256Digest mac =
+        detail::hmac_sha256(options_.cursor_key, cursor.signed_bytes());
+    return std::string(reinterpret_cast<const char*>(mac.data()), mac.size());
+  }
+
   // A cursor of this table, signed when the table has a cursor_key.
   Cursor make_cursor(std::string index, std::string pk, std::string sk) const {
     Cursor cursor{std::move(index), std::move(pk), std::move(sk), name_, {}};
-    if (!options_.cursor_key.empty()) {
-      const detail::Sha256Digest mac =
-          detail::hmac_sha256(options_.cursor_key, cursor.signed_bytes());
-      cursor.signature.assign(reinterpret_cast<const char*>(mac.data()), mac.size());
-    }
+    if (!options_.cursor_key.empty()) cursor.signature = signature_of(cursor);
     return cursor;
   }
 
   // The cursor was made by this table: its name, and its signature under the cursor_key.
   void check_cursor_origin(const Cursor& cursor) const {
     if (!options_.cursor_key.empty()) {
-      const detail::Sha256Digest mac =
-          detail::hmac_sha256(options_.cursor_key, cursor.signed_bytes());
-      if (!detail::equal_in_constant_time(
-              cursor.signature,
-              std::string_view(reinterpret_cast<const char*>(mac.data()), mac.size()))) {
+      if (!detail::equal_in_constant_time(cursor.signature, signature_of(cursor))) {
         throw ValidationError("pksk table " + detail::quoted(name_) +
                               (cursor.signature.empty()
                                    ? ": the cursor is not signed, and this table signs its cursors"
