@@ -30,7 +30,7 @@ TEST_CASE("a collection query in both directions, with a limit, paging to the en
   auto table = make_table(store);
   table.put(Customer{.id = "c1", .name = "Ada", .email = "ada@example.com"});
   for (int day = 1; day <= 9; ++day) {
-    table.put(order("2024-01-0" + std::to_string(day), day % 2 ? "shipped" : "pending", day));
+    table.put(order(numbered("2024-01-0", day), day % 2 ? "shipped" : "pending", day));
   }
   const pksk::PartitionKey pk = pksk::partition(Customer{.id = "c1"});
 
@@ -59,7 +59,7 @@ TEST_CASE("a collection query in both directions, with a limit, paging to the en
 TEST_CASE("every key condition", "[conformance]") {
   Store store;
   auto table = make_table(store);
-  for (int day = 1; day <= 5; ++day) table.put(order("2024-01-0" + std::to_string(day), "s", day));
+  for (int day = 1; day <= 5; ++day) table.put(order(numbered("2024-01-0", day), "s", day));
   const pksk::PartitionKey pk{"CUSTOMER#c1"};
   const auto ids = [&](pksk::KeyCondition condition) {
     std::vector<std::string> out;
@@ -128,11 +128,11 @@ TEST_CASE("batches past 25 writes and 100 reads", "[conformance]") {
   Store store;
   auto table = make_table(store);
   std::vector<Order> orders;
-  for (int i = 0; i < 130; ++i) orders.push_back(order("o" + std::to_string(1000 + i), "s", i));
+  for (int i = 0; i < 130; ++i) orders.push_back(order(numbered("o", 1000 + i), "s", i));
   table.put_all(orders);
   std::vector<Order> keys;
   for (int i = 0; i < 130; i += 1)
-    keys.push_back(Order{.customer_id = "c1", .order_id = "o" + std::to_string(1000 + i)});
+    keys.push_back(Order{.customer_id = "c1", .order_id = numbered("o", 1000 + i)});
   keys.push_back(Order{.customer_id = "c1", .order_id = "absent"});
   const std::vector<Order> got = table.get_all(keys);
   CHECK(got.size() == 130);
@@ -173,7 +173,7 @@ TEST_CASE("filters count toward the limit before filtering", "[conformance]") {
   Store store;
   auto table = make_table(store);
   for (int day = 1; day <= 6; ++day) {
-    table.put(order("2024-01-0" + std::to_string(day), day % 2 ? "shipped" : "pending", day));
+    table.put(order(numbered("2024-01-0", day), day % 2 ? "shipped" : "pending", day));
   }
   const pksk::PartitionKey pk{"CUSTOMER#c1"};
   const auto page =
@@ -369,7 +369,7 @@ TEST_CASE("a page ends at 1 MB read, the item that crosses it included") {
   Store store;
   auto table = make_table(store);
   for (int i = 10; i < 25; ++i) {
-    Order o = order("o" + std::to_string(i), "s", i);
+    Order o = order(numbered("o", i), "s", i);
     o.note = std::string(100'000, 'n');
     table.put(o);
   }
@@ -404,8 +404,8 @@ TEST_CASE("a parallel scan's segments cover the table once; scan pages resume") 
   std::set<std::string> written;
   for (int c = 0; c < 4; ++c) {
     for (int i = 0; i < 10; ++i) {
-      Order o = order("o" + std::to_string(i), "s", i);
-      o.customer_id = "c" + std::to_string(c);
+      Order o = order(numbered("o", i), "s", i);
+      o.customer_id = numbered("c", c);
       table.put(o);
       written.insert(o.customer_id + "/" + o.order_id);
     }
@@ -483,20 +483,20 @@ TEST_CASE("one backend and one table shared by 4 threads") {
     threads.emplace_back([&, t] {
       try {
         for (int i = 0; i < 25; ++i) {
-          Order o = order("t" + std::to_string(t) + "-" + std::to_string(100 + i), "s", i);
+          Order o = order(numbered(numbered("t", t) + "-", 100 + i), "s", i);
           table.put(o);
           if (!(table.get(o) == o)) ++failures;
           table.update(Account{.id = "shared"}, pksk::add(&Account::balance, 1LL));
         }
         if (table
                 .query<Order>(pksk::PartitionKey{"CUSTOMER#c1"},
-                              {.sk = pksk::begins_with("#ORDER#t" + std::to_string(t) + "-")})
+                              {.sk = pksk::begins_with(numbered("#ORDER#t", t) + "-")})
                 .size() != 25) {
           ++failures;
         }
       } catch (const std::exception& e) {
         const std::lock_guard lock(mutex);
-        errors.push_back("thread " + std::to_string(t) + ": " + e.what());
+        errors.push_back(numbered("thread ", t) + ": " + e.what());
         ++failures;
       }
     });
