@@ -2,13 +2,11 @@
 // request, with another key schema), and endpoints that are not URLs. Behaviour both backends
 // share is in the conformance suite (tests/conformance/).
 
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
-#include <cstdlib>
-#include <fstream>
 #include <pksk/dynamodb.hpp>
+
 #include <string>
+#include "local_endpoint.hpp"
 
 namespace dynamodb_backend {
 
@@ -31,25 +29,14 @@ namespace {
 using dynamodb_backend::Note;
 
 pksk::dynamodb::Options local(bool create) {
-  const char* file = std::getenv("PKSK_DYNAMODB_ENDPOINT_FILE");
-  if (file == nullptr) FAIL("PKSK_DYNAMODB_ENDPOINT_FILE is not set");
-  std::ifstream in(file);
-  std::string endpoint;
-  std::getline(in, endpoint);
-  return {.endpoint = endpoint,
+  return {.endpoint = pksk_test::dynamodb_local_endpoint(),
           .region = "us-east-1",
           .credentials = pksk::dynamodb::Credentials{"pksk", "backend", ""},
           .create_missing_tables = create};
 }
 
 std::string fresh_table_name() {
-  static int next = 0;
-  // Built with += : g++ 12 at -O3 warns falsely (-Wrestrict) on "x" + std::to_string(n).
-  std::string name = "backend_";
-  name += std::to_string(::getpid());
-  name += '_';
-  name += std::to_string(next++);
-  return name;
+  return pksk_test::fresh_table_name("backend_");
 }
 
 }  // namespace

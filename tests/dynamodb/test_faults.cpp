@@ -2,15 +2,13 @@
 // before and after DynamoDB applied a request, slow answers), each written through the proxy
 // and checked directly against DynamoDB Local.
 
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
-#include <cstdlib>
-#include <fstream>
 #include <pksk/dynamodb.hpp>
+
 #include <set>
 #include <string>
 #include <vector>
+#include "local_endpoint.hpp"
 
 namespace faults {
 
@@ -44,16 +42,6 @@ namespace {
 using faults::Counter;
 using faults::Item;
 
-std::string endpoint_in(const char* variable) {
-  const char* file = std::getenv(variable);
-  if (file == nullptr) FAIL(variable << " is not set");
-  std::ifstream in(file);
-  std::string endpoint;
-  std::getline(in, endpoint);
-  if (endpoint.empty()) FAIL("no endpoint in " << file);
-  return endpoint;
-}
-
 pksk::dynamodb::Options options(std::string endpoint) {
   return {.endpoint = std::move(endpoint),
           .region = "us-east-1",
@@ -66,18 +54,13 @@ pksk::dynamodb::Options options(std::string endpoint) {
 }
 
 std::string fresh_table_name() {
-  static int next = 0;
-  // Built with += : g++ 12 at -O3 warns falsely (-Wrestrict) on "x" + std::to_string(n).
-  std::string name = "faults_";
-  name += std::to_string(::getpid());
-  name += '_';
-  name += std::to_string(next++);
-  return name;
+  return pksk_test::fresh_table_name("faults_");
 }
 
 struct Setup {
-  pksk::dynamodb::Backend direct_backend{options(endpoint_in("PKSK_DYNAMODB_ENDPOINT_FILE"))};
-  pksk::dynamodb::Backend faulty_backend{options(endpoint_in("PKSK_FAULT_PROXY_ENDPOINT_FILE"))};
+  pksk::dynamodb::Backend direct_backend{options(pksk_test::dynamodb_local_endpoint())};
+  pksk::dynamodb::Backend faulty_backend{
+      options(pksk_test::endpoint_in("PKSK_FAULT_PROXY_ENDPOINT_FILE"))};
   std::string name = fresh_table_name();
   pksk::Table<pksk::dynamodb::Backend> direct{direct_backend, name};  // creates the table
   pksk::Table<pksk::dynamodb::Backend> faulty{faulty_backend, name};
