@@ -357,8 +357,9 @@ TEST_CASE("cursors that are not this query's: pksk::Error") {
     expect_bad_cursor(table, b, token);
   }
   SECTION("of an index") {
-    expect_bad_cursor(table, a,
-                      pksk::Cursor{"gsi1", first.next->pk, first.next->sk, "t", {}}.to_string());
+    expect_bad_cursor(
+        table, a,
+        pksk::Cursor{"gsi1", first.next->pk, first.next->sk, "t", {}, {}, {}}.to_string());
   }
   SECTION("outside the query's key condition") {
     expect_bad_cursor(table, a, token, pksk::begins_with("PART#3"));

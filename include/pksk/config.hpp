@@ -2,8 +2,28 @@
 // Settings a user may override per table.
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace pksk {
+
+// A secondary index of a table: its name, and the attributes that hold each item's keys in it
+// (DynamoDB's GSI key schema; the SQLite backend's index columns). "gsi1" alone names the
+// attributes "gsi1pk" and "gsi1sk", as ElectroDB does.
+struct TableIndex {
+  std::string name;
+  std::string pk_attribute;
+  std::string sk_attribute;
+
+  TableIndex(std::string index_name)  // NOLINT(google-explicit-constructor): `.indexes = {"gsi1"}`
+      : name(std::move(index_name)), pk_attribute(name + "pk"), sk_attribute(name + "sk") {}
+  TableIndex(const char* index_name)  // NOLINT(google-explicit-constructor)
+      : TableIndex(std::string(index_name)) {}
+  TableIndex(std::string index_name, std::string pk, std::string sk)
+      : name(std::move(index_name)), pk_attribute(std::move(pk)), sk_attribute(std::move(sk)) {}
+
+  friend bool operator==(const TableIndex&, const TableIndex&) = default;
+};
 
 struct TableOptions {
   // The key attributes' names (DynamoDB's key schema; the SQLite backend's columns). No entity
@@ -13,6 +33,11 @@ struct TableOptions {
   // The attribute (SQLite column) that holds each item's entity type: the discriminator
   // ItemCollection dispatches on. ElectroDB calls it "__edb_e__", dynamodb-toolbox "_et".
   std::string type_attribute = "type";
+  // The table's secondary indexes. An entity is in those its Entity<T>::indexes names, and
+  // table.index(name) queries one. On SQLite, an index added to an existing table is created
+  // when the table is opened; Table::backfill_index then writes the index keys of the items
+  // already stored.
+  std::vector<TableIndex> indexes;
   // A secret that signs the cursors this table hands out (HMAC-SHA256), and without whose
   // signature it refuses one: set it when cursors travel through clients (a page token in an
   // API), so that an edited or forged cursor is a ValidationError, not a query steered

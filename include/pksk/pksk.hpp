@@ -20,6 +20,7 @@
 #include "expr/render.hpp"
 #include "key/condition.hpp"
 #include "key/entity.hpp"
+#include "key/index.hpp"
 #include "key/key.hpp"
 #include "model/collection.hpp"
 #include "reflect/enum_name.hpp"

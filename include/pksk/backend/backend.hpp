@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../codec/body_format.hpp"
+#include "../config.hpp"
 #include "../expr/expression.hpp"
 #include "../key/condition.hpp"
 #include "write.hpp"
@@ -28,6 +29,18 @@ struct TableSpec {
   std::string pk_attribute = "pk";
   std::string sk_attribute = "sk";
   std::string type_attribute = "type";  // the discriminator
+  // Secondary indexes. Their key attributes are ordinary top-level attributes of the item
+  // (Table writes them into the body of each entity in the index, and an update sets them); an
+  // item is in an index when it has both, as in DynamoDB's sparse GSIs.
+  std::vector<TableIndex> indexes;
+
+  // The index named `name`, or nullptr.
+  const TableIndex* find_index(std::string_view index_name) const noexcept {
+    for (const TableIndex& index : indexes) {
+      if (index.name == index_name) return &index;
+    }
+    return nullptr;
+  }
 };
 
 // DynamoDB ends a query page at 1 MB of data read.
@@ -51,8 +64,11 @@ struct RawQuery {
   // The top-level attributes the caller will decode (DynamoDB's ProjectionExpression; the keys
   // and type always come back). Empty: all. A backend may hand over more.
   std::span<const std::string_view> projection;
-  // A secondary index to read instead of the table; empty: the table itself.
+  // A secondary index to read instead of the table; empty: the table itself. `pk` and `sk`
+  // then are the index's keys, items come in index sort-key order (then table key order, for
+  // items that share one index key), and a page resumes after the full key of its last item.
   std::string_view index;
+  std::optional<ItemKey> exclusive_start_item;  // index queries: the table key of that item
 };
 
 // A page of a scan: every item of the table in (pk, sk) order, or of one segment of a parallel
@@ -80,6 +96,9 @@ struct ScanOutcome {
 struct QueryOutcome {
   std::size_t evaluated = 0;
   std::optional<std::string> last_evaluated_sk;
+  // Index queries: the table key of the last item evaluated, set with last_evaluated_sk.
+  std::optional<std::string> last_evaluated_item_pk;
+  std::optional<std::string> last_evaluated_item_sk;
 };
 
 namespace detail {

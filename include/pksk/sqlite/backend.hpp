@@ -214,7 +214,8 @@ class Backend {
       if (ds::iequals_ascii(table->spec.name, spec.name) &&
           table->spec.pk_attribute == spec.pk_attribute &&
           table->spec.sk_attribute == spec.sk_attribute &&
-          table->spec.type_attribute == spec.type_attribute) {
+          table->spec.type_attribute == spec.type_attribute &&
+          table->spec.indexes == spec.indexes) {
         return TableHandle(table.get());
       }
     }
@@ -236,6 +237,7 @@ class Backend {
              ". pksk never alters an existing table; migrate it or use another name";
       throw Error(msg);
     }
+    add_indexes(lease.conn, spec);
 
     auto state = std::make_unique<ds::TableState>();
     state->spec = spec;
@@ -452,9 +454,13 @@ class Backend {
     using Op = KeyCondition::Op;
     Call k = enter(table);
 
+    const TableIndex* index = nullptr;
     if (!query.index.empty()) {
-      throw ValidationError("pksk::sqlite: query on table \"" + k.t.name + "\": no index \"" +
-                            std::string(query.index) + "\" (secondary indexes are not here yet)");
+      index = k.t.spec.find_index(query.index);
+      if (index == nullptr) {
+        throw ValidationError("pksk::sqlite: query on table \"" + k.t.name + "\": no index \"" +
+                              std::string(query.index) + "\" (TableOptions::indexes)");
+      }
     }
     const KeyCondition* cond = query.sk;
     ds::RangeShape shape = ds::RangeShape::any;
@@ -495,9 +501,17 @@ class Backend {
           break;
       }
     }
-    const bool has_start = query.exclusive_start_sk.has_value();
-    ds::CachedStatement& cached = query_statement(
-        k, ds::query_variant(shape, query.forward, has_start), shape, query.forward, has_start);
+    const bool has_start =
+        query.exclusive_start_sk.has_value() && (index == nullptr || query.exclusive_start_item);
+    if (index != nullptr && query.exclusive_start_sk.has_value() != has_start) {
+      throw ValidationError("pksk::sqlite: query on index \"" + index->name +
+                            "\": an exclusive start needs the index key and the table key");
+    }
+    const std::size_t variant = ds::query_variant(shape, query.forward, has_start);
+    ds::CachedStatement& cached =
+        index == nullptr
+            ? query_statement(k, variant, shape, query.forward, has_start)
+            : index_query_statement(k, *index, variant, shape, query.forward, has_start);
 
     ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
     sqlite3_stmt* s = use.get();
@@ -505,7 +519,13 @@ class Backend {
     if (shape != ds::RangeShape::any) bind(k, s, 2, cond->first, "query", query.pk, {});
     if (shape == ds::RangeShape::between) bind(k, s, 3, cond->second, "query", query.pk, {});
     if (shape == ds::RangeShape::prefix_bounded) bind(k, s, 3, *prefix_end, "query", query.pk, {});
-    if (has_start) bind(k, s, 4, *query.exclusive_start_sk, "query", query.pk, {});
+    if (has_start && (index == nullptr || shape != ds::RangeShape::eq)) {
+      bind(k, s, 4, *query.exclusive_start_sk, "query", query.pk, {});
+    }
+    if (has_start && index != nullptr) {
+      bind(k, s, 5, query.exclusive_start_item->pk, "query", query.pk, {});
+      bind(k, s, 6, query.exclusive_start_item->sk, "query", query.pk, {});
+    }
 
     std::optional<ds::RowFilter> filter;
     if (query.filter != nullptr) filter.emplace(*query.filter, k.t.spec);
@@ -517,9 +537,13 @@ class Backend {
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW)
         ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
-      const ItemView item{query.pk, ds::column_view(s, 0), ds::column_view(s, 1),
-                          ds::column_view(s, 2),
-                          static_cast<std::size_t>(sqlite3_column_int64(s, 3))};
+      // A table query selects (sk, type, body, size), the pk being the caller's; an index
+      // query (pk, sk, type, body, size, index sk).
+      const int at = index == nullptr ? 0 : 1;
+      const ItemView item{index == nullptr ? query.pk : ds::column_view(s, 0),
+                          ds::column_view(s, at), ds::column_view(s, at + 1),
+                          ds::column_view(s, at + 2),
+                          static_cast<std::size_t>(sqlite3_column_int64(s, at + 3))};
       ++outcome.evaluated;
       bytes += item.size;
       // The filter comes after the item has counted, as DynamoDB's does.
@@ -528,7 +552,13 @@ class Backend {
       if (at_limit || bytes >= query.page_bytes) {
         // Still SQLite's memory: the statement has not stepped since.
         if (query.last_key_at_limit || bytes >= query.page_bytes) {
-          outcome.last_evaluated_sk.emplace(item.sk);
+          if (index == nullptr) {
+            outcome.last_evaluated_sk.emplace(item.sk);
+          } else {
+            outcome.last_evaluated_sk.emplace(ds::column_view(s, 5));
+            outcome.last_evaluated_item_pk.emplace(item.pk);
+            outcome.last_evaluated_item_sk.emplace(item.sk);
+          }
         }
         break;
       }
@@ -696,6 +726,41 @@ class Backend {
         break;
     }
     return conn;
+  }
+
+  // Creates the spec's indexes the table does not have yet: their key columns (generated from
+  // the body, so that items written from now on are indexed) and the partial SQLite index. The
+  // items already stored lack the index key attributes until Table::backfill_index writes them.
+  void add_indexes(detail::sqlite::ConnectionState& conn, const TableSpec& spec) const {
+    namespace ds = detail::sqlite;
+    if (spec.indexes.empty()) return;
+    sqlite3* db = conn.db();
+    if (shared_->options.read_only) {
+      const std::vector<std::string> missing = ds::missing_index_columns(db, spec);
+      if (!missing.empty()) {
+        throw BackendError("pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
+                           "\" has no column \"" + missing.front() +
+                           "\" for its indexes, and the file is open read-only");
+      }
+      return;
+    }
+    const std::string_view operation = "open_table (adding its indexes)";
+    run_control(conn, Control::begin, spec.name, operation);
+    try {
+      // Looked at under the write lock: another connection may have added them meanwhile.
+      for (const std::string& column : ds::missing_index_columns(db, spec)) {
+        ds::for_each_row(db, ds::add_index_column_sql(spec, column), {}, spec.name, operation,
+                         [](sqlite3_stmt*) {});
+      }
+      for (const TableIndex& index : spec.indexes) {
+        ds::for_each_row(db, ds::create_index_sql(spec, index), {}, spec.name, operation,
+                         [](sqlite3_stmt*) {});
+      }
+      run_control(conn, Control::commit, spec.name, operation);
+    } catch (...) {
+      rollback(conn);
+      throw;
+    }
   }
 
   // ---------------------------------------------------------------- writes, one item at a time
@@ -994,6 +1059,21 @@ class Backend {
       cached.stmt = detail::sqlite::prepare(
           k.db(), detail::sqlite::query_sql(k.t.spec, shape, forward, has_start), k.t.name,
           "query (preparing it)");
+    }
+    return cached;
+  }
+
+  static detail::sqlite::CachedStatement& index_query_statement(Call& k, const TableIndex& index,
+                                                                std::size_t variant,
+                                                                detail::sqlite::RangeShape shape,
+                                                                bool forward, bool has_start) {
+    const auto position = static_cast<std::size_t>(&index - k.t.spec.indexes.data());
+    if (k.st.index_queries.size() <= position) k.st.index_queries.resize(position + 1);
+    detail::sqlite::CachedStatement& cached = k.st.index_queries[position][variant];
+    if (!cached.stmt) {
+      cached.stmt = detail::sqlite::prepare(
+          k.db(), detail::sqlite::index_query_sql(k.t.spec, index, shape, forward, has_start),
+          k.t.name, "query of index " + index.name + " (preparing it)");
     }
     return cached;
   }

@@ -27,10 +27,14 @@ namespace pksk {
 // a client cannot steer a query by editing its cursor (TableOptions::cursor_key).
 struct Cursor {
   std::string index;  // empty for the table itself
-  std::string pk;
-  std::string sk;
+  std::string pk;     // the partition key: of the index, for an index's cursor
+  std::string sk;     // the sort key: of the index, for an index's cursor
   std::string table;
   std::string signature;  // 32 bytes of HMAC-SHA256 from a table with a cursor_key, or empty
+  // An index's cursor: the table key of the last item, since many items may share one index
+  // key (DynamoDB's LastEvaluatedKey of an index query holds both keys too). Empty otherwise.
+  std::string item_pk;
+  std::string item_sk;
 
   std::string to_string() const;
   static Cursor parse(std::string_view token);
@@ -159,7 +163,7 @@ struct Page {
 
 namespace detail {
 
-inline constexpr char cursor_version = 2;
+inline constexpr char cursor_version = 3;
 inline constexpr char cursor_signed = 1;  // flag: a 32-byte signature follows the fields
 
 inline std::uint32_t fnv1a(std::string_view bytes) noexcept {
@@ -211,9 +215,10 @@ class CursorReader {
 
 inline std::string Cursor::signed_bytes() const {
   std::string bytes;
-  bytes.reserve(8 + index.size() + pk.size() + sk.size() + table.size());
+  bytes.reserve(12 + index.size() + pk.size() + sk.size() + table.size() + item_pk.size() +
+                item_sk.size());
   bytes += detail::cursor_version;
-  for (const std::string* field : {&index, &pk, &sk, &table}) {
+  for (const std::string* field : {&index, &pk, &sk, &table, &item_pk, &item_sk}) {
     detail::append_varint(bytes, field->size());
     bytes += *field;
   }
@@ -253,6 +258,8 @@ inline Cursor Cursor::parse(std::string_view token) {
   cursor.pk = reader.read_field();
   cursor.sk = reader.read_field();
   cursor.table = reader.read_field();
+  cursor.item_pk = reader.read_field();
+  cursor.item_sk = reader.read_field();
   if (!reader.done()) detail::bad_cursor("trailing bytes");
   return cursor;
 }

@@ -35,9 +35,11 @@
 #include "../expr/filter.hpp"
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
+#include "../key/index.hpp"
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
 #include "detail/entity_writes.hpp"
+#include "detail/index_keys.hpp"
 #include "query.hpp"
 
 namespace pksk {
@@ -113,6 +115,17 @@ class Transaction;
 template <Backend B, class R>
 class Each;
 
+template <Backend B>
+class IndexRef;
+
+// What Table::backfill_index has done so far, handed to its progress callback after each page.
+struct BackfillProgress {
+  std::string_view type;      // the entity being backfilled
+  std::size_t scanned = 0;    // items of the type read without the index keys
+  std::size_t written = 0;    // of those, items given their index keys
+  std::size_t unchanged = 0;  // items another writer changed or removed first (left as they are)
+};
+
 namespace detail {
 
 // The fields a projection decodes: one mask for an entity, one per member for a collection.
@@ -155,8 +168,9 @@ class Table {
       : backend_(&backend),
         name_(std::move(name)),
         options_(std::move(options)),
-        spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute},
-        handle_(backend.open_table(spec_)) {}
+        spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute,
+              options_.indexes},
+        handle_(open(backend, spec_)) {}
 
   const std::string& name() const noexcept { return name_; }
   const TableOptions& options() const noexcept { return options_; }
@@ -335,10 +349,69 @@ class Table {
     return Each<B, R>(*this, std::nullopt, options);
   }
 
+  // A secondary index of the table (TableOptions::indexes), to query: the same query, query_page
+  // and each as the table's, in the index's key order. ValidationError for an index the table
+  // does not have. The IndexRef refers to this Table, which must outlive it.
+  IndexRef<B> index(std::string_view index_name) {
+    const TableIndex* index = spec_.find_index(index_name);
+    if (index == nullptr) {
+      throw ValidationError("pksk table " + detail::quoted(name_) + ": no index " +
+                            detail::quoted(index_name) + " (TableOptions::indexes)");
+    }
+    return IndexRef<B>(*this, *index);
+  }
+
+  // Writes the keys of index `index_name` into the stored items of the entities Ts that name it
+  // and lack them: items written before the index was added to the table. Each is an update
+  // that sets the two key attributes only if the item still exists without them, so a write
+  // made meanwhile (which indexes the item itself) is never undone; up to 100 such updates go
+  // in one transaction. progress(BackfillProgress) is called after each page of up to
+  // `page_items` items read. Returns the number of items given their keys.
+  template <EntityType... Ts, class Progress = void (*)(const BackfillProgress&)>
+    requires(sizeof...(Ts) > 0)
+  std::size_t backfill_index(std::string_view index_name, Progress&& progress = nullptr,
+                             std::size_t page_items = 1000) {
+    const TableIndex* index = spec_.find_index(index_name);
+    if (index == nullptr) {
+      throw ValidationError("pksk table " + detail::quoted(name_) + ", backfill_index: no index " +
+                            detail::quoted(index_name) + " (TableOptions::indexes)");
+    }
+    std::size_t written = 0;
+    (
+        [&] {
+          if (index_position<Ts>(index_name) == index_count_v<Ts>) {
+            throw ValidationError(context("backfill_index", type_name_v<Ts>) +
+                                  "the entity does not name the index " +
+                                  detail::quoted(index_name) + " in Entity<T>::indexes");
+          }
+          written += backfill<Ts>(*index, progress, page_items);
+        }(),
+        ...);
+    return written;
+  }
+
  private:
   friend class Transaction<B>;
   template <Backend, class>
   friend class Each;
+  friend class IndexRef<B>;
+
+  // Opens the table on the backend after the checks every backend needs: index key attributes
+  // distinct from the table's key attributes and from each other.
+  static typename B::TableHandle open(B& backend, const TableSpec& spec) {
+    std::vector<std::string_view> names{spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
+    for (const TableIndex& index : spec.indexes) {
+      for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
+        if (std::find(names.begin(), names.end(), *name) != names.end()) {
+          throw ValidationError("pksk table " + detail::quoted(spec.name) + ": index " +
+                                detail::quoted(index.name) + " names its key attribute " +
+                                detail::quoted(*name) + ", which another key attribute has");
+        }
+        names.push_back(*name);
+      }
+    }
+    return backend.open_table(spec);
+  }
 
   std::string context(std::string_view operation, std::string_view type) const {
     return "pksk table " + detail::quoted(name_) + ", " + std::string(operation) + " " +
@@ -350,12 +423,16 @@ class Table {
   template <EntityType T>
   void refuse_reserved_members(std::string_view operation) const {
     for (const std::string_view member : field_names_v<T>) {
+      bool index_key = false;
+      for (const TableIndex& index : spec_.indexes) {
+        index_key = index_key || member == index.pk_attribute || member == index.sk_attribute;
+      }
       if (member == spec_.pk_attribute || member == spec_.sk_attribute ||
-          member == spec_.type_attribute) {
+          member == spec_.type_attribute || index_key) {
         throw ValidationError(context(operation, type_name_v<T>) + "the member " +
                               detail::quoted(member) +
-                              " has the name of a key attribute or of the type attribute; rename "
-                              "it or set TableOptions' attribute names");
+                              " has the name of a key attribute, an index key attribute or the "
+                              "type attribute; rename it or set TableOptions' attribute names");
       }
     }
   }
@@ -405,12 +482,200 @@ class Table {
     } catch (const EncodeError& e) {
       throw EncodeError(context(operation, type_name_v<T>) + e.what());
     }
+    if constexpr (index_count_v<T> != 0) size += add_index_attributes(item, body, operation);
     if (size > max_item_bytes) {
       throw ItemTooLarge(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(pk) +
                          " sk=" + detail::quoted(sk) + " is " + std::to_string(size) +
                          " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
     }
     return size;
+  }
+
+  // The table's index that T's I-th index names; ValidationError if the table has none so named.
+  template <EntityType T, std::size_t I>
+  const TableIndex& table_index_of(std::string_view operation) const {
+    constexpr std::string_view index_name = indexes_v<T>[I].name;
+    const TableIndex* index = spec_.find_index(index_name);
+    if (index == nullptr) {
+      throw ValidationError(context(operation, type_name_v<T>) + "the entity names the index " +
+                            detail::quoted(index_name) +
+                            ", which the table does not have (add it "
+                            "to TableOptions::indexes)");
+    }
+    return *index;
+  }
+
+  // Appends the item's keys in each of its indexes to its encoded body, as attributes; returns
+  // their size by DynamoDB's measure.
+  template <EntityType T>
+  std::size_t add_index_attributes(const T& item, std::string& body,
+                                   std::string_view operation) const {
+    thread_local std::string index_pk, index_sk;
+    std::size_t size = 0;
+    detail::for_each_index<T>([&](auto i) {
+      const TableIndex& index = table_index_of<T, i>(operation);
+      format_index_keys_checked<T, i>(item, index_pk, index_sk, operation);
+      detail::append_string_attribute<B::body_format>(body, index.pk_attribute, index_pk);
+      detail::append_string_attribute<B::body_format>(body, index.sk_attribute, index_sk);
+      size +=
+          index.pk_attribute.size() + index_pk.size() + index.sk_attribute.size() + index_sk.size();
+    });
+    return size;
+  }
+
+  // The actions that keep an update's item in its indexes right: when an action changes a member
+  // an index key is formatted from, both of that index's keys are set anew. They are formatted
+  // from the update alone (DynamoDB cannot compute them from the stored item), so every member
+  // of those keys must be given a value in the same update, by set, or be part of the item's
+  // key; anything else is a ValidationError naming the index and the member.
+  template <EntityType T>
+  void add_index_key_actions(const T& key, std::vector<UpdateAction>& actions) const {
+    const std::size_t user_actions = actions.size();
+    detail::for_each_index<T>([&](auto i) {
+      bool touched = false;
+      for (std::size_t a = 0; a < user_actions; ++a) {
+        const std::size_t field = field_index<T>(actions[a].path.steps.front().name);
+        touched = touched || (field < field_count_v<T> && detail::is_index_member<T, i>(field));
+      }
+      if (!touched) return;
+      const TableIndex& index = table_index_of<T, i>("update");
+      T item = key;
+      const auto take = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
+        if (!detail::is_index_member<T, i>(F) || detail::is_key_member<T>(F)) return;
+        const std::string_view member = field_names_v<T>[F];
+        const UpdateAction* given = nullptr;
+        for (std::size_t a = 0; a < user_actions; ++a) {
+          if (actions[a].path.steps.front().name == member) given = &actions[a];
+        }
+        const bool assigned = given != nullptr && given->kind == UpdateAction::Kind::set &&
+                              given->path.steps.size() == 1 &&
+                              detail::assign_key_member(get_field<F>(item), given->value);
+        if (!assigned) {
+          throw ValidationError(context("update", type_name_v<T>) + "the update changes the key " +
+                                "of index " + detail::quoted(index.name) +
+                                ", so it must set the member " + detail::quoted(member) +
+                                " (every member of that index's keys) to a value");
+        }
+      };
+      [&]<std::size_t... F>(std::index_sequence<F...>) {
+        (take(std::integral_constant<std::size_t, F>{}), ...);
+      }(std::make_index_sequence<field_count_v<T>>{});
+      std::string index_pk, index_sk;
+      format_index_keys_checked<T, i>(item, index_pk, index_sk, "update");
+      actions.push_back({UpdateAction::Kind::set, detail::top_level(index.pk_attribute),
+                         AttributeValue::from_string(std::move(index_pk))});
+      actions.push_back({UpdateAction::Kind::set, detail::top_level(index.sk_attribute),
+                         AttributeValue::from_string(std::move(index_sk))});
+    });
+  }
+
+  // backfill_index for one entity: a scan of T's items that lack the index's partition key,
+  // page by page, each page's items given their keys in transactions of up to 100 updates.
+  template <EntityType T, class Progress>
+  std::size_t backfill(const TableIndex& index, Progress& progress, std::size_t page_items) {
+    const auto missing_keys = [&] {
+      Condition c{Condition::Op::all, {}, {}};
+      Condition type = Filter::type_equals(type_name_v<T>);
+      type.operands[0].path.steps[0].name = spec_.type_attribute;
+      c.children.push_back(std::move(type));
+      c.children.push_back({Condition::Op::not_exists,
+                            {detail::path_operand(detail::top_level(index.pk_attribute))},
+                            {}});
+      return c;
+    };
+    const Condition filter = missing_keys();
+    // Written only to an item that still exists and still lacks the keys.
+    Condition unindexed{Condition::Op::all, {}, {}};
+    unindexed.children.push_back(
+        {Condition::Op::exists, {detail::path_operand(detail::top_level(spec_.pk_attribute))}, {}});
+    unindexed.children.push_back(filter.children[1]);
+
+    BackfillProgress done{type_name_v<T>};
+    RawScan raw{.limit = page_items, .filter = &filter};
+    std::vector<std::string> keys;  // pk, sk of each item read, then its two index keys
+    std::vector<std::array<UpdateAction, 2>> actions;
+    std::string resume_pk, resume_sk;
+    std::string index_pk, index_sk;
+    for (;;) {
+      keys.clear();
+      ScanOutcome outcome;
+      {
+        const detail::ScratchLease s;
+        T item{};
+        outcome = backend_->scan(handle_, raw, [&](const ItemView& row) {
+          if (row.type != type_name_v<T>) return;
+          decode_row(s->decoder, row, item);
+          format_index_keys_of<T>(item, index, index_pk, index_sk, "backfill_index");
+          for (std::string_view k :
+               {row.pk, row.sk, std::string_view(index_pk), std::string_view(index_sk)}) {
+            keys.emplace_back(k);
+          }
+        });
+      }
+      const std::size_t n = keys.size() / 4;
+      done.scanned += n;
+      actions.resize(n);
+      std::vector<WriteRequest> writes;
+      writes.reserve(std::min(n, max_transaction_actions));
+      for (std::size_t start = 0; start < n; start += max_transaction_actions) {
+        writes.clear();
+        const std::size_t end = std::min(n, start + max_transaction_actions);
+        for (std::size_t i = start; i < end; ++i) {
+          actions[i] = {UpdateAction{UpdateAction::Kind::set, detail::top_level(index.pk_attribute),
+                                     AttributeValue::from_string(keys[4 * i + 2])},
+                        UpdateAction{UpdateAction::Kind::set, detail::top_level(index.sk_attribute),
+                                     AttributeValue::from_string(keys[4 * i + 3])}};
+          writes.emplace_back(UpdateRequest{
+              {keys[4 * i], keys[4 * i + 1]}, type_name_v<T>, actions[i], &unindexed});
+        }
+        try {
+          backend_->transact(handle_, writes);
+          done.written += writes.size();
+        } catch (const TransactionCanceled&) {
+          // Some item changed since it was read: the others one at a time.
+          for (const WriteRequest& write : writes) {
+            try {
+              backend_->update(handle_, std::get<UpdateRequest>(write), [](const ItemView&) {});
+              ++done.written;
+            } catch (const ConditionFailed&) {
+              ++done.unchanged;
+            }
+          }
+        }
+      }
+      if constexpr (std::is_pointer_v<std::decay_t<Progress>>) {
+        if (progress != nullptr) progress(done);
+      } else {
+        progress(done);
+      }
+      if (!outcome.last_evaluated_pk) return done.written;
+      resume_pk = std::move(*outcome.last_evaluated_pk);
+      resume_sk = std::move(*outcome.last_evaluated_sk);
+      raw.exclusive_start = ItemKey{resume_pk, resume_sk};
+    }
+  }
+
+  // T's keys in the table's index `index` (which T names).
+  template <EntityType T>
+  void format_index_keys_of(const T& item, const TableIndex& index, std::string& pk,
+                            std::string& sk, std::string_view operation) const {
+    bool found = false;
+    detail::for_each_index<T>([&](auto i) {
+      if (found || indexes_v<T>[i].name != index.name) return;
+      found = true;
+      format_index_keys_checked<T, i>(item, pk, sk, operation);
+    });
+  }
+
+  template <EntityType T, std::size_t I>
+  void format_index_keys_checked(const T& item, std::string& pk, std::string& sk,
+                                 std::string_view operation) const {
+    try {
+      format_index_keys<T, I>(item, pk, sk);
+    } catch (const KeyError& e) {
+      throw KeyError(context(operation, type_name_v<T>) + "index " +
+                     detail::quoted(indexes_v<T>[I].name) + ": " + e.what());
+    }
   }
 
   template <EntityType T>
@@ -463,6 +728,7 @@ class Table {
       }
     };
     (take(std::forward<Parts>(parts)), ...);
+    if constexpr (index_count_v<T> != 0) add_index_key_actions(key, actions);
     if constexpr (VersionedEntity<T>) {
       const auto current = get_field<detail::version_index_v<T>>(key);
       const std::string_view member = field_names_v<T>[detail::version_index_v<T>];
@@ -710,17 +976,42 @@ class Table {
     return pages(row_visitor<R, false>(result, plan, s->decoder));
   }
 
+  // The begins_with condition that keeps a query of entity T to T's items: its sort key's
+  // literal prefix, in the table or in the index; none when the prefix is empty.
+  template <EntityType T>
+  const KeyCondition* type_prefix_condition(const TableIndex* index) const {
+    if (index == nullptr) {
+      static const KeyCondition table_prefix = begins_with(std::string(sort_key_prefix_v<T>));
+      return table_prefix.first.empty() ? nullptr : &table_prefix;
+    }
+    static const auto index_prefixes = [] {
+      std::array<KeyCondition, index_count_v<T>> out;
+      detail::for_each_index<T>([&](auto i) {
+        out[i] = begins_with(std::string(detail::index_sort_key_prefix_v<T, i>));
+      });
+      return out;
+    }();
+    const std::size_t i = index_position<T>(index->name);
+    if (i == index_count_v<T>) {
+      throw ValidationError("pksk table " + detail::quoted(name_) + ", query of index " +
+                            detail::quoted(index->name) + ": the entity " +
+                            detail::quoted(type_name_v<T>) +
+                            " is not in it (its Entity<T>::indexes does not name it)");
+    }
+    return index_prefixes[i].first.empty() ? nullptr : &index_prefixes[i];
+  }
+
   template <class R, class Result>
   std::optional<Cursor> run_query(const PartitionKey& pk, const BasicQueryOptions<R>& options,
-                                  Result& result, bool all_pages) {
+                                  Result& result, bool all_pages,
+                                  const TableIndex* index = nullptr) {
     if (options.segment != 0 || options.segments != 0) {
       throw ValidationError("pksk table " + detail::quoted(name_) +
                             ": segment and segments are for scans, not queries");
     }
     const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
     if constexpr (EntityType<R>) {
-      static const KeyCondition type_prefix = begins_with(std::string(sort_key_prefix_v<R>));
-      if (!condition && !type_prefix.first.empty()) condition = &type_prefix;
+      if (!condition) condition = type_prefix_condition<R>(index);
     }
     const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/false);
     // Reading every page, the query ends at the limit: no cursor is needed there.
@@ -730,20 +1021,25 @@ class Table {
                  .limit = options.limit,
                  .last_key_at_limit = !all_pages,
                  .filter = plan.filter_ptr(),
-                 .projection = plan.projection};
+                 .projection = plan.projection,
+                 .index = index ? std::string_view(index->name) : std::string_view()};
     if (options.start) {
-      check_cursor(*options.start, pk, condition);
+      check_cursor(*options.start, pk, condition, index);
       raw.exclusive_start_sk = options.start->sk;
+      if (index) raw.exclusive_start_item = ItemKey{options.start->item_pk, options.start->item_sk};
     }
 
     return with_visitor(result, plan, [&](const auto& visit) -> std::optional<Cursor> {
-      std::string resume_after;
+      std::string resume_after, resume_pk, resume_sk;
       std::size_t remaining = options.limit;
       for (;;) {
         QueryOutcome outcome = backend_->query(handle_, raw, visit);
         if (!all_pages) {
           if (!outcome.last_evaluated_sk) return std::nullopt;
-          return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
+          if (!index) return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
+          return make_cursor(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
+                             std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
+                             std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
         }
         if (options.limit != 0) {
           remaining -= outcome.evaluated;
@@ -753,6 +1049,11 @@ class Table {
         if (!outcome.last_evaluated_sk) return std::nullopt;
         resume_after = std::move(*outcome.last_evaluated_sk);
         raw.exclusive_start_sk = resume_after;
+        if (index) {
+          resume_pk = std::move(outcome.last_evaluated_item_pk).value_or(std::string());
+          resume_sk = std::move(outcome.last_evaluated_item_sk).value_or(std::string());
+          raw.exclusive_start_item = ItemKey{resume_pk, resume_sk};
+        }
       }
     });
   }
@@ -839,8 +1140,10 @@ class Table {
   }
 
   // A cursor of this table, signed when the table has a cursor_key.
-  Cursor make_cursor(std::string index, std::string pk, std::string sk) const {
-    Cursor cursor{std::move(index), std::move(pk), std::move(sk), name_, {}};
+  Cursor make_cursor(std::string index, std::string pk, std::string sk, std::string item_pk = {},
+                     std::string item_sk = {}) const {
+    Cursor cursor{std::move(index),   std::move(pk),     std::move(sk), name_, {},
+                  std::move(item_pk), std::move(item_sk)};
     if (!options_.cursor_key.empty()) cursor.signature = signature_of(cursor);
     return cursor;
   }
@@ -862,13 +1165,20 @@ class Table {
     }
   }
 
-  void check_cursor(const Cursor& cursor, const PartitionKey& pk,
-                    const KeyCondition* condition) const {
+  void check_cursor(const Cursor& cursor, const PartitionKey& pk, const KeyCondition* condition,
+                    const TableIndex* index) const {
     check_cursor_origin(cursor);
-    if (!cursor.index.empty()) {
+    const std::string_view expected = index ? std::string_view(index->name) : std::string_view();
+    if (cursor.index != expected) {
+      throw ValidationError(
+          "pksk table " + detail::quoted(name_) + ": the cursor belongs to " +
+          (cursor.index.empty() ? std::string("the table")
+                                : "index " + detail::quoted(cursor.index)) +
+          ", not to " + (index ? "index " + detail::quoted(expected) : std::string("the table")));
+    }
+    if (index && (cursor.item_pk.empty() || cursor.item_sk.empty())) {
       throw ValidationError("pksk table " + detail::quoted(name_) +
-                            ": the cursor belongs to index " + detail::quoted(cursor.index) +
-                            ", not to the table");
+                            ": the index cursor has no table key of its last item");
     }
     if (cursor.pk != pk.value) {
       throw ValidationError("pksk table " + detail::quoted(name_) +
@@ -928,8 +1238,9 @@ class Each {
     Each* owner_ = nullptr;
   };
 
-  Each(Table<B>& table, std::optional<PartitionKey> pk, const BasicQueryOptions<R>& options)
-      : table_(&table), pk_(std::move(pk)), options_(options) {}
+  Each(Table<B>& table, std::optional<PartitionKey> pk, const BasicQueryOptions<R>& options,
+       const TableIndex* index = nullptr)
+      : table_(&table), pk_(std::move(pk)), options_(options), index_(index) {}
   Each(const Each&) = delete;
   Each& operator=(const Each&) = delete;
   Each(Each&&) noexcept = default;
@@ -960,7 +1271,7 @@ class Each {
       page_.clear();
       at_ = 0;
       std::optional<Cursor> next =
-          pk_ ? table_->template run_query<R>(*pk_, options_, page_, /*all_pages=*/false)
+          pk_ ? table_->template run_query<R>(*pk_, options_, page_, /*all_pages=*/false, index_)
               : table_->template run_scan<R>(options_, page_, /*all_pages=*/false);
       options_.start = std::move(next);
       if (page_size() != 0) return;
@@ -983,10 +1294,48 @@ class Each {
   Table<B>* table_;
   std::optional<PartitionKey> pk_;  // none: a scan
   BasicQueryOptions<R> options_;
+  const TableIndex* index_;  // a query of this index; nullptr: of the table
   query_result_t<R> page_;
   std::size_t at_ = 0;
   bool started_ = false;
   bool done_ = false;
+};
+
+// A secondary index of a Table (Table::index): its queries take the index's partition key and
+// the same options as the table's, and return the items in index sort-key order, then table key
+// order. For an entity T, a query without a key condition keeps to T's items by the literal
+// prefix of T's index sort-key template, as a table query does. Cheap to copy; refers to the
+// Table, which must outlive it.
+template <Backend B>
+class IndexRef {
+ public:
+  const std::string& name() const noexcept { return index_->name; }
+
+  template <class R>
+  query_result_t<R> query(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    query_result_t<R> result;
+    table_->template run_query<R>(pk, options, result, /*all_pages=*/true, index_);
+    return result;
+  }
+
+  template <class R>
+  Page<query_result_t<R>> query_page(const PartitionKey& pk,
+                                     const BasicQueryOptions<R>& options = {}) {
+    Page<query_result_t<R>> page;
+    page.next = table_->template run_query<R>(pk, options, page.items, /*all_pages=*/false, index_);
+    return page;
+  }
+
+  template <class R>
+  Each<B, R> each(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    return Each<B, R>(*table_, pk, options, index_);
+  }
+
+ private:
+  friend class Table<B>;
+  IndexRef(Table<B>& table, const TableIndex& index) : table_(&table), index_(&index) {}
+  Table<B>* table_;
+  const TableIndex* index_;  // in the Table's spec
 };
 
 }  // namespace pksk

@@ -57,6 +57,8 @@ struct TableStatements {
   CachedStatement erase;
   std::array<CachedStatement, query_variant_count> queries;
   std::array<CachedStatement, 2> scans;  // from the start, and after an exclusive start key
+  // Per index of the spec, in its order: grown on the first query of an index.
+  std::vector<std::array<CachedStatement, query_variant_count>> index_queries;
 };
 
 // One SQLite connection and everything prepared on it; used by one thread at a time.

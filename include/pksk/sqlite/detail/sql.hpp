@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "../../backend/backend.hpp"
 #include "../../error.hpp"
@@ -73,6 +74,32 @@ inline void validate_attribute_names(const TableSpec& spec) {
                   "distinct from each other (whatever the letter case) and not body or size");
     }
   }
+  // Index key attributes become columns too, and index names part of the SQLite index's name.
+  std::vector<std::string_view> taken(std::begin(names), std::end(names));
+  for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
+    const TableIndex& index = spec.indexes[i];
+    if (!is_plain_identifier(index.name)) {
+      throw Error("pksk::sqlite: table \"" + spec.name + "\": invalid index name \"" + index.name +
+                  "\": only ASCII letters, digits and underscores are allowed");
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (iequals_ascii(spec.indexes[j].name, index.name)) {
+        throw Error("pksk::sqlite: table \"" + spec.name + "\": two indexes are named \"" +
+                    index.name + "\"");
+      }
+    }
+    for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
+      bool duplicate = iequals_ascii(*name, "body") || iequals_ascii(*name, "size");
+      for (std::string_view other : taken) duplicate = duplicate || iequals_ascii(*name, other);
+      if (!is_plain_identifier(*name) || duplicate) {
+        throw Error("pksk::sqlite: table \"" + spec.name + "\": index \"" + index.name +
+                    "\" has an invalid key attribute name \"" + *name +
+                    "\": it must be ASCII letters, digits or underscores, distinct from every "
+                    "other key attribute (whatever the letter case) and not body or size");
+      }
+      taken.push_back(*name);
+    }
+  }
 }
 
 inline std::string quoted_identifier(std::string_view identifier) {
@@ -98,6 +125,17 @@ inline std::string create_metadata_sql() {
          "NULL) WITHOUT ROWID";
 }
 
+inline std::string index_column_sql(std::string_view attribute);
+
+inline std::string index_columns_sql(const TableSpec& spec) {
+  std::string out;
+  for (const TableIndex& index : spec.indexes) {
+    out += index_column_sql(index.pk_attribute) + ", ";
+    out += index_column_sql(index.sk_attribute) + ", ";
+  }
+  return out;
+}
+
 // BINARY collation (the default) compares with memcmp, i.e. in UTF-8 byte order, which is
 // DynamoDB's order for string keys; WITHOUT ROWID makes the primary key the table's B-tree, so
 // a partition is one contiguous range read in sort-key order. `size` is the item's DynamoDB
@@ -107,8 +145,41 @@ inline std::string create_table_sql(const TableSpec& spec, bool if_not_exists = 
   return std::string(if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ") +
          quoted_identifier(spec.name) + " (" + c.pk + " TEXT NOT NULL, " + c.sk +
          " TEXT NOT NULL, " + c.type +
-         " TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (" + c.pk + ", " +
-         c.sk + ")) WITHOUT ROWID";
+         " TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, " + index_columns_sql(spec) +
+         "PRIMARY KEY (" + c.pk + ", " + c.sk + ")) WITHOUT ROWID";
+}
+
+// An index's key columns are generated from the body, where Table writes the index keys as
+// ordinary attributes (as DynamoDB holds them): every write path, SQL typed in the sqlite3 shell
+// included, keeps the index right without pksk computing anything, and an item without the
+// attributes has NULL there and is left out of the partial index (a sparse index). VIRTUAL
+// columns take no space in the table and, unlike STORED ones, can be added to an existing one.
+inline std::string index_column_sql(std::string_view attribute) {
+  return quoted_identifier(attribute) + " TEXT GENERATED ALWAYS AS (json_extract(body, '$." +
+         std::string(attribute) + "')) VIRTUAL";
+}
+
+inline std::string add_index_column_sql(const TableSpec& spec, std::string_view attribute) {
+  return "ALTER TABLE " + quoted_identifier(spec.name) + " ADD COLUMN " +
+         index_column_sql(attribute);
+}
+
+// The SQLite index's name: "<table>:<index>", which no other pair of plain names can spell.
+inline std::string index_name_of(const TableSpec& spec, const TableIndex& index) {
+  return spec.name + ":" + index.name;
+}
+
+// Partial: only items with both index keys are in it. The table's key columns are named last,
+// though a WITHOUT ROWID table's index entries end with them anyway: so declared, the planner
+// knows that entries sharing an index key are in (pk, sk) order, the order an index query pages
+// in, and sorts nothing.
+inline std::string create_index_sql(const TableSpec& spec, const TableIndex& index) {
+  const Columns c = columns_of(spec);
+  const std::string ipk = quoted_identifier(index.pk_attribute);
+  const std::string isk = quoted_identifier(index.sk_attribute);
+  return "CREATE INDEX IF NOT EXISTS " + quoted_identifier(index_name_of(spec, index)) + " ON " +
+         quoted_identifier(spec.name) + " (" + ipk + ", " + isk + ", " + c.pk + ", " + c.sk +
+         ") WHERE " + ipk + " IS NOT NULL AND " + isk + " IS NOT NULL";
 }
 
 inline std::string put_sql(const TableSpec& spec) {
@@ -162,14 +233,8 @@ inline std::size_t query_variant(RangeShape shape, bool forward, bool has_start)
   return (static_cast<std::size_t>(shape) * 2 + (forward ? 0 : 1)) * 2 + (has_start ? 1 : 0);
 }
 
-// Parameters: ?1 pk, ?2 the operand (or lower bound), ?3 the upper bound, ?4 the exclusive
-// start. pk is not selected: the caller's pk is byte-equal to it.
-inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forward,
-                             bool has_start) {
-  const Columns c = columns_of(spec);
-  const std::string& sk = c.sk;
-  std::string sql = "SELECT " + sk + ", " + c.type + ", body, size FROM " +
-                    quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1";
+// The sort-key terms of a query's WHERE clause, ?2 and ?3 their operands.
+inline void append_range(std::string& sql, const std::string& sk, RangeShape shape) {
   switch (shape) {
     case RangeShape::any:
       break;
@@ -198,8 +263,46 @@ inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forwa
       sql += " AND " + sk + " >= ?2";
       break;
   }
+}
+
+// Parameters: ?1 pk, ?2 the operand (or lower bound), ?3 the upper bound, ?4 the exclusive
+// start. pk is not selected: the caller's pk is byte-equal to it.
+inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forward,
+                             bool has_start) {
+  const Columns c = columns_of(spec);
+  const std::string& sk = c.sk;
+  std::string sql = "SELECT " + sk + ", " + c.type + ", body, size FROM " +
+                    quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1";
+  append_range(sql, sk, shape);
   if (has_start) sql += forward ? " AND " + sk + " > ?4" : " AND " + sk + " < ?4";
   sql += forward ? " ORDER BY " + sk + " ASC" : " ORDER BY " + sk + " DESC";
+  return sql;
+}
+
+// An index query: ?1 the index pk, ?2 ?3 as in query_sql on the index sort key, ?4 ?5 ?6 the
+// exclusive start (index sk, table pk, table sk; ?4 unused with eq). Items sharing an index key
+// come in table-key order, so a page ends, and the next resumes, at one exact item. The table's
+// keys are selected since they are not the caller's, and the index sk for the cursor.
+inline std::string index_query_sql(const TableSpec& spec, const TableIndex& index, RangeShape shape,
+                                   bool forward, bool has_start) {
+  const Columns c = columns_of(spec);
+  const std::string ipk = quoted_identifier(index.pk_attribute);
+  const std::string sk = quoted_identifier(index.sk_attribute);
+  std::string sql = "SELECT " + c.pk + ", " + c.sk + ", " + c.type + ", body, size, " + sk +
+                    " FROM " + quoted_identifier(spec.name) + " INDEXED BY " +
+                    quoted_identifier(index_name_of(spec, index)) + " WHERE " + ipk + " = ?1 AND " +
+                    sk + " IS NOT NULL";
+  append_range(sql, sk, shape);
+  // With the index sort key fixed by eq, the start is a table key among its items: compared
+  // as the whole row, the planner would sort what the index already orders.
+  const bool fixed = shape == RangeShape::eq;
+  const std::string row =
+      fixed ? "(" + c.pk + ", " + c.sk + ")" : "(" + sk + ", " + c.pk + ", " + c.sk + ")";
+  if (has_start) {
+    sql += " AND " + row + (forward ? " > " : " < ") + (fixed ? "(?5, ?6)" : "(?4, ?5, ?6)");
+  }
+  const char* direction = forward ? " ASC" : " DESC";
+  sql += " ORDER BY " + sk + direction + ", " + c.pk + direction + ", " + c.sk + direction;
   return sql;
 }
 

@@ -1,0 +1,57 @@
+#pragma once
+// An item's secondary-index keys as the store holds them: ordinary top-level string attributes
+// of the item, appended to its encoded body by put, and set by an update that changes a member
+// they are formatted from.
+
+#include <charconv>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "../../codec/attribute_value.hpp"
+#include "../../codec/body_format.hpp"
+#include "../../codec/detail/json_writer.hpp"
+#include "../../reflect/enum_name.hpp"
+#include "../../reflect/reflect.hpp"
+
+namespace pksk::detail {
+
+// Adds `"name": value` (a string) as the last member of an encoded body ("{...}").
+template <BodyFormat Format>
+void append_string_attribute(std::string& body, std::string_view name, std::string_view value) {
+  body.pop_back();  // the closing brace
+  if (body.size() > 1) body += ',';
+  append_json_string(body, name);
+  body += ':';
+  if constexpr (Format == BodyFormat::attribute_value) body += "{\"S\":";
+  append_json_string(body, value);
+  if constexpr (Format == BodyFormat::attribute_value) body += '}';
+  body += '}';
+}
+
+// Assigns the value of a `set` action to the key member it sets: the inverse of
+// to_attribute_value for the types a key may be formatted from (strings, integers, enums).
+// False when the value is not of the member's type.
+template <class F>
+bool assign_key_member(F& member, const AttributeValue& value) {
+  if constexpr (std::is_enum_v<F>) {
+    if (value.kind != AttributeValue::Kind::string) return false;
+    const std::optional<F> e = enum_from_name<F>(value.text);
+    if (e) member = *e;
+    return e.has_value();
+  } else if constexpr (std::is_integral_v<F>) {
+    if (value.kind != AttributeValue::Kind::number) return false;
+    const char* end = value.text.data() + value.text.size();
+    const auto [at, ec] = std::from_chars(value.text.data(), end, member);
+    return ec == std::errc{} && at == end;
+  } else if constexpr (std::is_assignable_v<F&, const std::string&>) {
+    if (value.kind != AttributeValue::Kind::string) return false;
+    member = value.text;
+    return true;
+  } else {
+    return false;
+  }
+}
+
+}  // namespace pksk::detail
