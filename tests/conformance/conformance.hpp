@@ -87,7 +87,50 @@ struct Account {
   Address address;
 };
 
+// Many-to-many through an inverted index: an organisation's members by user, and a user's
+// organisations through gsi1, whose keys are the table's swapped. Organisations name no index.
+struct Organisation {
+  std::string org;
+  std::string name;
+  friend bool operator==(const Organisation&, const Organisation&) = default;
+};
+struct Membership {
+  std::string org;
+  std::string user;
+  std::string role;
+  friend bool operator==(const Membership&, const Membership&) = default;
+};
+// An index key formatted from a member an update changes: tickets by status, oldest first.
+struct Ticket {
+  std::string id;
+  std::string status;
+  int opened{};
+  std::string title;
+  friend bool operator==(const Ticket&, const Ticket&) = default;
+};
+
 }  // namespace conformance
+
+template <>
+struct pksk::Entity<conformance::Organisation> {
+  static constexpr std::string_view type = "Organisation";
+  static constexpr std::string_view pk = "ORG#{org}";
+  static constexpr std::string_view sk = "ORG";
+};
+template <>
+struct pksk::Entity<conformance::Membership> {
+  static constexpr std::string_view type = "Membership";
+  static constexpr std::string_view pk = "ORG#{org}";
+  static constexpr std::string_view sk = "USER#{user}";
+  static constexpr std::array indexes = {pksk::Index{"gsi1", "USER#{user}", "ORG#{org}"}};
+};
+template <>
+struct pksk::Entity<conformance::Ticket> {
+  static constexpr std::string_view type = "Ticket";
+  static constexpr std::string_view pk = "TICKET#{id}";
+  static constexpr std::string_view sk = "T";
+  static constexpr std::array indexes = {pksk::Index{"gsi2", "STATUS#{status}", "OPENED#{opened}"}};
+};
 
 template <>
 struct pksk::Entity<conformance::Customer> {
@@ -148,6 +191,11 @@ inline std::string fresh_table_name() {
 template <class Store>
 auto make_table(Store& store) {
   return pksk::Table{store.backend, fresh_table_name()};
+}
+
+template <class Store>
+auto make_indexed_table(Store& store) {
+  return pksk::Table{store.backend, fresh_table_name(), {.indexes = {"gsi1", "gsi2"}}};
 }
 
 inline Account sample_account() {

@@ -166,6 +166,32 @@ inline ItemView key_view(simdjson::ondemand::object& item, const TableSpec& spec
   return view;
 }
 
+// Where a page of a query or scan stopped: a LastEvaluatedKey's table key, and for an index
+// query the item's sort key in the index.
+struct LastKey {
+  std::string_view pk, sk, index_sk;
+};
+
+inline LastKey last_key(simdjson::ondemand::object& key, const TableSpec& spec,
+                        const TableIndex* index) {
+  LastKey last;
+  for (auto member : key) {
+    simdjson::ondemand::field field;
+    std::string_view name;
+    if (std::move(member).get(field) || field.unescaped_key().get(name)) {
+      throw BackendError("pksk::dynamodb: a LastEvaluatedKey that does not parse");
+    }
+    if (name == spec.pk_attribute) {
+      last.pk = string_attribute(field.value());
+    } else if (name == spec.sk_attribute) {
+      last.sk = string_attribute(field.value());
+    } else if (index != nullptr && name == index->sk_attribute) {
+      last.index_sk = string_attribute(field.value());
+    }
+  }
+  return last;
+}
+
 // As key_view, and `live` is `item` rewound to its start, for the decoder to read in place:
 // `item` must outlive the view's use, and be read only once.
 inline ItemView item_view(simdjson::ondemand::object& item, const TableSpec& spec) {
@@ -267,7 +293,7 @@ class Backend {
       for (const auto& known : shared_->tables) {
         if (known->name == spec.name && known->pk_attribute == spec.pk_attribute &&
             known->sk_attribute == spec.sk_attribute &&
-            known->type_attribute == spec.type_attribute) {
+            known->type_attribute == spec.type_attribute && known->indexes == spec.indexes) {
           return TableHandle(known.get());
         }
       }
@@ -442,10 +468,20 @@ class Backend {
   QueryOutcome query(TableHandle table, const RawQuery& query, Visitor&& visit) {
     const TableSpec& spec = table.spec();
     detail::ReadRequest request = detail::query(spec, query);
+    const TableIndex* index = query.index.empty() ? nullptr : spec.find_index(query.index);
     Lease x = send("Query", std::move(request.body), spec, std::nullopt, "query");
     QueryOutcome outcome;
     read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
-              [&](const ItemView& last) { outcome.last_evaluated_sk = std::string(last.sk); });
+              [&](simdjson::ondemand::object& key) {
+                const detail::LastKey last = detail::last_key(key, spec, index);
+                if (index == nullptr) {
+                  outcome.last_evaluated_sk = std::string(last.sk);
+                } else {
+                  outcome.last_evaluated_sk = std::string(last.index_sk);
+                  outcome.last_evaluated_item_pk = std::string(last.pk);
+                  outcome.last_evaluated_item_sk = std::string(last.sk);
+                }
+              });
     return outcome;
   }
 
@@ -455,10 +491,12 @@ class Backend {
     detail::ReadRequest request = detail::scan(spec, scan);
     Lease x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
     ScanOutcome outcome;
-    read_page(*x, spec, request.client_filter, outcome.evaluated, visit, [&](const ItemView& last) {
-      outcome.last_evaluated_pk = std::string(last.pk);
-      outcome.last_evaluated_sk = std::string(last.sk);
-    });
+    read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
+              [&](simdjson::ondemand::object& key) {
+                const detail::LastKey last = detail::last_key(key, spec, nullptr);
+                outcome.last_evaluated_pk = std::string(last.pk);
+                outcome.last_evaluated_sk = std::string(last.sk);
+              });
     return outcome;
   }
 
@@ -567,47 +605,119 @@ class Backend {
         evaluated = static_cast<std::size_t>(n);
       } else if (name == "LastEvaluatedKey") {
         simdjson::ondemand::object key = object_of(value);
-        on_last_key(detail::key_view(key, spec));
+        on_last_key(key);
       }
     });
   }
 
+  // A key schema as DescribeTable lists it: (attribute name, HASH or RANGE) in order.
+  using KeySchema = std::vector<std::pair<std::string, std::string>>;
+
+  struct Description {
+    std::string status;  // empty: no such table
+    KeySchema schema;
+    std::vector<std::pair<std::string, std::string>> attributes;  // name, S/N/B
+    struct Gsi {
+      std::string name;
+      KeySchema schema;
+      std::string status;
+    };
+    std::vector<Gsi> indexes;
+  };
+
+  static KeySchema read_key_schema(simdjson::ondemand::value v) {
+    KeySchema out;
+    for (auto entry : array_of(v)) {
+      std::string_view n, t;
+      simdjson::ondemand::object o = object_of(value_of(entry));
+      if (auto error = o.find_field_unordered("AttributeName").get_string().get(n))
+        fail_parse(error);
+      if (auto error = o.find_field_unordered("KeyType").get_string().get(t)) fail_parse(error);
+      out.emplace_back(std::string(n), std::string(t));
+    }
+    return out;
+  }
+
+  static std::string read_string(simdjson::ondemand::value v) {
+    std::string_view s;
+    if (auto error = v.get_string().get(s)) fail_parse(error);
+    return std::string(s);
+  }
+
+  // The table's status once its schema has been checked against the spec, with the spec's
+  // indexes ACTIVE; empty when the table does not exist. A missing index is added (UpdateTable)
+  // with Options::create_missing_tables, and refused without.
   std::string describe(const TableSpec& spec) {
+    Description d = description(spec);
+    if (d.status.empty()) return {};
+    check_schema(spec, d.schema, d.attributes);
+    std::string status = d.status;
+    for (const TableIndex& index : spec.indexes) {
+      const KeySchema expected{{index.pk_attribute, "HASH"}, {index.sk_attribute, "RANGE"}};
+      const auto found =
+          std::find_if(d.indexes.begin(), d.indexes.end(),
+                       [&](const Description::Gsi& g) { return g.name == index.name; });
+      if (found == d.indexes.end()) {
+        if (!shared_->options.create_missing_tables) {
+          throw BackendError("pksk::dynamodb: table \"" + spec.name +
+                             "\" has no global secondary " + "index \"" + index.name +
+                             "\" (add it, or set " +
+                             "Options::create_missing_tables for development)");
+        }
+        if (d.status == "ACTIVE") add_index(spec, index);
+        return "ADDING INDEX";
+      }
+      if (found->schema != expected) {
+        throw BackendError("pksk::dynamodb: index \"" + index.name + "\" of table \"" + spec.name +
+                           "\" does not have the key schema [" + index.pk_attribute + " HASH, " +
+                           index.sk_attribute + " RANGE]");
+      }
+      if (found->status != "ACTIVE") status = "index " + found->status;
+    }
+    return status;
+  }
+
+  Description description(const TableSpec& spec) {
     std::string body = "{";
     detail::append_table_name(body, spec);
     body += '}';
-    std::string status;
+    Description d;
     try {
       Lease x = send("DescribeTable", std::move(body), spec, std::nullopt, "open_table");
-      std::vector<std::pair<std::string, std::string>> schema;      // name, HASH/RANGE
-      std::vector<std::pair<std::string, std::string>> attributes;  // name, S/N/B
       for_each_member(*x, [&](std::string_view, simdjson::ondemand::value table) {
         for_each_object_member(
             object_of(table), [&](std::string_view name, simdjson::ondemand::value v) {
               if (name == "TableStatus") {
-                std::string_view s;
-                if (auto error = v.get_string().get(s)) fail_parse(error);
-                status = std::string(s);
-              } else if (name == "KeySchema" || name == "AttributeDefinitions") {
-                auto& out = name == "KeySchema" ? schema : attributes;
-                const char* second = name == "KeySchema" ? "KeyType" : "AttributeType";
+                d.status = read_string(v);
+              } else if (name == "KeySchema") {
+                d.schema = read_key_schema(v);
+              } else if (name == "AttributeDefinitions") {
                 for (auto entry : array_of(v)) {
                   std::string_view n, t;
                   simdjson::ondemand::object o = object_of(value_of(entry));
                   if (auto error = o.find_field_unordered("AttributeName").get_string().get(n))
                     fail_parse(error);
-                  if (auto error = o.find_field_unordered(second).get_string().get(t))
+                  if (auto error = o.find_field_unordered("AttributeType").get_string().get(t))
                     fail_parse(error);
-                  out.emplace_back(std::string(n), std::string(t));
+                  d.attributes.emplace_back(std::string(n), std::string(t));
+                }
+              } else if (name == "GlobalSecondaryIndexes") {
+                for (auto entry : array_of(v)) {
+                  Description::Gsi& g = d.indexes.emplace_back();
+                  for_each_object_member(object_of(value_of(entry)),
+                                         [&](std::string_view field, simdjson::ondemand::value f) {
+                                           if (field == "IndexName") g.name = read_string(f);
+                                           if (field == "IndexStatus") g.status = read_string(f);
+                                           if (field == "KeySchema") g.schema = read_key_schema(f);
+                                         });
                 }
               }
             });
       });
-      check_schema(spec, schema, attributes);
     } catch (const MissingTable&) {
       return {};
     }
-    return status;
+    return d;
   }
 
   static void check_schema(const TableSpec& spec,
@@ -632,23 +742,78 @@ class Backend {
     }
   }
 
+  static void append_attribute_definition(std::string& body, std::string_view name) {
+    body += "{\"AttributeName\":";
+    detail::append_json_string(body, name);
+    body += ",\"AttributeType\":\"S\"}";
+  }
+
+  // An index's definition: its key schema, every attribute projected (items read through it
+  // decode as from the table).
+  static void append_index_definition(std::string& body, const TableIndex& index) {
+    body += "{\"IndexName\":";
+    detail::append_json_string(body, index.name);
+    body += ",\"KeySchema\":[{\"AttributeName\":";
+    detail::append_json_string(body, index.pk_attribute);
+    body += ",\"KeyType\":\"HASH\"},{\"AttributeName\":";
+    detail::append_json_string(body, index.sk_attribute);
+    body += ",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}";
+  }
+
   void create(const TableSpec& spec) {
     std::string body = "{";
     detail::append_table_name(body, spec);
-    body += ",\"AttributeDefinitions\":[{\"AttributeName\":";
-    detail::append_json_string(body, spec.pk_attribute);
-    body += ",\"AttributeType\":\"S\"},{\"AttributeName\":";
-    detail::append_json_string(body, spec.sk_attribute);
-    body += ",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":";
+    body += ",\"AttributeDefinitions\":[";
+    append_attribute_definition(body, spec.pk_attribute);
+    body += ',';
+    append_attribute_definition(body, spec.sk_attribute);
+    for (const TableIndex& index : spec.indexes) {
+      body += ',';
+      append_attribute_definition(body, index.pk_attribute);
+      body += ',';
+      append_attribute_definition(body, index.sk_attribute);
+    }
+    body += "],\"KeySchema\":[{\"AttributeName\":";
     detail::append_json_string(body, spec.pk_attribute);
     body += ",\"KeyType\":\"HASH\"},{\"AttributeName\":";
     detail::append_json_string(body, spec.sk_attribute);
-    body += ",\"KeyType\":\"RANGE\"}],\"BillingMode\":\"PAY_PER_REQUEST\"}";
+    body += ",\"KeyType\":\"RANGE\"}]";
+    if (!spec.indexes.empty()) {
+      body += ",\"GlobalSecondaryIndexes\":[";
+      for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
+        if (i) body += ',';
+        append_index_definition(body, spec.indexes[i]);
+      }
+      body += ']';
+    }
+    body += ",\"BillingMode\":\"PAY_PER_REQUEST\"}";
     try {
       (void)send("CreateTable", std::move(body), spec, std::nullopt, "open_table (creating it)");
     } catch (const BackendError& e) {
       // Another process created it between the look and the create: its schema is checked next.
       if (std::string_view(e.what()).find("ResourceInUseException") == std::string_view::npos)
+        throw;
+    }
+  }
+
+  // UpdateTable: adds one global secondary index (DynamoDB adds one at a time, and fills it from
+  // the items that already have its key attributes).
+  void add_index(const TableSpec& spec, const TableIndex& index) {
+    std::string body = "{";
+    detail::append_table_name(body, spec);
+    body += ",\"AttributeDefinitions\":[";
+    append_attribute_definition(body, index.pk_attribute);
+    body += ',';
+    append_attribute_definition(body, index.sk_attribute);
+    body += "],\"GlobalSecondaryIndexUpdates\":[{\"Create\":";
+    append_index_definition(body, index);
+    body += "}]}";
+    try {
+      (void)send("UpdateTable", std::move(body), spec, std::nullopt, "open_table (adding index)");
+    } catch (const BackendError& e) {
+      // Another process is adding it (or another index) already: waited for by the caller.
+      if (std::string_view(e.what()).find("ResourceInUseException") == std::string_view::npos &&
+          std::string_view(e.what()).find("LimitExceeded") == std::string_view::npos)
         throw;
     }
   }

@@ -218,12 +218,29 @@ inline bool names_attribute(const Condition& c, std::string_view a, std::string_
   return false;
 }
 
-inline std::string render_key_condition(const TableSpec& spec, std::string_view pk,
+// The key attributes a query reads by: the table's, or those of the index it names.
+struct QueryKeys {
+  std::string_view pk_attribute;
+  std::string_view sk_attribute;
+  const TableIndex* index = nullptr;
+};
+
+inline QueryKeys query_keys(const TableSpec& spec, std::string_view index_name) {
+  if (index_name.empty()) return {spec.pk_attribute, spec.sk_attribute, nullptr};
+  const TableIndex* index = spec.find_index(index_name);
+  if (index == nullptr) {
+    throw ValidationError("pksk::dynamodb: query on table \"" + spec.name + "\": no index \"" +
+                          std::string(index_name) + "\" (TableOptions::indexes)");
+  }
+  return {index->pk_attribute, index->sk_attribute, index};
+}
+
+inline std::string render_key_condition(const QueryKeys& keys, std::string_view pk,
                                         const KeyCondition* sk, ExpressionPlaceholders& names) {
-  std::string out = names.name(spec.pk_attribute) + " = " +
+  std::string out = names.name(keys.pk_attribute) + " = " +
                     names.value(AttributeValue::from_string(std::string(pk)));
   if (sk == nullptr || sk->op == KeyCondition::Op::any) return out;
-  const std::string n = names.name(spec.sk_attribute);
+  const std::string n = names.name(keys.sk_attribute);
   const auto v = [&](const std::string& text) {
     return names.value(AttributeValue::from_string(text));
   };
@@ -273,6 +290,7 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
   ExpressionPlaceholders names;
   ReadRequest request;
   std::string& out = request.body;
+  const QueryKeys keys = query_keys(spec, q.index);
   out = "{";
   append_table_name(out, spec);
   if (!q.index.empty()) {
@@ -280,7 +298,7 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
     append_json_string(out, q.index);
   }
   out += ",\"KeyConditionExpression\":";
-  append_json_string(out, render_key_condition(spec, q.pk, q.sk, names));
+  append_json_string(out, render_key_condition(keys, q.pk, q.sk, names));
   if (q.filter != nullptr) {
     Condition server{Condition::Op::all, {}, {}};
     Condition client{Condition::Op::all, {}, {}};
@@ -301,9 +319,23 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
   }
   append_projection(out, spec, q.projection, names);
   if (q.limit != 0) out += ",\"Limit\":" + std::to_string(q.limit);
-  if (q.exclusive_start_sk) {
+  if (q.exclusive_start_sk && keys.index == nullptr) {
     out += ",\"ExclusiveStartKey\":";
     append_key(out, spec, ItemKey{q.pk, *q.exclusive_start_sk});
+  } else if (q.exclusive_start_sk) {
+    // An index's LastEvaluatedKey: the table key of the item and its keys in the index.
+    if (!q.exclusive_start_item) {
+      throw ValidationError("pksk::dynamodb: query on index \"" + keys.index->name +
+                            "\": an exclusive start needs the index key and the table key");
+    }
+    out += ",\"ExclusiveStartKey\":";
+    append_key(out, spec, *q.exclusive_start_item);
+    out.pop_back();
+    out += ',';
+    append_string_attribute(out, keys.pk_attribute, q.pk);
+    out += ',';
+    append_string_attribute(out, keys.sk_attribute, *q.exclusive_start_sk);
+    out += '}';
   }
   if (!q.forward) out += ",\"ScanIndexForward\":false";
   names.append_json(out);
