@@ -6,6 +6,7 @@
 #include <pksk/dynamodb.hpp>
 
 #include <string>
+#include <vector>
 #include "local_endpoint.hpp"
 
 namespace dynamodb_backend {
@@ -13,6 +14,16 @@ namespace dynamodb_backend {
 struct Note {
   std::string id;
   std::string text;
+};
+
+struct Tagged {
+  std::string id;
+  std::string tag;
+};
+// Tagged as an earlier version of the program declared it, before it had an index.
+struct TaggedBefore {
+  std::string id;
+  std::string tag;
 };
 
 }  // namespace dynamodb_backend
@@ -24,9 +35,25 @@ struct pksk::Entity<dynamodb_backend::Note> {
   static constexpr std::string_view sk = "N";
 };
 
+template <>
+struct pksk::Entity<dynamodb_backend::Tagged> {
+  static constexpr std::string_view type = "Tagged";
+  static constexpr std::string_view pk = "TAGGED#{id}";
+  static constexpr std::string_view sk = "T";
+  static constexpr std::array indexes = {pksk::Index{"bytag", "TAG#{tag}", "TAGGED#{id}"}};
+};
+
+template <>
+struct pksk::Entity<dynamodb_backend::TaggedBefore> {
+  static constexpr std::string_view type = "Tagged";
+  static constexpr std::string_view pk = "TAGGED#{id}";
+  static constexpr std::string_view sk = "T";
+};
+
 namespace {
 
 using dynamodb_backend::Note;
+using dynamodb_backend::Tagged;
 
 pksk::dynamodb::Options local(bool create) {
   return {.endpoint = pksk_test::dynamodb_local_endpoint(),
@@ -68,6 +95,37 @@ TEST_CASE("a table whose key schema is not the spec's is a BackendError naming b
     CHECK_THAT(e.what(), Catch::Contains("[PK HASH S, SK RANGE S]") &&
                              Catch::Contains("[pk HASH S, sk RANGE S]"));
   }
+}
+
+TEST_CASE("an index added to an existing table: refused, or added and backfilled on request") {
+  pksk::dynamodb::Backend strict{local(false)};
+  pksk::dynamodb::Backend creating{local(true)};
+  const std::string name = fresh_table_name();
+  {
+    pksk::Table plain{creating, name};
+    plain.put(Note{.id = "n", .text = "not tagged"});
+    for (const char* id : {"b", "c", "d"}) plain.put(dynamodb_backend::TaggedBefore{id, "red"});
+  }
+  CHECK_THROWS_WITH((pksk::Table{strict, name, {.indexes = {"bytag"}}}),
+                    Catch::Contains("no global secondary index \"bytag\"") &&
+                        Catch::Contains("create_missing_tables"));
+  // UpdateTable adds it; items written before it lack its keys until backfilled.
+  pksk::Table indexed{creating, name, {.indexes = {"bytag"}}};
+  indexed.put(Tagged{"a", "red"});
+  CHECK(indexed.index("bytag").query<Tagged>(pksk::PartitionKey{"TAG#red"}).size() == 1);
+  // Now that it exists, the strict backend opens it as it is.
+  pksk::Table reopened{strict, name, {.indexes = {"bytag"}}};
+  CHECK(reopened.index("bytag").query<Tagged>(pksk::PartitionKey{"TAG#red"}).size() == 1);
+  std::size_t reports = 0;
+  CHECK(reopened.backfill_index<Tagged>(
+            "bytag", [&](const pksk::BackfillProgress&) { ++reports; }, 2) == 3);
+  CHECK(reports >= 2);
+  std::vector<std::string> ids;
+  for (const Tagged& t : reopened.index("bytag").query<Tagged>(pksk::PartitionKey{"TAG#red"})) {
+    ids.push_back(t.id);
+  }
+  CHECK(ids == std::vector<std::string>{"a", "b", "c", "d"});
+  CHECK(reopened.backfill_index<Tagged>("bytag") == 0);
 }
 
 TEST_CASE("an endpoint that is not a URL is refused when the backend is made") {
