@@ -14,6 +14,7 @@
 
 #include "filter_floor.hpp"
 #include "floor.hpp"
+#include "index_side.hpp"
 #include "options.hpp"
 #include "setup.hpp"
 
@@ -58,7 +59,10 @@ int main(int argc, char** argv) try {
   }
 
   const std::string path = ensure_dataset(options.data_dir, options.customers);
-  if (mode == "prepare") return 0;
+  if (mode == "prepare") {
+    ensure_index_dataset(options.data_dir, options.customers);
+    return 0;
+  }
   const CustomerStream stream(options.customers);
 
   std::uint64_t checksum = 0;
@@ -94,6 +98,14 @@ int main(int argc, char** argv) try {
     const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
     checksum =
         run(stream, queries, [&](std::size_t at) { return side.total_above(pks[at], 1000.0); });
+  } else if (mode == "index_floor") {
+    IndexFloor floor(ensure_index_dataset(options.data_dir, options.customers));
+    checksum = run(stream, queries,
+                   [&](std::size_t at) { return floor.orders_by_status(stream.pks[at]); });
+  } else if (mode == "index_pksk") {
+    PkskIndexSide side(ensure_index_dataset(options.data_dir, options.customers));
+    const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
+    checksum = run(stream, queries, [&](std::size_t at) { return side.orders_by_status(pks[at]); });
   } else if (mode == "projection_pksk" || mode == "projection_full") {
     PkskSide side(path);
     const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);

@@ -15,6 +15,7 @@
 #include "alloc_counter.hpp"
 #include "filter_floor.hpp"
 #include "floor.hpp"
+#include "index_side.hpp"
 #include "model.hpp"
 #include "nlohmann_decode.hpp"
 #include "options.hpp"
@@ -188,6 +189,43 @@ void filtered_pksk(benchmark::State& state, int customers) {
           [&](std::size_t i) { return e.pksk.total_above(e.pksk_pks[i], kTotalThreshold); });
 }
 
+// ---- an index query (issue 20): a customer's orders by status, through gsi1
+// -----------------------
+
+struct IndexEnv {
+  std::string path;
+  CustomerStream stream;
+  IndexFloor floor;
+  PkskIndexSide pksk;
+  std::vector<pksk::PartitionKey> pksk_pks;
+
+  explicit IndexEnv(int customers)
+      : path(ensure_index_dataset(g_options.data_dir, customers)),
+        stream(customers),
+        floor(path),
+        pksk(path),
+        pksk_pks(pksk_partitions(stream)) {}
+};
+
+IndexEnv& index_env(int customers) {
+  static std::map<int, std::unique_ptr<IndexEnv>> envs;
+  auto& e = envs[customers];
+  if (!e) e = std::make_unique<IndexEnv>(customers);
+  return *e;
+}
+
+void index_floor(benchmark::State& state, int customers) {
+  IndexEnv& e = index_env(customers);
+  measure(state, e.stream.size(),
+          [&](std::size_t i) { return e.floor.orders_by_status(e.stream.pks[i]); });
+}
+
+void index_pksk(benchmark::State& state, int customers) {
+  IndexEnv& e = index_env(customers);
+  measure(state, e.stream.size(),
+          [&](std::size_t i) { return e.pksk.orders_by_status(e.pksk_pks[i]); });
+}
+
 void projection_full(benchmark::State& state, int customers) {
   Env& e = env(customers);
   measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk.orders(e.pksk_pks[i]); });
@@ -277,6 +315,8 @@ void register_all() {
   reg("decode/nlohmann", decode_nlohmann, n);
   reg("filtered/pksk", filtered_pksk, n);
   reg("filtered/floor", filtered_floor, n);
+  reg("index/pksk", index_pksk, n);
+  reg("index/floor", index_floor, n);
   reg("projection/pksk", projection_two_members, n);
   reg("projection/full", projection_full, n);
   for (int customers : g_options.scale) {

@@ -1,8 +1,10 @@
-// Collection-query throughput with 1 and 2 threads sharing one pksk::Table over one
-// pksk::sqlite::Backend (issue 23): each thread queries whole customer collections (a customer
-// and its orders) through the same Table, on its own connection. Items per second are counted
-// over wall-clock time, and the run ends with the ratio of 2 threads to 1, measured in the
-// same process on the same data.
+// Throughput with 1 and 2 threads sharing one pksk::Table over one pksk::sqlite::Backend:
+// - collection queries (issue 23): each thread queries whole customer collections (a customer
+//   and its orders) through the same Table, on its own connection;
+// - a parallel scan (issue 20): every Order of the table read as 4 segments, all 4 by one
+//   thread, or 2 by each of 2 threads at once.
+// Items per second are counted over wall-clock time, and the run ends with the ratio of 2
+// threads to 1 for each, measured in the same process on the same data.
 
 #include <benchmark/benchmark.h>
 #include <time.h>
@@ -110,17 +112,38 @@ void collection_shared_table(benchmark::State& state) {
                                                       benchmark::Counter::kAvgThreads);
 }
 
-// Prints as the console reporter does, and keeps items/s per thread count for the ratio.
+constexpr std::size_t kScanSegments = 4;
+
+// Per iteration, the threads together read the whole table once: thread t of n reads the
+// segments t, t + n, ...
+void parallel_scan(benchmark::State& state) {
+  Shared& s = shared();
+  const auto thread = static_cast<std::size_t>(state.thread_index());
+  const auto threads = static_cast<std::size_t>(state.threads());
+  std::size_t items = 0;
+  for (auto _ : state) {
+    for (std::size_t segment = thread; segment < kScanSegments; segment += threads) {
+      auto part = s.pksk.scan_segment(segment, kScanSegments);
+      items += part.size();
+      benchmark::DoNotOptimize(part);
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(items));
+}
+
+// Prints as the console reporter does, and keeps items/s per benchmark and thread count for
+// the ratios.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
-  std::map<int, double> items_per_second;
+  std::map<std::string, std::map<int, double>> items_per_second;  // by family, then threads
   std::map<int, double> cpu_per_query;
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
       const int threads = static_cast<int>(run.threads);
+      const std::string family = run.run_name.function_name;
       if (const auto it = run.counters.find("items_per_second"); it != run.counters.end()) {
-        items_per_second[threads] = it->second;
+        items_per_second[family][threads] = it->second;
       }
       if (const auto it = run.counters.find("thread_cpu_us_per_query"); it != run.counters.end()) {
         cpu_per_query[threads] = it->second;
@@ -141,12 +164,19 @@ int main(int argc, char** argv) {
       ->UseRealTime()
       ->Threads(1)
       ->Threads(2);
+  benchmark::RegisterBenchmark("parallel_scan_4_segments/pksk", parallel_scan)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Threads(1)
+      ->Threads(2);
   benchmark::AddCustomContext("customers", std::to_string(g_options.customers));
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  if (reporter.items_per_second.count(1) != 0 && reporter.items_per_second.count(2) != 0) {
-    std::printf("threads ratio (items/s, 2 threads / 1 thread): %.2f\n",
-                reporter.items_per_second[2] / reporter.items_per_second[1]);
+  for (const auto& [family, by_threads] : reporter.items_per_second) {
+    if (by_threads.count(1) != 0 && by_threads.count(2) != 0) {
+      std::printf("%s threads ratio (items/s, 2 threads / 1 thread): %.2f\n", family.c_str(),
+                  by_threads.at(2) / by_threads.at(1));
+    }
   }
   if (reporter.cpu_per_query.count(1) != 0 && reporter.cpu_per_query.count(2) != 0) {
     std::printf("CPU per query (each thread's own), 2 threads / 1 thread: %.2f\n",

@@ -52,6 +52,10 @@ class PkskSide {
   std::vector<Order> orders_projected(const pksk::PartitionKey& pk) {
     return table_.query<Order>(pk, {.select = pksk::members(&Order::order_id, &Order::total)});
   }
+  // One segment of a parallel scan of the table's Orders.
+  std::vector<Order> scan_segment(std::size_t segment, std::size_t segments) {
+    return table_.scan<Order>({.segment = segment, .segments = segments});
+  }
   std::vector<Order> range(const pksk::PartitionKey& pk, std::string_view low,
                            std::string_view high) {
     return table_.query<Order>(pk, {.sk = pksk::between(std::string(low), std::string(high))});

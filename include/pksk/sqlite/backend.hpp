@@ -529,41 +529,9 @@ class Backend {
 
     std::optional<ds::RowFilter> filter;
     if (query.filter != nullptr) filter.emplace(*query.filter, k.t.spec);
-
-    QueryOutcome outcome;
-    std::size_t bytes = 0;
-    for (bool first = true;; first = false) {
-      const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
-      if (rc == SQLITE_DONE) break;
-      if (rc != SQLITE_ROW)
-        ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
-      // A table query selects (sk, type, body, size), the pk being the caller's; an index
-      // query (pk, sk, type, body, size, index sk).
-      const int at = index == nullptr ? 0 : 1;
-      const ItemView item{index == nullptr ? query.pk : ds::column_view(s, 0),
-                          ds::column_view(s, at), ds::column_view(s, at + 1),
-                          ds::column_view(s, at + 2),
-                          static_cast<std::size_t>(sqlite3_column_int64(s, at + 3))};
-      ++outcome.evaluated;
-      bytes += item.size;
-      // The filter comes after the item has counted, as DynamoDB's does.
-      if (!filter || (*filter)(item)) visit(item);
-      const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
-      if (at_limit || bytes >= query.page_bytes) {
-        // Still SQLite's memory: the statement has not stepped since.
-        if (query.last_key_at_limit || bytes >= query.page_bytes) {
-          if (index == nullptr) {
-            outcome.last_evaluated_sk.emplace(item.sk);
-          } else {
-            outcome.last_evaluated_sk.emplace(ds::column_view(s, 5));
-            outcome.last_evaluated_item_pk.emplace(item.pk);
-            outcome.last_evaluated_item_sk.emplace(item.sk);
-          }
-        }
-        break;
-      }
-    }
-    return outcome;
+    ds::RowFilter* row_filter = filter ? &*filter : nullptr;
+    return index == nullptr ? read_page<false>(k, s, query, row_filter, visit)
+                            : read_page<true>(k, s, query, row_filter, visit);
   }
 
   // One page of a scan, in (pk, sk) byte order, with the paging of query(); with segments > 1,
@@ -1061,6 +1029,46 @@ class Backend {
           "query (preparing it)");
     }
     return cached;
+  }
+
+  // The rows of a query's page, with DynamoDB's paging. A table query selects (sk, type, body,
+  // size), the pk being the caller's; an index query (pk, sk, type, body, size, index sk).
+  // Two instantiations, so that the table's row loop tests nothing about indexes.
+  template <bool Indexed, class Visitor>
+  QueryOutcome read_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
+                         detail::sqlite::RowFilter* filter, Visitor& visit) {
+    namespace ds = detail::sqlite;
+    constexpr int at = Indexed ? 1 : 0;
+    QueryOutcome outcome;
+    std::size_t bytes = 0;
+    for (bool first = true;; first = false) {
+      const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW)
+        ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
+      const ItemView item{Indexed ? ds::column_view(s, 0) : query.pk, ds::column_view(s, at),
+                          ds::column_view(s, at + 1), ds::column_view(s, at + 2),
+                          static_cast<std::size_t>(sqlite3_column_int64(s, at + 3))};
+      ++outcome.evaluated;
+      bytes += item.size;
+      // The filter comes after the item has counted, as DynamoDB's does.
+      if (filter == nullptr || (*filter)(item)) visit(item);
+      const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
+      if (at_limit || bytes >= query.page_bytes) {
+        // Still SQLite's memory: the statement has not stepped since.
+        if (query.last_key_at_limit || bytes >= query.page_bytes) {
+          if constexpr (Indexed) {
+            outcome.last_evaluated_sk.emplace(ds::column_view(s, 5));
+            outcome.last_evaluated_item_pk.emplace(item.pk);
+            outcome.last_evaluated_item_sk.emplace(item.sk);
+          } else {
+            outcome.last_evaluated_sk.emplace(item.sk);
+          }
+        }
+        break;
+      }
+    }
+    return outcome;
   }
 
   static detail::sqlite::CachedStatement& index_query_statement(Call& k, const TableIndex& index,
