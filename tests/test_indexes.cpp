@@ -445,16 +445,7 @@ TEST_CASE("the query plans use the intended index") {
   namespace ds = pksk::detail::sqlite;
   const pksk::TableSpec spec{"shop", "pk", "sk", "type", {"gsi1", "gsi2"}};
 
-  // A collection read and a typed-prefix read (begins_with of a type's literal prefix): one
-  // range of the primary key's B-tree, in its order.
-  for (const auto shape : {ds::RangeShape::any, ds::RangeShape::prefix_bounded}) {
-    for (const bool forward : {true, false}) {
-      const std::string plan = query_plan(db, ds::query_sql(spec, shape, forward, true));
-      INFO(plan);
-      CHECK(plan.find("SEARCH shop USING PRIMARY KEY (pk=?") != std::string::npos);
-      CHECK(plan.find("TEMP B-TREE") == std::string::npos);
-    }
-  }
+  // The primary key's plans are asserted in test_reads.
   // An index query, with every shape and a start: a range of the partial index, in its order.
   for (const auto shape : {ds::RangeShape::any, ds::RangeShape::eq, ds::RangeShape::between,
                            ds::RangeShape::prefix_bounded, ds::RangeShape::lt}) {

@@ -469,6 +469,76 @@ TEST_CASE("plain decimals compare as text exactly as Decimals do") {
   CHECK(!pksk::detail::order_short_numbers(".", "1"));
 }
 
+namespace probe {
+struct Probe {
+  std::string id;
+  double n{};
+  std::string s;
+};
+}  // namespace probe
+template <>
+struct pksk::Entity<probe::Probe> {
+  static constexpr std::string_view type = "Probe";
+  static constexpr std::string_view pk = "P";
+  static constexpr std::string_view sk = "{id}";
+};
+
+TEST_CASE("comparisons read in place judge every value as the general evaluator does") {
+  using probe::Probe;
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "probes"};
+  // Bodies written by hand: values of every type, absent, duplicated, with exponents.
+  const std::vector<std::pair<std::string, std::string>> bodies{
+      {"a", R"({"id":"a","n":5})"},           {"b", R"({"id":"b","n":5.0})"},
+      {"c", R"({"id":"c","n":4.99})"},        {"d", R"({"id":"d","n":1e1})"},
+      {"e", R"({"id":"e","n":"5"})"},         {"f", R"({"id":"f"})"},
+      {"g", R"({"id":"g","n":null})"},        {"h", R"({"id":"h","n":[5]})"},
+      {"i", R"({"id":"i","n":6,"n":4})"},     {"j", R"({"id":"j","s":"m","n":7})"},
+      {"k", R"({"id":"k","s":"ma"})"},        {"l", R"({"id":"l","s":5})"},
+      {"m", R"({"id":"m","s":"l"})"},         {"n", R"({"id":"n","n":-0})"},
+      {"o", R"({"id":"o","n":0.5e1})"},       {"p", R"({"id":"p","s":"m\u0000"})"},
+      {"q", R"({"id":"q","n":true,"s":"z"})"}};
+  sqlite3* db = backend.native_handle();
+  for (const auto& [id, body] : bodies) {
+    const std::string sql = "INSERT INTO probes (pk, sk, type, body, size) VALUES ('P', '" + id +
+                            "', 'Probe', '" + body + "', 10)";
+    REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  }
+  const pksk::PartitionKey pk{"P"};
+  const auto ids = [&](const pksk::Filter& filter) {
+    std::string out;
+    for (const Probe& p :
+         table.query<Probe>(pk, {.filter = filter, .select = pksk::members(&Probe::id)})) {
+      out += p.id;
+    }
+    return out;
+  };
+  // The same condition twice under ||: not a conjunction of comparisons, so evaluated in full.
+  const auto check = [&](const pksk::Filter& fast, const pksk::Filter& general) {
+    const std::string in_place = ids(fast);
+    INFO("in place: " << in_place);
+    CHECK(in_place == ids(general || general));
+    return in_place;
+  };
+  const auto n = pksk::attr(&Probe::n);
+  const auto s = pksk::attr(&Probe::s);
+  CHECK(check(n == 5.0, n == 5.0) == "abo");
+  CHECK(check(n != 5.0, n != 5.0) == "cdefghijklmnpq");
+  CHECK(check(n < 5.0, n < 5.0) == "cn");
+  check(n <= 5.0, n <= 5.0);
+  CHECK(check(n > 5.0, n > 5.0) == "dij");
+  check(n >= 5.0, n >= 5.0);
+  CHECK(check(s == "m", s == "m") == "j");
+  check(s != "m", s != "m");
+  CHECK(check(s < "m", s < "m") == "m");
+  check(s <= "ma", s <= "ma");
+  CHECK(check(s > "m", s > "m") == "kpq");
+  check(s >= "m", s >= "m");
+  CHECK(check(n > 4.0 && s == "m", n > 4.0 && s == "m") == "j");
+  check(n != 5.0 && s != "z", n != 5.0 && s != "z");
+  check(n > 1.0 && n<6.0, n> 1.0 && n < 6.0);  // one member twice
+}
+
 TEST_CASE("API.md section 4, filters and the reads beyond the key, as written") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};

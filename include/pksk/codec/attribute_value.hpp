@@ -493,6 +493,19 @@ void read_members(simdjson::ondemand::object object, AttributeValue& out, Read&&
 
 // depth: the level of value in the document (the item is 1), bounded as the codec bounds it,
 // since each level is a level of recursion here.
+// A plain-JSON number's text as written, checked against JSON's number grammar (simdjson's
+// type() looks at the first byte only); a bad one throws, naming where it is.
+inline std::string_view plain_number_text(simdjson::ondemand::value& value) {
+  std::string_view raw = value.raw_json_token();
+  while (!raw.empty() &&
+         (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) {
+    raw.remove_suffix(1);
+  }
+  if (!is_json_number(raw)) [[unlikely]]
+    throw_pathed("invalid number");
+  return raw;
+}
+
 inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out,
                              std::int32_t depth = 1) {
   using simdjson::ondemand::json_type;
@@ -508,17 +521,9 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
       out = AttributeValue::from_bool(b);
       return;
     }
-    case json_type::number: {
-      std::string_view raw = value.raw_json_token();
-      while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' ||
-                              raw.back() == '\t')) {
-        raw.remove_suffix(1);
-      }
-      if (!is_json_number(raw)) [[unlikely]]
-        throw_pathed("invalid number");
-      out = AttributeValue::from_number(std::string(raw));
+    case json_type::number:
+      out = AttributeValue::from_number(std::string(plain_number_text(value)));
       return;
-    }
     case json_type::string: {
       std::string_view s;
       if (auto error = value.get_string().get(s)) throw_invalid_json(error);

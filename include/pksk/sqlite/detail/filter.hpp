@@ -3,7 +3,14 @@
 // (expr/evaluate.hpp), before the row is decoded. Only what the filter names is read: the key
 // and type columns as they are, and from the body the top-level attributes it names, parsed
 // into a small AttributeValue map; the parse stops once they are all found.
+//
+// The common filter, comparisons of top-level attributes with a number or a string joined by
+// AND (`total > 100`, `status <> "cancelled"`), is evaluated on the body's JSON values as they
+// are read, with no AttributeValue built and nothing allocated: the first comparison found
+// false ends the row. A value the shortcut cannot judge exactly (a number with an exponent)
+// sends the row through the general evaluator.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -43,12 +50,17 @@ class RowFilter {
     } else {
       add_part(condition);
     }
+    find_comparisons();
   }
 
   // Whether the row passes; throws DecodeError if its body is not a JSON object.
   bool operator()(const ItemView& row) {
     if (type_ && row.type != *type_) return false;
     if (parts_.empty()) return true;
+    if (!comparisons_.empty()) {
+      const Verdict verdict = compare_in_place(row);
+      if (verdict != Verdict::unknown) return verdict == Verdict::holds;
+    }
     item_.kind = AttributeValue::Kind::map;
     item_.map.clear();
     if (needs_pk_)
@@ -104,7 +116,10 @@ class RowFilter {
     for (const Condition& child : c.children) collect(child);
   }
 
-  void read_body(const ItemView& row) {
+  // Hands each top-level member of the row's body to on_member(key, value) until it returns
+  // false; throws DecodeError naming the item if the body is not a JSON object.
+  template <class OnMember>
+  void for_each_member(const ItemView& row, OnMember&& on_member) {
     thread_local simdjson::ondemand::parser parser;
     thread_local PaddedBuffer buffer;
     try {
@@ -116,27 +131,154 @@ class RowFilter {
       }
       simdjson::ondemand::object object;
       if (auto error = document.get_object().get(object)) throw_invalid_json(error);
-      std::size_t found = 0;
       for (auto member : object) {
         simdjson::ondemand::field field;
         if (auto error = std::move(member).get(field)) throw_invalid_json(error);
+        simdjson::ondemand::value value = field.value();
         // Raw keys, as the codec matches them: member names are identifiers, never escaped.
-        const simdjson::ondemand::raw_json_string key = field.key();
-        const std::string_view* wanted = nullptr;
-        for (const std::string_view& n : body_names_) {
-          if (wanted == nullptr && key.unsafe_is_equal(n)) wanted = &n;
-        }
-        if (wanted == nullptr) continue;  // On-Demand skips the value
-        auto& entry = item_.map.emplace_back(AttributeValue::Member{std::string(*wanted), {}});
-        read_plain_value(field.value(), entry.second);
-        // Every named attribute read: the rest of the body is not looked at.
-        if (++found == body_names_.size()) break;
+        if (!on_member(field.key(), value)) break;
       }
     } catch (const PathedFailure& failure) {
       throw DecodeError("pksk::sqlite: table \"" + spec_.name + "\": filtering the item pk \"" +
                         std::string(row.pk) + "\", sk \"" + std::string(row.sk) + "\": at " +
                         failure.full_path() + ": " + failure.what);
     }
+  }
+
+  void read_body(const ItemView& row) {
+    std::size_t found = 0;
+    for_each_member(
+        row, [&](simdjson::ondemand::raw_json_string key, simdjson::ondemand::value& value) {
+          const std::string_view* wanted = nullptr;
+          for (const std::string_view& n : body_names_) {
+            if (wanted == nullptr && key.unsafe_is_equal(n)) wanted = &n;
+          }
+          if (wanted == nullptr) return true;  // On-Demand skips the value
+          auto& entry = item_.map.emplace_back(AttributeValue::Member{std::string(*wanted), {}});
+          read_plain_value(value, entry.second);
+          // Every named attribute read: the rest of the body is not looked at.
+          return ++found != body_names_.size();
+        });
+  }
+
+  // ------------------------------------------------------------ comparisons read in place
+
+  enum class Verdict : unsigned char { fails, holds, unknown };
+
+  // `name op constant` with name a top-level attribute of the body.
+  struct Comparison {
+    std::string_view name;
+    Condition::Op op;
+    AttributeValue::Kind kind;  // of the constant: number or string
+    std::string_view constant;  // its text
+  };
+
+  static bool is_comparison(Condition::Op op) noexcept {
+    using Op = Condition::Op;
+    return op == Op::eq || op == Op::ne || op == Op::lt || op == Op::le || op == Op::gt ||
+           op == Op::ge;
+  }
+
+  // Every conjunct (but the type, checked on its column) a comparison on the body, or none is
+  // taken: a filter is evaluated one way or the other.
+  void find_comparisons() {
+    for (const Condition* part : parts_) {
+      const Condition& c = *part;
+      const bool simple =
+          is_comparison(c.op) && c.operands.size() == 2 && c.children.empty() &&
+          c.operands[0].kind == Operand::Kind::path && c.operands[0].path.steps.size() == 1 &&
+          !c.operands[0].path.steps[0].is_index && c.operands[1].kind == Operand::Kind::value &&
+          (c.operands[1].value.kind == AttributeValue::Kind::number ||
+           c.operands[1].value.kind == AttributeValue::Kind::string);
+      const std::string& name = simple ? c.operands[0].path.steps[0].name : spec_.pk_attribute;
+      if (!simple || name == spec_.pk_attribute || name == spec_.sk_attribute ||
+          name == spec_.type_attribute) {
+        comparisons_.clear();
+        return;
+      }
+      comparisons_.push_back({name, c.op, c.operands[1].value.kind, c.operands[1].value.text});
+    }
+    seen_.resize(comparisons_.size());
+  }
+
+  // The comparison of a value with the constant, as evaluate() would find it.
+  static Verdict judge(const Comparison& c, simdjson::ondemand::value& value) {
+    using Op = Condition::Op;
+    using simdjson::ondemand::json_type;
+    json_type type;
+    if (auto error = value.type().get(type)) throw_invalid_json(error);
+    // A value of another type: = and the orderings are false, <> is true.
+    const Verdict mismatch = c.op == Op::ne ? Verdict::holds : Verdict::fails;
+    int order = 0;
+    if (c.kind == AttributeValue::Kind::number) {
+      if (type != json_type::number) return mismatch;
+      const std::optional<int> o = order_short_numbers(plain_number_text(value), c.constant);
+      if (!o) return Verdict::unknown;
+      order = *o;
+    } else {
+      if (type != json_type::string) return mismatch;
+      std::string_view text;
+      if (auto error = value.get_string().get(text)) throw_invalid_json(error);
+      const int cmp = text.compare(c.constant);
+      order = cmp < 0 ? -1 : (cmp > 0 ? 1 : 0);
+    }
+    bool holds = false;
+    switch (c.op) {
+      case Op::eq:
+        holds = order == 0;
+        break;
+      case Op::ne:
+        holds = order != 0;
+        break;
+      case Op::lt:
+        holds = order < 0;
+        break;
+      case Op::le:
+        holds = order <= 0;
+        break;
+      case Op::gt:
+        holds = order > 0;
+        break;
+      default:
+        holds = order >= 0;
+        break;
+    }
+    return holds ? Verdict::holds : Verdict::fails;
+  }
+
+  Verdict compare_in_place(const ItemView& row) {
+    std::fill(seen_.begin(), seen_.end(), false);
+    std::size_t found = 0;
+    Verdict verdict = Verdict::holds;
+    for_each_member(row,
+                    [&](simdjson::ondemand::raw_json_string key, simdjson::ondemand::value& value) {
+                      for (std::size_t i = 0; i < comparisons_.size(); ++i) {
+                        // Only the first of duplicate members counts, as the evaluator's find()
+                        // reads it.
+                        if (seen_[i] || !key.unsafe_is_equal(comparisons_[i].name)) continue;
+                        seen_[i] = true;
+                        ++found;
+                        verdict = judge(comparisons_[i], value);
+                        if (verdict != Verdict::holds)
+                          return false;  // false, or not judged here: done
+                        // Two comparisons on one member read its value once each: only the first is
+                        // judged now, the other when the rows are evaluated in full.
+                        for (std::size_t j = i + 1; j < comparisons_.size(); ++j) {
+                          if (!seen_[j] && comparisons_[j].name == comparisons_[i].name) {
+                            verdict = Verdict::unknown;
+                            return false;
+                          }
+                        }
+                        break;
+                      }
+                      return found != comparisons_.size();
+                    });
+    if (verdict != Verdict::holds) return verdict;
+    // Absent attributes: = and the orderings are false, <> is true.
+    for (std::size_t i = 0; i < comparisons_.size(); ++i) {
+      if (!seen_[i] && comparisons_[i].op != Condition::Op::ne) return Verdict::fails;
+    }
+    return Verdict::holds;
   }
 
   const TableSpec& spec_;
@@ -147,6 +289,8 @@ class RowFilter {
   bool needs_type_ = false;
   std::vector<std::string_view> body_names_;  // views into the condition
   AttributeValue item_;
+  std::vector<Comparison> comparisons_;  // every part, when all are comparisons read in place
+  std::vector<bool> seen_;               // per comparison, in the row being read
 };
 
 }  // namespace pksk::detail::sqlite
