@@ -90,16 +90,16 @@ inline void operand_value(const AttributeValue& item, const Operand& operand, Op
   }
 }
 
-// Two plain decimals ([-]digits[.digits], no exponent: how numbers are written in bodies and
-// by the codec) compared exactly as text, without building Decimals: the common case, which a
-// filter meets once per row. nullopt when either is not plain.
-inline std::optional<int> order_short_numbers(std::string_view a, std::string_view b) noexcept {
-  struct Parts {
-    bool negative = false;
-    std::string_view integer;   // leading zeros dropped
-    std::string_view fraction;  // trailing zeros dropped
-  };
-  const auto split = [](std::string_view t, Parts& p) {
+// A plain decimal ([-]digits[.digits], no exponent: how numbers are written in bodies and by
+// the codec) split for comparison as text, without building a Decimal.
+struct PlainDecimal {
+  bool negative = false;
+  std::string_view integer;   // leading zeros dropped
+  std::string_view fraction;  // trailing zeros dropped
+
+  // nullopt when the text is not a plain decimal.
+  static std::optional<PlainDecimal> split(std::string_view t) noexcept {
+    PlainDecimal p;
     if (t.starts_with('-')) {
       p.negative = true;
       t.remove_prefix(1);
@@ -107,35 +107,43 @@ inline std::optional<int> order_short_numbers(std::string_view a, std::string_vi
     const std::size_t point = t.find('.');
     std::string_view integer = t.substr(0, point);
     std::string_view fraction = point == t.npos ? std::string_view{} : t.substr(point + 1);
-    if (integer.empty() && fraction.empty()) return false;
+    if (integer.empty() && fraction.empty()) return std::nullopt;
     for (const char c : integer) {
-      if (c < '0' || c > '9') return false;
+      if (c < '0' || c > '9') return std::nullopt;
     }
     for (const char c : fraction) {
-      if (c < '0' || c > '9') return false;
+      if (c < '0' || c > '9') return std::nullopt;
     }
     while (!integer.empty() && integer.front() == '0') integer.remove_prefix(1);
     while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
     p.integer = integer;
     p.fraction = fraction;
-    return true;
-  };
-  Parts x, y;
-  if (!split(a, x) || !split(b, y)) return std::nullopt;
-  const bool x_zero = x.integer.empty() && x.fraction.empty();
-  const bool y_zero = y.integer.empty() && y.fraction.empty();
-  if (x_zero) x.negative = false;
-  if (y_zero) y.negative = false;
-  if (x.negative != y.negative) return x.negative ? -1 : 1;
-  int magnitude = 0;
-  if (x.integer.size() != y.integer.size()) {
-    magnitude = x.integer.size() < y.integer.size() ? -1 : 1;
-  } else if (const int c = x.integer.compare(y.integer); c != 0) {
-    magnitude = c < 0 ? -1 : 1;
-  } else if (const int f = x.fraction.compare(y.fraction); f != 0) {
-    magnitude = f < 0 ? -1 : 1;
+    if (integer.empty() && fraction.empty()) p.negative = false;  // -0 is 0
+    return p;
   }
-  return x.negative ? -magnitude : magnitude;
+
+  friend int compare(const PlainDecimal& x, const PlainDecimal& y) noexcept {
+    if (x.negative != y.negative) return x.negative ? -1 : 1;
+    int magnitude = 0;
+    if (x.integer.size() != y.integer.size()) {
+      magnitude = x.integer.size() < y.integer.size() ? -1 : 1;
+    } else if (const int c = x.integer.compare(y.integer); c != 0) {
+      magnitude = c < 0 ? -1 : 1;
+    } else if (const int f = x.fraction.compare(y.fraction); f != 0) {
+      magnitude = f < 0 ? -1 : 1;
+    }
+    return x.negative ? -magnitude : magnitude;
+  }
+};
+
+// Two plain decimals compared exactly as text: the common case, which a filter meets once per
+// row. nullopt when either is not plain.
+inline std::optional<int> order_short_numbers(std::string_view a, std::string_view b) noexcept {
+  const std::optional<PlainDecimal> x = PlainDecimal::split(a);
+  if (!x) return std::nullopt;
+  const std::optional<PlainDecimal> y = PlainDecimal::split(b);
+  if (!y) return std::nullopt;
+  return compare(*x, *y);
 }
 
 // -1, 0, 1, or nullopt when the two cannot be ordered (different types, or not N or S).

@@ -169,8 +169,9 @@ class RowFilter {
   struct Comparison {
     std::string_view name;
     Condition::Op op;
-    AttributeValue::Kind kind;  // of the constant: number or string
-    std::string_view constant;  // its text
+    AttributeValue::Kind kind;           // of the constant: number or string
+    std::string_view constant;           // its text
+    std::optional<PlainDecimal> number;  // a number constant, split once
   };
 
   static bool is_comparison(Condition::Op op) noexcept {
@@ -196,7 +197,16 @@ class RowFilter {
         comparisons_.clear();
         return;
       }
-      comparisons_.push_back({name, c.op, c.operands[1].value.kind, c.operands[1].value.text});
+      const AttributeValue& constant = c.operands[1].value;
+      std::optional<PlainDecimal> number;
+      if (constant.kind == AttributeValue::Kind::number) {
+        number = PlainDecimal::split(constant.text);
+        if (!number) {  // an exponent: left to the evaluator
+          comparisons_.clear();
+          return;
+        }
+      }
+      comparisons_.push_back({name, c.op, constant.kind, constant.text, number});
     }
     seen_.resize(comparisons_.size());
   }
@@ -212,9 +222,9 @@ class RowFilter {
     int order = 0;
     if (c.kind == AttributeValue::Kind::number) {
       if (type != json_type::number) return mismatch;
-      const std::optional<int> o = order_short_numbers(plain_number_text(value), c.constant);
-      if (!o) return Verdict::unknown;
-      order = *o;
+      const std::optional<PlainDecimal> n = PlainDecimal::split(plain_number_text(value));
+      if (!n) return Verdict::unknown;
+      order = compare(*n, *c.number);
     } else {
       if (type != json_type::string) return mismatch;
       std::string_view text;
