@@ -23,9 +23,6 @@ struct MemberProbe {
 };
 template <class T>
 extern const MemberProbe<T> member_probe;
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
 
 template <auto Member>
 struct member_pointer_traits;
@@ -57,5 +54,9 @@ consteval std::size_t member_index_of() {
     return found;
   }
 }
+// clang warns where member_probe is used, not where it is declared: the pop comes after the use.
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 }  // namespace pksk::detail
