@@ -21,6 +21,7 @@
 #include "key/condition.hpp"
 #include "key/entity.hpp"
 #include "key/key.hpp"
+#include "key/typed_condition.hpp"
 #include "model/collection.hpp"
 #include "reflect/enum_name.hpp"
 #include "reflect/equal.hpp"
