@@ -16,6 +16,8 @@ namespace pksk::detail {
 #pragma clang diagnostic push
 // Declared, never defined: only its members' addresses are compared, in constant expressions.
 #pragma clang diagnostic ignored "-Wundefined-var-template"
+// Nor for a record in an unnamed namespace, whose probe then has internal linkage.
+#pragma clang diagnostic ignored "-Wundefined-internal"
 #endif
 template <class T>
 struct MemberProbe {
