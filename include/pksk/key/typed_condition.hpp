@@ -17,8 +17,8 @@
 // one that is no field of the template, or fields skipped or out of order are a compile error
 // naming the entity, the template and the member (diagnose.hpp); so are begins_with on a field
 // that is not a string and lt/le/gt/ge/between on an enum field (their keys order by
-// enumerator name, not value). Members of Hana-adapted structs, which compile time cannot
-// see, are checked when the condition is made (pksk::Error).
+// enumerator name, not value). Which members of a Hana-adapted struct are named, compile time
+// cannot see (how many, it can): they are checked when the condition is made (pksk::Error).
 //
 // Values are formatted by the template's own rules (key.hpp): integers padded, enums by name,
 // strings checked, so that a value containing the delimiter '#', NUL or invalid UTF-8 is a
@@ -31,12 +31,13 @@
 // begins_with: the earlier fields equal and the k-th begins with the value. Before and after
 // are the order of the keys: numeric for integers, byte order (UTF-8) for strings and enum
 // names. That is the values' own order, but for one case: a string field followed by a literal
-// L in the template (the '#' of "{date}#{seq}"), a value extending another ("a-b" extends
+// L in the template (the '#' of "{date}#{seq}"), a value extending another ("a!" extends
 // "a") sorts before it when its next character is below L's first ('!' < '#').
 //
 // The KeyCondition made, with A the key text through field k (values formatted, literals
 // included), L the literal after field k and L+ L with its last character's code point plus
-// one (so A L+ is the first text after every key beginning with A L):
+// one (so A L+ is the first text after every key beginning with A L), and A' the A of
+// between's high bound:
 //   - k is every field: eq, lt, le, gt, ge of the whole key A L; between(A L, A' L).
 //   - otherwise: eq begins_with(A L); lt lt(A L); ge ge(A L); le lt(A L+); gt ge(A L+);
 //     between(A L, A' L+).
@@ -271,7 +272,7 @@ struct KeyConditions {
     return out;
   }();
 
-  // The place among the fields of the field at segment I.
+  // The place among the fields of the field at this segment.
   static constexpr std::size_t field_ordinal(std::size_t segment) noexcept {
     std::size_t n = 0;
     for (std::size_t i = 0; i < segment; ++i) n += segments[i].kind == SegmentKind::field ? 1 : 0;
