@@ -22,6 +22,7 @@
 #include "key/entity.hpp"
 #include "key/index.hpp"
 #include "key/key.hpp"
+#include "key/typed_condition.hpp"
 #include "model/collection.hpp"
 #include "reflect/enum_name.hpp"
 #include "reflect/equal.hpp"

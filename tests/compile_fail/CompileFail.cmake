@@ -55,7 +55,12 @@ foreach(case IN ITEMS
     "collection_identical_sort_key|item_collection_members_have_identical_sort_key_templates"
     "collection_sort_keys_collide|item_collection_members_have_sort_key_templates_that_can_produce_the_same_key"
     "update_key_member|update_changes_a_member_of_the_items_key"
-    "select_other_entity|select_names_a_member_of_an_entity_the_query_does_not_read")
+    "select_other_entity|select_names_a_member_of_an_entity_the_query_does_not_read"
+    "key_condition_other_entity|key_condition_names_a_member_of_another_entity"
+    "key_condition_not_a_field|key_condition_names_a_member_that_is_not_a_field_of_the_key_template"
+    "key_condition_skips_a_field|key_condition_members_are_not_the_key_templates_first_fields_in_order"
+    "key_condition_begins_with_integer|key_condition_begins_with_on_a_field_that_is_not_a_string"
+    "key_condition_range_on_enum|key_condition_orders_an_enum_field_whose_keys_sort_by_enumerator_name")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")

@@ -77,6 +77,49 @@ TEST_CASE("every key condition", "[conformance]") {
   CHECK(ids(pksk::begins_with("#ORDER#2024-01-0")).size() == 5);
 }
 
+TEST_CASE("typed key conditions, on one field and on two", "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  table.put(Customer{.id = "c1", .name = "Ada", .email = "ada@example.com"});
+  for (int day = 1; day <= 5; ++day) table.put(order(numbered("2024-01-0", day), "s", day));
+  const std::vector<long long> ns{-300, -5, 0, 5, 200, 201, 9000000000};
+  for (const std::string day : {"mon", "tue"}) {
+    for (const long long n : ns) table.put(Reading{.sensor = "s1", .day = day, .n = n});
+  }
+  const auto ids = [&](pksk::KeyCondition condition) {
+    std::vector<std::string> out;
+    for (const Order& o : table.query<Order>(pksk::PartitionKey{"CUSTOMER#c1"}, {.sk = condition}))
+      out.push_back(o.order_id);
+    return out;
+  };
+  using Pairs = std::vector<std::pair<std::string, long long>>;
+  const auto readings = [&](pksk::KeyCondition condition) {
+    Pairs out;
+    for (const Reading& r :
+         table.query<Reading>(pksk::PartitionKey{"SENSOR#s1"}, {.sk = condition}))
+      out.emplace_back(r.day, r.n);
+    return out;
+  };
+  using OrderKey = pksk::sort_key_of<Order>;
+  using V = std::vector<std::string>;
+  CHECK(ids(OrderKey::between<&Order::order_id>("2024-01-02", "2024-01-03")) ==
+        V{"2024-01-02", "2024-01-03"});
+  CHECK(ids(OrderKey::begins_with<&Order::order_id>("2024-01-0")).size() == 5);
+  CHECK(ids(OrderKey::gt<&Order::order_id>("2024-01-04")) == V{"2024-01-05"});
+  CHECK(ids(OrderKey::le<&Order::order_id>("2024-01-02")) == V{"2024-01-01", "2024-01-02"});
+
+  using Key = pksk::sort_key_of<Reading>;
+  CHECK(readings(Key::between<&Reading::day, &Reading::n>({"mon", -5}, {"mon", 200})) ==
+        Pairs{{"mon", -5}, {"mon", 0}, {"mon", 5}, {"mon", 200}});
+  CHECK(readings(Key::eq<&Reading::day>("tue")).size() == ns.size());
+  CHECK(readings(Key::le<&Reading::day>("mon")).size() == ns.size());
+  CHECK(readings(Key::gt<&Reading::day>("mon")) == readings(Key::eq<&Reading::day>("tue")));
+  CHECK(readings(Key::ge<&Reading::day, &Reading::n>("tue", 201)) ==
+        Pairs{{"tue", 201}, {"tue", 9000000000}});
+  CHECK(readings(Key::lt<&Reading::day, &Reading::n>("mon", 0)) ==
+        Pairs{{"mon", -300}, {"mon", -5}});
+}
+
 TEST_CASE("conditions: a failed one is ConditionFailed and writes nothing", "[conformance]") {
   Store store;
   auto table = make_table(store);

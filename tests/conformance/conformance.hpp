@@ -65,6 +65,13 @@ struct Invoice {
   int amount{};
 };
 
+// A sort key of two fields, the second a signed integer: typed key conditions on both.
+struct Reading {
+  std::string sensor;
+  std::string day;
+  long long n{};
+};
+
 enum class Priority { low, high };
 struct Address {
   std::string city;
@@ -156,6 +163,12 @@ struct pksk::Entity<conformance::Invoice> {
   static constexpr std::string_view type = "Invoice";
   static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
   static constexpr std::string_view sk = "#INVOICE#{number}";
+};
+template <>
+struct pksk::Entity<conformance::Reading> {
+  static constexpr std::string_view type = "Reading";
+  static constexpr std::string_view pk = "SENSOR#{sensor}";
+  static constexpr std::string_view sk = "#R#{day}#{n}";
 };
 template <>
 struct pksk::Entity<conformance::Account> {

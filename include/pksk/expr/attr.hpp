@@ -24,6 +24,7 @@
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
 #include "../reflect/detail/std_traits.hpp"
+#include "../reflect/member_pointer.hpp"
 #include "../reflect/reflect.hpp"
 #include "expression.hpp"
 
@@ -69,52 +70,6 @@ std::size_t member_index(M T::*member) {
         "struct lists only its adapted members)");
   }
   return found;
-}
-
-#if defined(__clang__)
-#pragma clang diagnostic push
-// Declared, never defined: only its members' addresses are compared, in constant expressions.
-#pragma clang diagnostic ignored "-Wundefined-var-template"
-#endif
-template <class T>
-struct MemberProbe {
-  const T value;
-};
-template <class T>
-extern const MemberProbe<T> member_probe;
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
-
-template <auto Member>
-struct member_pointer_traits;
-template <class T, class M, M T::*Member>
-struct member_pointer_traits<Member> {
-  using entity = T;
-  using type = M;
-};
-
-// The index of the member a pointer-to-member constant names, at compile time, by comparing
-// its address in a never-defined object with each field's (Boost.PFR's own technique). Hana
-// structs have no such object here: field_count_v<T>, and Table checks at run time instead.
-template <auto Member>
-consteval std::size_t member_index_of() {
-  using T = typename member_pointer_traits<Member>::entity;
-  if constexpr (HanaStruct<T>) {
-    return field_count_v<T>;
-  } else {
-    const T& record = member_probe<T>.value;
-    const void* target = &(record.*Member);
-    std::size_t found = field_count_v<T>;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((static_cast<const void*>(&boost::pfr::detail::sequence_tuple::get<I>(
-            boost::pfr::detail::tie_as_tuple(record))) == target
-            ? void(found = I)
-            : void()),
-       ...);
-    }(std::make_index_sequence<field_count_v<T>>{});
-    return found;
-  }
 }
 
 template <auto Member, std::size_t Index = member_index_of<Member>()>

@@ -1,6 +1,8 @@
 #pragma once
 // Sort-key conditions of a query, as DynamoDB's KeyConditionExpression has them. Keys are
 // compared as bytes (UTF-8 code units); between is inclusive; begins_with is a byte prefix.
+// These take key text; typed_condition.hpp (pksk::sort_key_of<T>) makes them from an entity's
+// members, formatted by its sort-key template.
 
 #include <string>
 #include <string_view>

@@ -32,6 +32,7 @@ struct CompiledSegment {
 template <class T, fixed_string Template, KeyRole Role>
 struct KeyTemplate {
   static constexpr std::string_view text = Template.view();
+  static constexpr auto fixed_text = Template;  // as a template argument, for diagnostics
   static constexpr bool valid = key_template_ok<T, Template>();
   static constexpr bool diagnosed = key_template_diagnosed_v<T, Template>;
 
@@ -104,6 +105,32 @@ struct KeyTemplate {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (append_segment<I>(record, out), ...);
     }(std::make_index_sequence<segments.size()>{});
+    check_size(out);
+  }
+
+  // The pieces format() is made of, for the typed key conditions (typed_condition.hpp), which
+  // format keys, or their first fields, from values rather than from a record.
+
+  // Appends literal segment I.
+  template <std::size_t I>
+  static void append_literal(std::string& out) {
+    constexpr CompiledSegment s = segments[I];
+    static_assert(s.kind == SegmentKind::literal);
+    out.append(text.substr(s.pos, s.len));
+  }
+
+  // Appends value as field segment I, by the rules above (KeyError when it breaks one).
+  template <std::size_t I, class V>
+  static void append_field(std::string& out, const V& value) {
+    constexpr CompiledSegment s = segments[I];
+    static_assert(s.kind == SegmentKind::field);
+    static constexpr ComponentContext ctx{Entity<T>::type, text.substr(s.pos, s.len), text, Role,
+                                          s.next};
+    append_component(out, value, ctx);
+  }
+
+  // KeyError when out is longer than DynamoDB allows a key of this role.
+  static void check_size(const std::string& out) {
     if (out.size() > max_key_size(Role)) [[unlikely]] {
       throw_key_too_long(Entity<T>::type, text, Role, out.size());
     }
@@ -112,13 +139,10 @@ struct KeyTemplate {
  private:
   template <std::size_t I>
   static void append_segment(const T& record, std::string& out) {
-    constexpr CompiledSegment s = segments[I];
-    if constexpr (s.kind == SegmentKind::literal) {
-      out.append(text.substr(s.pos, s.len));
+    if constexpr (segments[I].kind == SegmentKind::literal) {
+      append_literal<I>(out);
     } else {
-      static constexpr ComponentContext ctx{Entity<T>::type, text.substr(s.pos, s.len), text, Role,
-                                            s.next};
-      append_component(out, get_field<s.field>(record), ctx);
+      append_field<I>(out, get_field<segments[I].field>(record));
     }
   }
 };

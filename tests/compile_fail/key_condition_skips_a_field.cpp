@@ -1,0 +1,61 @@
+// A condition on seq without the date before it in "#SHIP#{date}#{seq}": the key text of a
+// seq cannot be placed without the date. The one error names the field due and the one given:
+// expect: key_condition_members_are_not_the_key_templates_first_fields_in_order<Shipment,
+// expect: {"#SHIP#{date}#{seq}"}
+// expect: {"date"}
+// expect: {"seq"}>
+#include <cstdint>
+#include <string>
+
+#include <pksk/pksk.hpp>
+
+enum class Status { open, closed };
+struct Customer {
+  std::string id;
+  std::string name;
+};
+struct Order {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+};
+struct Shipment {
+  std::string customer_id;
+  std::string date;
+  std::uint32_t seq{};
+};
+struct Task {
+  std::string customer_id;
+  Status status{};
+  std::string name;
+};
+
+template <>
+struct pksk::Entity<Customer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "A";
+};
+template <>
+struct pksk::Entity<Order> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+};
+template <>
+struct pksk::Entity<Shipment> {
+  static constexpr std::string_view type = "Shipment";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#SHIP#{date}#{seq}";
+};
+template <>
+struct pksk::Entity<Task> {
+  static constexpr std::string_view type = "Task";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#TASK#{status}#{name}";
+};
+
+int main() {
+  const pksk::KeyCondition c = pksk::sort_key_of<Shipment>::between<&Shipment::seq>(5, 200);
+  return static_cast<int>(c.first.size());
+}
