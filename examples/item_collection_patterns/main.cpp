@@ -184,9 +184,13 @@ void gaming_hierarchy(Table& table) {
   print_items(
       "begins_with CHARACTER#warrior#",
       table.template query<GameAccount>(account, {.sk = pksk::begins_with("CHARACTER#warrior#")}));
-  print_items("begins_with CHARACTER#warrior#inventory::",
-              table.template query<GameAccount>(
-                  account, {.sk = pksk::begins_with("CHARACTER#warrior#inventory::")}));
+  // The levels above span two entities, so their prefixes are spelled out; this one is one
+  // entity's, stated from its members: the template gives the prefix, and "warrior" is checked
+  // as a key value would be.
+  print_items(
+      "begins_with CHARACTER#warrior#inventory::",
+      table.template query<GameAccount>(
+          account, {.sk = pksk::sort_key_of<Inventory>::eq<&Inventory::character>("warrior")}));
   // Across characters: a filter on the sort key, evaluated before anything is decoded.
   print_items("every inventory (contains #inventory::)",
               table.template query<GameAccount>(
