@@ -425,6 +425,19 @@ TEST_CASE("indexes and the table's schema") {
     CHECK_THROWS_WITH(table.put(Customer{"c", "n", "e"}),
                       Catch::Contains("'email'") && Catch::Contains("index key attribute"));
   }
+  SECTION("an SQLite index of the name pksk gives an index, on other columns, is refused") {
+    { pksk::Table table{backend, "t"}; }
+    sqlite3* db = backend.native_handle();
+    REQUIRE(sqlite3_exec(db, "CREATE INDEX \"t:gsi1\" ON t (type)", nullptr, nullptr, nullptr) ==
+            SQLITE_OK);
+    CHECK_THROWS_WITH((pksk::Table{backend, "t", {.indexes = {"gsi1"}}}),
+                      Catch::Contains("index \"t:gsi1\" has the columns (type)"));
+  }
+  SECTION("a read-only file without the index's columns is refused, naming the table") {
+    { pksk::Table table{backend, "t"}; }
+    pksk::sqlite::Backend reader{file, {.read_only = true}};
+    CHECK_THROWS_AS((pksk::Table{reader, "t", {.indexes = {"gsi1"}}}), pksk::BackendError);
+  }
   SECTION("a table reopened without its index keeps it, and with it again uses it") {
     {
       pksk::Table table{backend, "t", {.indexes = {"gsi1", "gsi2"}}};

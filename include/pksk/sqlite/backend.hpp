@@ -703,19 +703,28 @@ class Backend {
     namespace ds = detail::sqlite;
     if (spec.indexes.empty()) return;
     sqlite3* db = conn.db();
-    if (shared_->options.read_only) {
-      const std::vector<std::string> missing = ds::missing_index_columns(db, spec);
-      if (!missing.empty()) {
-        throw BackendError("pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
-                           "\" has no column \"" + missing.front() +
-                           "\" for its indexes, and the file is open read-only");
+    const auto complete = [&] {
+      std::vector<std::string> diffs;
+      const bool indexes_there = ds::missing_indexes(db, spec, diffs).empty();
+      const bool none_missing = indexes_there && ds::missing_index_columns(db, spec).empty();
+      if (!diffs.empty()) {
+        std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() + "\": ";
+        for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
+        throw Error(msg + ". pksk never alters an existing index; drop it or rename the index");
       }
-      return;
+      return none_missing;
+    };
+    // The usual case, every index there: no write lock taken.
+    if (complete()) return;
+    if (shared_->options.read_only) {
+      throw BackendError("pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
+                         "\" lacks some of its indexes' columns or SQLite indexes, and the file "
+                         "is open read-only");
     }
     const std::string_view operation = "open_table (adding its indexes)";
     run_control(conn, Control::begin, spec.name, operation);
     try {
-      // Looked at under the write lock: another connection may have added them meanwhile.
+      // Looked at again under the write lock: another connection may have added them meanwhile.
       for (const std::string& column : ds::missing_index_columns(db, spec)) {
         ds::for_each_row(db, ds::add_index_column_sql(spec, column), {}, spec.name, operation,
                          [](sqlite3_stmt*) {});

@@ -169,6 +169,38 @@ inline std::vector<std::string> missing_index_columns(sqlite3* db, const TableSp
   return missing;
 }
 
+// The spec's indexes the file lacks (their SQLite index, named "<table>:<index>"), and a
+// difference for each one that exists with other columns than pksk gives it, in order.
+inline std::vector<const TableIndex*> missing_indexes(sqlite3* db, const TableSpec& spec,
+                                                      std::vector<std::string>& diffs) {
+  std::vector<const TableIndex*> missing;
+  for (const TableIndex& index : spec.indexes) {
+    const std::string name = index_name_of(spec, index);
+    std::vector<std::string> columns;
+    for_each_row(db, "SELECT name FROM pragma_index_info(?1) ORDER BY seqno", {name}, spec.name,
+                 "open_table (reading the schema)",
+                 [&](sqlite3_stmt* s) { columns.emplace_back(column_view(s, 0)); });
+    if (columns.empty()) {
+      missing.push_back(&index);
+      continue;
+    }
+    const std::vector<std::string> expected{index.pk_attribute, index.sk_attribute,
+                                            spec.pk_attribute, spec.sk_attribute};
+    bool same = columns.size() == expected.size();
+    for (std::size_t i = 0; same && i < columns.size(); ++i) {
+      same = iequals_ascii(columns[i], expected[i]);
+    }
+    if (!same) {
+      std::string found;
+      for (const std::string& c : columns) found += (found.empty() ? "" : ", ") + c;
+      diffs.push_back("index \"" + name + "\" has the columns (" + found + "), expected (" +
+                      index.pk_attribute + ", " + index.sk_attribute + ", " + spec.pk_attribute +
+                      ", " + spec.sk_attribute + ")");
+    }
+  }
+  return missing;
+}
+
 // The storage format of a file pksk has written to, from its metadata table; empty when it has
 // none (a new file, or one pksk never created a table in).
 inline std::string storage_format(sqlite3* db) {
