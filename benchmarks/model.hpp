@@ -56,13 +56,12 @@ struct Checksum {
              static_cast<std::uint64_t>(std::llround(l.price * 100));
   }
   void add(const Customer& c) { value += c.id.size() + c.name.size() + c.email.size() + 1; }
-  void add(const Order& o) {
-    value += o.customer_id.size() + o.order_id.size() + o.status.size() +
-             static_cast<std::uint64_t>(std::llround(o.total * 100)) + 1;
-    for (const LineItem& l : o.items) add(l);
-    if (o.note) value += o.note->size();
-  }
-  void add(const IndexedOrder& o) {
+  void add(const Order& o) { add_order(o); }
+  void add(const IndexedOrder& o) { add_order(o); }
+
+ private:
+  template <class AnyOrder>
+  void add_order(const AnyOrder& o) {
     value += o.customer_id.size() + o.order_id.size() + o.status.size() +
              static_cast<std::uint64_t>(std::llround(o.total * 100)) + 1;
     for (const LineItem& l : o.items) add(l);
