@@ -223,7 +223,8 @@ TEST_CASE("every write path keeps the indexes right") {
   }
   SECTION("an update that changes an index key moves the item in the index") {
     table.put(Order{"c1", "o1", "open", 1});
-    const Order updated = table.update(Order{"c1", "o1"}, pksk::set(&Order::status, "shipped"));
+    const Order updated = table.update(Order{.customer_id = "c1", .order_id = "o1"},
+                                       pksk::set(&Order::status, "shipped"));
     CHECK(updated.status == "shipped");
     CHECK(by_status(table, "open").empty());
     CHECK(by_status(table, "shipped") == std::vector<std::string>{"o1"});
@@ -231,20 +232,20 @@ TEST_CASE("every write path keeps the indexes right") {
     CHECK(table.index("gsi1").query<Order>(PartitionKey{"ORDER#o1"}).size() == 1);
   }
   SECTION("an update that creates the item puts it in the index") {
-    table.update(Order{"c1", "o2"}, pksk::set(&Order::status, "open"));
+    table.update(Order{.customer_id = "c1", .order_id = "o2"}, pksk::set(&Order::status, "open"));
     const auto open = table.index("gsi2").query<Order>(PartitionKey{"STATUS#open"});
     REQUIRE(open.size() == 1);
     CHECK(open[0].status == "open");
   }
   SECTION("an update of other members leaves the index as it was") {
     table.put(Order{"c1", "o1", "open", 1});
-    table.update(Order{"c1", "o1"}, pksk::add(&Order::total, 5.0));
+    table.update(Order{.customer_id = "c1", .order_id = "o1"}, pksk::add(&Order::total, 5.0));
     CHECK(by_status(table, "open") == std::vector<std::string>{"o1"});
     CHECK(table.index("gsi2").query<Order>(PartitionKey{"STATUS#open"})[0].total == 6);
   }
   SECTION("erase") {
     table.put(Order{"c1", "o1", "open", 1});
-    CHECK(table.erase(Order{"c1", "o1"}));
+    CHECK(table.erase(Order{.customer_id = "c1", .order_id = "o1"}));
     CHECK(by_status(table, "open").empty());
     CHECK(table.index("gsi1").query<Order>(PartitionKey{"ORDER#o1"}).empty());
   }
@@ -253,8 +254,8 @@ TEST_CASE("every write path keeps the indexes right") {
     table.put(Order{"c1", "o2", "open", 2});
     table.transact()
         .put(Order{"c1", "o3", "open", 3})
-        .update(Order{"c1", "o1"}, pksk::set(&Order::status, "shipped"))
-        .erase(Order{"c1", "o2"})
+        .update(Order{.customer_id = "c1", .order_id = "o1"}, pksk::set(&Order::status, "shipped"))
+        .erase(Order{.customer_id = "c1", .order_id = "o2"})
         .commit();
     CHECK(by_status(table, "open") == std::vector<std::string>{"o3"});
     CHECK(by_status(table, "shipped") == std::vector<std::string>{"o1"});
@@ -263,7 +264,8 @@ TEST_CASE("every write path keeps the indexes right") {
     table.put(Order{"c1", "o1", "open", 1});
     CHECK_THROWS_AS(
         table.transact()
-            .update(Order{"c1", "o1"}, pksk::set(&Order::status, "shipped"))
+            .update(Order{.customer_id = "c1", .order_id = "o1"},
+                    pksk::set(&Order::status, "shipped"))
             .put(Order{"c1", "o1x", "open", 1}, pksk::when(pksk::attr(&Order::total) > 100.0))
             .commit(),
         pksk::TransactionCanceled);
@@ -286,7 +288,7 @@ TEST_CASE("every write path keeps the indexes right") {
   SECTION("an enum and an integer in an index key, set by an update") {
     pksk::Table members{backend, "members", {.indexes = {"gsi1"}}};
     members.put(Member{"m1", Tier::bronze, 7});
-    members.update(Member{"m1"}, pksk::set(&Member::tier, Tier::gold),
+    members.update(Member{.id = "m1"}, pksk::set(&Member::tier, Tier::gold),
                    pksk::set(&Member::rank, -3));
     CHECK(members.index("gsi1").query<Member>(PartitionKey{"TIER#bronze"}).empty());
     const auto gold = members.index("gsi1").query<Member>(PartitionKey{"TIER#gold"});
@@ -300,11 +302,12 @@ TEST_CASE("an update that changes part of an index key must give the whole key")
   pksk::Table members{backend, "members", {.indexes = {"gsi1"}}};
   members.put(Member{"m1", Tier::bronze, 7});
   // rank alone: the new key needs tier too, which only the stored item has.
-  CHECK_THROWS_AS(members.update(Member{"m1"}, pksk::set(&Member::rank, 8)), pksk::ValidationError);
-  CHECK_THROWS_WITH(members.update(Member{"m1"}, pksk::set(&Member::rank, 8)),
+  CHECK_THROWS_AS(members.update(Member{.id = "m1"}, pksk::set(&Member::rank, 8)),
+                  pksk::ValidationError);
+  CHECK_THROWS_WITH(members.update(Member{.id = "m1"}, pksk::set(&Member::rank, 8)),
                     Catch::Contains("index 'gsi1'") && Catch::Contains("'tier'"));
   // add cannot say what the new value is either.
-  CHECK_THROWS_WITH(members.update(Member{"m1"}, pksk::set(&Member::tier, Tier::gold),
+  CHECK_THROWS_WITH(members.update(Member{.id = "m1"}, pksk::set(&Member::tier, Tier::gold),
                                    pksk::add(&Member::rank, 1)),
                     Catch::Contains("'rank'"));
   // Nothing was written.

@@ -237,7 +237,8 @@ void many_to_many(Table& table) {
                                         {"alan", "LOGIC301", "2027-spring"},
                                         {"grace", "CS201", "2027-spring"}});
 
-  const auto ada = table.template query<StudentRecord>(pksk::partition(Student{"ada"}));
+  const auto ada =
+      table.template query<StudentRecord>(pksk::partition(Student{.student_id = "ada"}));
   std::printf("%s takes:", ada.template first<Student>()->name.c_str());
   for (const Enrollment& e : ada.template items<Enrollment>()) {
     std::printf(" %s", e.course_id.c_str());

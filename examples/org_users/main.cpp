@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
   std::printf("1. %s: %s plan\n", microsoft->display_name.c_str(), microsoft->plan_type.c_str());
 
   // 2: the organisation and all its users, one range read.
-  const OrgWithUsers org = table.query<OrgWithUsers>(pksk::partition(Organization{"MICROSOFT"}));
+  const OrgWithUsers org =
+      table.query<OrgWithUsers>(pksk::partition(Organization{.org_name = "MICROSOFT"}));
   std::printf("2. %s and %zu users in one query:", org.first<Organization>()->display_name.c_str(),
               org.count<User>());
   for (const User& u : org.items<User>()) std::printf(" %s", u.display_name.c_str());
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
 
   // 3: only the users: the query of one type keeps to its sort-key prefix, "USER#".
   std::printf("3. users of Amazon:");
-  for (const User& u : table.query<User>(pksk::partition(Organization{"AMAZON"}))) {
+  for (const User& u : table.query<User>(pksk::partition(Organization{.org_name = "AMAZON"}))) {
     std::printf(" %s (%s)", u.display_name.c_str(), u.user_type.c_str());
   }
   std::printf("\n");

@@ -37,7 +37,7 @@ struct TableOptions {
   // table.index(name) queries one. On SQLite, an index added to an existing table is created
   // when the table is opened; Table::backfill_index then writes the index keys of the items
   // already stored.
-  std::vector<TableIndex> indexes;
+  std::vector<TableIndex> indexes{};
   // A secret that signs the cursors this table hands out (HMAC-SHA256), and without whose
   // signature it refuses one: set it when cursors travel through clients (a page token in an
   // API), so that an edited or forged cursor is a ValidationError, not a query steered

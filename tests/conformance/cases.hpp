@@ -613,19 +613,21 @@ TEST_CASE("an index follows puts, updates, transactions and erases", "[conforman
   table.put(Ticket{"t3", "open", 2, "two"});
   CHECK(titles("open") == std::vector<std::string>{"one", "two", "three"});
 
-  const Ticket closed = table.update(Ticket{"t2"}, pksk::set(&Ticket::status, "closed"),
+  const Ticket closed = table.update(Ticket{.id = "t2"}, pksk::set(&Ticket::status, "closed"),
                                      pksk::set(&Ticket::opened, 9));
   CHECK(closed.title == "one");
   CHECK(titles("open") == std::vector<std::string>{"two", "three"});
   CHECK(titles("closed") == std::vector<std::string>{"one"});
 
   // Changing opened alone would need the stored status: refused before anything is sent.
-  CHECK_THROWS_AS(table.update(Ticket{"t1"}, pksk::set(&Ticket::opened, 4)), pksk::ValidationError);
+  CHECK_THROWS_AS(table.update(Ticket{.id = "t1"}, pksk::set(&Ticket::opened, 4)),
+                  pksk::ValidationError);
 
   table.transact()
-      .update(Ticket{"t3"}, pksk::set(&Ticket::status, "closed"), pksk::set(&Ticket::opened, 0))
+      .update(Ticket{.id = "t3"}, pksk::set(&Ticket::status, "closed"),
+              pksk::set(&Ticket::opened, 0))
       .put(Ticket{"t4", "open", 5, "five"})
-      .erase(Ticket{"t1"})
+      .erase(Ticket{.id = "t1"})
       .commit();
   CHECK(titles("open") == std::vector<std::string>{"five"});
   CHECK(titles("closed") == std::vector<std::string>{"two", "one"});

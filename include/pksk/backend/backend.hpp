@@ -32,7 +32,7 @@ struct TableSpec {
   // Secondary indexes. Their key attributes are ordinary top-level attributes of the item
   // (Table writes them into the body of each entity in the index, and an update sets them); an
   // item is in an index when it has both, as in DynamoDB's sparse GSIs.
-  std::vector<TableIndex> indexes;
+  std::vector<TableIndex> indexes{};
 
   // The index named `name`, or nullptr.
   const TableIndex* find_index(std::string_view index_name) const noexcept {
@@ -68,7 +68,7 @@ struct RawQuery {
   // then are the index's keys, items come in index sort-key order (then table key order, for
   // items that share one index key), and a page resumes after the full key of its last item.
   std::string_view index;
-  std::optional<ItemKey> exclusive_start_item;  // index queries: the table key of that item
+  std::optional<ItemKey> exclusive_start_item{};  // index queries: the table key of that item
 };
 
 // A page of a scan: every item of the table in (pk, sk) order, or of one segment of a parallel
@@ -97,8 +97,8 @@ struct QueryOutcome {
   std::size_t evaluated = 0;
   std::optional<std::string> last_evaluated_sk;
   // Index queries: the table key of the last item evaluated, set with last_evaluated_sk.
-  std::optional<std::string> last_evaluated_item_pk;
-  std::optional<std::string> last_evaluated_item_sk;
+  std::optional<std::string> last_evaluated_item_pk{};
+  std::optional<std::string> last_evaluated_item_sk{};
 };
 
 namespace detail {

@@ -33,8 +33,8 @@ struct Cursor {
   std::string signature;  // 32 bytes of HMAC-SHA256 from a table with a cursor_key, or empty
   // An index's cursor: the table key of the last item, since many items may share one index
   // key (DynamoDB's LastEvaluatedKey of an index query holds both keys too). Empty otherwise.
-  std::string item_pk;
-  std::string item_sk;
+  std::string item_pk{};
+  std::string item_sk{};
 
   std::string to_string() const;
   static Cursor parse(std::string_view token);

@@ -120,7 +120,7 @@ class IndexRef;
 
 // What Table::backfill_index has done so far, handed to its progress callback after each page.
 struct BackfillProgress {
-  std::string_view type;      // the entity being backfilled
+  std::string_view type{};    // the entity being backfilled
   std::size_t scanned = 0;    // items of the type read without the index keys
   std::size_t written = 0;    // of those, items given their index keys
   std::size_t unchanged = 0;  // items another writer changed or removed first (left as they are)
