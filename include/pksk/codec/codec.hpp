@@ -624,6 +624,19 @@ template <class Reader, class T>
   }
 }
 
+// An item's text: `body`, or for an item a backend hands over live with no body (a DynamoDB
+// answer's item, whose end is only known once it was read), the live object's raw JSON. That
+// reads the object to its end: only for an item that is not decoded, or rewound after.
+inline std::string_view item_text(simdjson::ondemand::object* live, std::string_view body) {
+  if (live == nullptr || !body.empty()) return body;
+  std::string_view text;
+  if (auto error = live->raw_json().get(text)) [[unlikely]] {
+    throw DecodeError("pksk: an item that is not JSON (" +
+                      std::string(simdjson::error_message(error)) + ")");
+  }
+  return text;
+}
+
 }  // namespace detail
 
 // Assigns the JSON body of value to out, reusing out's capacity.
