@@ -288,11 +288,35 @@ const T& default_record() {
 template <class Reader, class T>
 [[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out);
 
+// What decode_value<T> reads, for Reader::open.
+template <class T>
+consteval ValueKind value_kind() {
+  if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T> ||
+                std::is_same_v<T, TimePoint>) {
+    return ValueKind::string;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return ValueKind::boolean;
+  } else if constexpr (CodecInteger<T> || std::is_floating_point_v<T>) {
+    return ValueKind::number;
+  } else if constexpr (is_optional_v<T>) {
+    return value_kind<typename T::value_type>();  // null is the exception: omitted in fields
+  } else if constexpr (is_vector_v<T>) {
+    return ValueKind::list;
+  } else if constexpr (is_string_set_v<T>) {
+    return ValueKind::string_set;
+  } else if constexpr (is_string_map_v<T> || CodecRecord<T>) {
+    return ValueKind::object;
+  } else {
+    return ValueKind::any;
+  }
+}
+
 template <class Reader, class T, std::size_t I>
 [[gnu::always_inline]] inline void decode_field(ondemand::value raw, T& out) {
   try {
     typename Reader::Value value;
-    if (auto error = Reader::open(raw, value)) [[unlikely]] {
+    using Field = std::remove_cvref_t<decltype(get_field<I>(out))>;
+    if (auto error = Reader::template open<value_kind<Field>()>(raw, value)) [[unlikely]] {
       throw_read_error<Reader>("an AttributeValue", value, error);
     }
     decode_value<Reader>(value, get_field<I>(out));
@@ -544,7 +568,8 @@ template <class Reader, class T>
           throw_invalid_json(error);
         }
         Value item;
-        if (auto error = Reader::open(raw, item)) [[unlikely]] {
+        if (auto error = Reader::template open<value_kind<typename T::value_type>()>(raw, item))
+            [[unlikely]] {
           throw_read_error<Reader>("an AttributeValue", item, error);
         }
         if constexpr (std::is_same_v<typename T::value_type, bool>) {
@@ -585,7 +610,8 @@ template <class Reader, class T>
       auto& entry = out[std::string(key)];
       at_member(key, [&] {
         Value item;
-        if (auto error = Reader::open(field.value(), item)) [[unlikely]] {
+        if (auto error = Reader::template open<value_kind<typename T::mapped_type>()>(
+                field.value(), item)) [[unlikely]] {
           throw_read_error<Reader>("an AttributeValue", item, error);
         }
         decode_value<Reader>(item, entry);
