@@ -127,10 +127,14 @@ inline ServiceError parse_service_error(simdjson::ondemand::parser& parser, std:
   return error;
 }
 
-// The string of a {"S":"..."} attribute.
+// The string of a {"S":"..."} attribute. When "S" is the first key, as DynamoDB writes it,
+// find_field takes it at once; otherwise the object is searched.
 inline std::string_view string_attribute(simdjson::ondemand::value value) {
   std::string_view out;
-  if (auto error = value.find_field_unordered("S").get_string().get(out)) {
+  const char* text = value.raw_json_token().data();
+  const bool first = text[0] == '{' && text[1] == '"' && text[2] == 'S' && text[3] == '"';
+  if (auto error =
+          (first ? value.find_field("S") : value.find_field_unordered("S")).get_string().get(out)) {
     throw BackendError(std::string("pksk::dynamodb: a key attribute that is not a string: ") +
                        simdjson::error_message(error));
   }
@@ -153,34 +157,34 @@ inline bool is_plain_json_name(std::string_view name) noexcept {
 // pages by its own measure.
 inline ItemView key_view(simdjson::ondemand::object& item, const TableSpec& spec) {
   ItemView view;
-  const bool plain = is_plain_json_name(spec.pk_attribute) &&
-                     is_plain_json_name(spec.sk_attribute) &&
-                     is_plain_json_name(spec.type_attribute);
-  bool pk = false, sk = false, type = false;
+  const std::string_view names[3] = {spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
+  std::string_view* const out[3] = {&view.pk, &view.sk, &view.type};
+  const bool plain =
+      is_plain_json_name(names[0]) && is_plain_json_name(names[1]) && is_plain_json_name(names[2]);
+  unsigned found = 0;  // bit i: names[i] read
   for (auto member : item) {
     simdjson::ondemand::field field;
     if (std::move(member).get(field)) {
       throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
     }
-    const auto is = [&](const std::string& name) {
-      if (plain) return field.key().is_equal(name);
-      std::string_view key;
-      if (field.unescaped_key().get(key)) {
-        throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
-      }
-      return key == name;
-    };
-    if (!pk && is(spec.pk_attribute)) {
-      view.pk = string_attribute(field.value());
-      pk = true;
-    } else if (!sk && is(spec.sk_attribute)) {
-      view.sk = string_attribute(field.value());
-      sk = true;
-    } else if (!type && is(spec.type_attribute)) {
-      view.type = string_attribute(field.value());
-      type = true;
+    const simdjson::ondemand::raw_json_string key = field.key();
+    std::string_view unescaped;
+    if (!plain && field.unescaped_key().get(unescaped)) {
+      throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
     }
-    if (pk && sk && type) break;
+    for (unsigned i = 0; i < 3; ++i) {
+      if ((found & (1u << i)) != 0) continue;
+      // Raw: the first byte (a key is quoted, so it is readable even when empty), then the rest.
+      const bool match =
+          plain ? !names[i].empty() && *key.raw() == names[i][0] && key.unsafe_is_equal(names[i])
+                : unescaped == names[i];
+      if (match) {
+        *out[i] = string_attribute(field.value());
+        found |= 1u << i;
+        break;
+      }
+    }
+    if (found == 7) break;
   }
   return view;
 }
