@@ -350,10 +350,13 @@ void decode_fields(ondemand::object& object, T& out) {
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   for (auto member : object) {
-    ondemand::field field;
-    if (auto error = std::move(member).get(field)) [[unlikely]] {
+    if (auto error = member.error()) [[unlikely]] {
       throw_invalid_json(error);
     }
+    // The field is used where it lies in `member`: copying it out (get) made g++ 12 move its
+    // iterator with vector loads right after the scalar stores that built it, a
+    // store-forwarding stall for every member.
+    ondemand::field&& field = std::move(member).value_unsafe();
     decode_member<Reader>(field, out, seen, std::make_index_sequence<count>{});
   }
   if (!seen.all()) [[unlikely]] {
@@ -385,10 +388,10 @@ void decode_fields_selected(ondemand::object& object, T& out,
   std::bitset<count> seen;
   if (wanted.any()) {
     for (auto member : object) {
-      ondemand::field field;
-      if (auto error = std::move(member).get(field)) [[unlikely]] {
+      if (auto error = member.error()) [[unlikely]] {
         throw_invalid_json(error);
       }
+      ondemand::field&& field = std::move(member).value_unsafe();  // not copied: decode_fields
       decode_member_selected<Reader>(field, out, seen, wanted, std::make_index_sequence<count>{});
       if (seen == wanted) break;
     }
