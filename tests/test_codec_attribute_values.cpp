@@ -206,6 +206,35 @@ TEST_CASE("attribute values: DecodeErrors name the path and the attribute type")
   CHECK_THAT(decode_error(R"({"text":{"S":"x"})"), Catch::Contains("invalid JSON"));
 }
 
+TEST_CASE("attribute values: whitespace around tags decodes as the compact form does") {
+  // The reader looks for the expected tag right after each wrapper's brace; with whitespace
+  // there, or another tag first (NULL in `sparse`), it classifies the wrapper's first key.
+  const Everything e = sample();
+  std::string spaced;
+  bool in_string = false, escaped = false;
+  for (const char c : av_of(e)) {
+    if (in_string) {
+      spaced += c;
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '}' || c == ']') spaced += "\n ";
+    spaced += c;
+    if (c == '"') in_string = true;
+    if (c == '{' || c == '[' || c == ':' || c == ',') spaced += " \t";
+  }
+  pksk::BodyDecoder decoder;
+  Everything out;
+  decoder.decode_attribute_values(spaced, out);
+  CHECK(out == e);
+}
+
 TEST_CASE("attribute values: one decoder serves both formats in turn") {
   pksk::BodyDecoder decoder;
   const Everything e = sample();

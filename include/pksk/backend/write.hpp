@@ -26,7 +26,8 @@ struct ItemView {
   std::size_t size = 0;
   // The same attributes as a live On-Demand object at its start, when the backend read them
   // from a larger document (a DynamoDB answer): decoders read it in place, once, rather than
-  // parse `body` again. nullptr: decode `body`.
+  // parse `body` again. nullptr: decode `body`. With a live object `body` may be empty (its
+  // end is not known before it is read): detail::item_text gives the text then.
   simdjson::ondemand::object* live = nullptr;
 };
 

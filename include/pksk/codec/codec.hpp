@@ -288,11 +288,35 @@ const T& default_record() {
 template <class Reader, class T>
 [[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out);
 
+// What decode_value<T> reads, for Reader::open.
+template <class T>
+consteval ValueKind value_kind() {
+  if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T> ||
+                std::is_same_v<T, TimePoint>) {
+    return ValueKind::string;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return ValueKind::boolean;
+  } else if constexpr (CodecInteger<T> || std::is_floating_point_v<T>) {
+    return ValueKind::number;
+  } else if constexpr (is_optional_v<T>) {
+    return value_kind<typename T::value_type>();  // null is the exception: omitted in fields
+  } else if constexpr (is_vector_v<T>) {
+    return ValueKind::list;
+  } else if constexpr (is_string_set_v<T>) {
+    return ValueKind::string_set;
+  } else if constexpr (is_string_map_v<T> || CodecRecord<T>) {
+    return ValueKind::object;
+  } else {
+    return ValueKind::any;
+  }
+}
+
 template <class Reader, class T, std::size_t I>
 [[gnu::always_inline]] inline void decode_field(ondemand::value raw, T& out) {
   try {
     typename Reader::Value value;
-    if (auto error = Reader::open(raw, value)) [[unlikely]] {
+    using Field = std::remove_cvref_t<decltype(get_field<I>(out))>;
+    if (auto error = Reader::template open<value_kind<Field>()>(raw, value)) [[unlikely]] {
       throw_read_error<Reader>("an AttributeValue", value, error);
     }
     decode_value<Reader>(value, get_field<I>(out));
@@ -326,10 +350,13 @@ void decode_fields(ondemand::object& object, T& out) {
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   for (auto member : object) {
-    ondemand::field field;
-    if (auto error = std::move(member).get(field)) [[unlikely]] {
+    if (auto error = member.error()) [[unlikely]] {
       throw_invalid_json(error);
     }
+    // The field is used where it lies in `member`: copying it out (get) made g++ 12 move its
+    // iterator with vector loads right after the scalar stores that built it, a
+    // store-forwarding stall for every member.
+    ondemand::field&& field = std::move(member).value_unsafe();
     decode_member<Reader>(field, out, seen, std::make_index_sequence<count>{});
   }
   if (!seen.all()) [[unlikely]] {
@@ -361,10 +388,10 @@ void decode_fields_selected(ondemand::object& object, T& out,
   std::bitset<count> seen;
   if (wanted.any()) {
     for (auto member : object) {
-      ondemand::field field;
-      if (auto error = std::move(member).get(field)) [[unlikely]] {
+      if (auto error = member.error()) [[unlikely]] {
         throw_invalid_json(error);
       }
+      ondemand::field&& field = std::move(member).value_unsafe();  // not copied: decode_fields
       decode_member_selected<Reader>(field, out, seen, wanted, std::make_index_sequence<count>{});
       if (seen == wanted) break;
     }
@@ -544,7 +571,8 @@ template <class Reader, class T>
           throw_invalid_json(error);
         }
         Value item;
-        if (auto error = Reader::open(raw, item)) [[unlikely]] {
+        if (auto error = Reader::template open<value_kind<typename T::value_type>()>(raw, item))
+            [[unlikely]] {
           throw_read_error<Reader>("an AttributeValue", item, error);
         }
         if constexpr (std::is_same_v<typename T::value_type, bool>) {
@@ -585,7 +613,8 @@ template <class Reader, class T>
       auto& entry = out[std::string(key)];
       at_member(key, [&] {
         Value item;
-        if (auto error = Reader::open(field.value(), item)) [[unlikely]] {
+        if (auto error = Reader::template open<value_kind<typename T::mapped_type>()>(
+                field.value(), item)) [[unlikely]] {
           throw_read_error<Reader>("an AttributeValue", item, error);
         }
         decode_value<Reader>(item, entry);
@@ -622,6 +651,19 @@ template <class Reader, class T>
   } else {
     static_assert(unsupported_member_v<T>, PKSK_CODEC_UNSUPPORTED_MESSAGE);
   }
+}
+
+// An item's text: `body`, or for an item a backend hands over live with no body (a DynamoDB
+// answer's item, whose end is only known once it was read), the live object's raw JSON. That
+// reads the object to its end: only for an item that is not decoded, or rewound after.
+inline std::string_view item_text(simdjson::ondemand::object* live, std::string_view body) {
+  if (live == nullptr || !body.empty()) return body;
+  std::string_view text;
+  if (auto error = live->raw_json().get(text)) [[unlikely]] {
+    throw DecodeError("pksk: an item that is not JSON (" +
+                      std::string(simdjson::error_message(error)) + ")");
+  }
+  return text;
 }
 
 }  // namespace detail

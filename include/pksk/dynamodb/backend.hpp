@@ -127,41 +127,64 @@ inline ServiceError parse_service_error(simdjson::ondemand::parser& parser, std:
   return error;
 }
 
-// The string of a {"S":"..."} attribute.
+// The string of a {"S":"..."} attribute. When "S" is the first key, as DynamoDB writes it,
+// find_field takes it at once; otherwise the object is searched.
 inline std::string_view string_attribute(simdjson::ondemand::value value) {
   std::string_view out;
-  if (auto error = value.find_field_unordered("S").get_string().get(out)) {
+  const char* text = value.raw_json_token().data();
+  const bool first = text[0] == '{' && text[1] == '"' && text[2] == 'S' && text[3] == '"';
+  if (auto error =
+          (first ? value.find_field("S") : value.find_field_unordered("S")).get_string().get(out)) {
     throw BackendError(std::string("pksk::dynamodb: a key attribute that is not a string: ") +
                        simdjson::error_message(error));
   }
   return out;
 }
 
-// One item of an answer as the contract's ItemView: the keys and the type unescaped, the body
-// the item's whole AttributeValue map (the decoder skips the key attributes, which no entity
-// member may be named after). size is left 0: DynamoDB pages by its own measure.
+// Whether an attribute name reads the same escaped as JSON: compared then with the key's raw
+// text, as the codec compares member names, without unescaping it into simdjson's buffer.
+inline bool is_plain_json_name(std::string_view name) noexcept {
+  for (const char c : name) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
+  }
+  return true;
+}
+
+// The keys and the type of an item (or of a key: LastEvaluatedKey, UnprocessedKeys) as an
+// ItemView. One pass over the attribute names, compared raw, which ends as soon as the three
+// are found: DynamoDB writes attributes in no fixed order, but the pass skips only what comes
+// before them. body is left empty (item_text gives it when needed); size is left 0: DynamoDB
+// pages by its own measure.
 inline ItemView key_view(simdjson::ondemand::object& item, const TableSpec& spec) {
   ItemView view;
-  if (auto error = item.raw_json().get(view.body)) {
-    throw BackendError(std::string("pksk::dynamodb: an item that is not JSON: ") +
-                       simdjson::error_message(error));
-  }
-  if (auto error = item.reset().error()) {
-    throw BackendError(std::string("pksk::dynamodb: ") + simdjson::error_message(error));
-  }
+  const std::string_view names[3] = {spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
+  std::string_view* const out[3] = {&view.pk, &view.sk, &view.type};
+  const bool plain =
+      is_plain_json_name(names[0]) && is_plain_json_name(names[1]) && is_plain_json_name(names[2]);
+  unsigned found = 0;  // bit i: names[i] read
   for (auto member : item) {
     simdjson::ondemand::field field;
-    std::string_view key;
-    if (std::move(member).get(field) || field.unescaped_key().get(key)) {
+    if (std::move(member).get(field)) {
       throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
     }
-    if (key == spec.pk_attribute) {
-      view.pk = string_attribute(field.value());
-    } else if (key == spec.sk_attribute) {
-      view.sk = string_attribute(field.value());
-    } else if (key == spec.type_attribute) {
-      view.type = string_attribute(field.value());
+    const simdjson::ondemand::raw_json_string key = field.key();
+    std::string_view unescaped;
+    if (!plain && field.unescaped_key().get(unescaped)) {
+      throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
     }
+    for (unsigned i = 0; i < 3; ++i) {
+      if ((found & (1u << i)) != 0) continue;
+      // Raw: the first byte (a key is quoted, so it is readable even when empty), then the rest.
+      const bool match =
+          plain ? !names[i].empty() && *key.raw() == names[i][0] && key.unsafe_is_equal(names[i])
+                : unescaped == names[i];
+      if (match) {
+        *out[i] = string_attribute(field.value());
+        found |= 1u << i;
+        break;
+      }
+    }
+    if (found == 7) break;
   }
   return view;
 }
@@ -193,7 +216,8 @@ inline LastKey last_key(simdjson::ondemand::object& key, const TableSpec& spec,
 }
 
 // As key_view, and `live` is `item` rewound to its start, for the decoder to read in place:
-// `item` must outlive the view's use, and be read only once.
+// `item` must outlive the view's use, and be read only once. The item's text is not looked
+// for (a walk over the whole item): item_text finds it for what needs it.
 inline ItemView item_view(simdjson::ondemand::object& item, const TableSpec& spec) {
   ItemView view = key_view(item, spec);
   if (auto error = item.reset().error()) {
@@ -595,8 +619,13 @@ class Backend {
         for (auto entry : array_of(value)) {
           simdjson::ondemand::object object = object_of(value_of(entry));
           const ItemView item = detail::item_view(object, spec);
-          if (client_filter && !evaluate(*client_filter, detail::attributes_of(item.body)))
-            continue;
+          if (client_filter) {
+            // The item's text is found for the filter (the object read to its end), then the
+            // object is rewound for the visitor.
+            const std::string_view text = pksk::detail::item_text(item.live, item.body);
+            if (!evaluate(*client_filter, detail::attributes_of(text))) continue;
+            if (auto error = object.reset().error()) fail_parse(error);
+          }
           visit(item);
         }
       } else if (name == "ScannedCount") {

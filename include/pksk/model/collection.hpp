@@ -118,8 +118,8 @@ class ItemCollection {
     const bool known =
         ((type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder), true)) || ...);
     if (!known)
-      unknown_.push_back(
-          RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body), Format});
+      unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
+                                 std::string(detail::item_text(live, body)), Format});
   }
 
   // The fields each member type decodes in a projection (reflect order), one mask per type.
@@ -136,8 +136,8 @@ class ItemCollection {
            true)) ||
          ...);
     if (!known)
-      unknown_.push_back(
-          RawItem{std::string(pk), std::string(sk), std::string(type), std::string(body), Format});
+      unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
+                                 std::string(detail::item_text(live, body)), Format});
   }
 
   // Entities need no operator== of their own: they compare member by member.

@@ -47,6 +47,10 @@ inline std::string describe_json_value(ondemand::value& value) {
   return "an unknown value";
 }
 
+// What the decoder will read from a value, told to Reader::open before the value is read: the
+// AttributeValue reader checks its tag against this one first. `any`: nothing expected.
+enum class ValueKind : std::uint8_t { any, string, number, boolean, object, list, string_set };
+
 // The reads are always inlined: each is one simdjson call, and a call per value is what kept
 // the decoder behind hand-written code. Except get_double: simdjson inlines its whole number
 // parser into each call, which made every floating-point member of every entity cost g++ 12
@@ -55,6 +59,7 @@ inline std::string describe_json_value(ondemand::value& value) {
 struct BodyReader {
   using Value = ondemand::value;
 
+  template <ValueKind>
   [[gnu::always_inline]] static simdjson::error_code open(ondemand::value raw,
                                                           Value& out) noexcept {
     out = raw;

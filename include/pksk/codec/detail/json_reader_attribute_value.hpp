@@ -68,8 +68,27 @@ struct AttributeValueReader {
     std::string_view number_text;  // an "N" that failed to parse, for the message
   };
 
+  // Unwraps the value's tag. The tag the decoder expects is looked for first, in the raw text
+  // after the opening brace: when it is the first key, On-Demand's find_field takes the value
+  // straight away, with no iteration over the object. Anything else (another tag, whitespace
+  // before the key, not an object) goes through open_any, which classifies the first key; the
+  // read then fails with a message naming what was found.
+  template <ValueKind Kind>
   [[gnu::always_inline]] static simdjson::error_code open(ondemand::value raw,
                                                           Value& out) noexcept {
+    constexpr std::string_view expected = expected_tag(Kind);
+    if constexpr (!expected.empty()) {
+      // The token's first byte, and after a '{' the next one, are always readable; a '"'
+      // there opens a key, readable up to its closing quote.
+      const char* text = raw.raw_json_token().data();
+      if (text[0] == '{' && text[1] == '"' && is_tag(text + 2, expected)) [[likely]] {
+        out.tag = tag_of(Kind);
+        return raw.find_field(expected).get(out.value);
+      }
+    }
+    return open_any(raw, out);
+  }
+  [[gnu::noinline]] static simdjson::error_code open_any(ondemand::value raw, Value& out) noexcept {
     ondemand::object object;
     if (auto error = raw.get_object().get(object)) return error;
     // Only the first member matters: an AttributeValue has exactly one. Leaving the object
@@ -130,6 +149,53 @@ struct AttributeValueReader {
     return v.value.current_depth();
   }
   static std::string_view number_text(Value& v) noexcept { return v.number_text; }
+
+  static constexpr std::string_view expected_tag(ValueKind kind) noexcept {
+    switch (kind) {
+      case ValueKind::string:
+        return "S";
+      case ValueKind::number:
+        return "N";
+      case ValueKind::boolean:
+        return "BOOL";
+      case ValueKind::object:
+        return "M";
+      case ValueKind::list:
+        return "L";
+      case ValueKind::string_set:
+        return "SS";
+      case ValueKind::any:
+        break;
+    }
+    return {};
+  }
+  static constexpr AttributeTag tag_of(ValueKind kind) noexcept {
+    switch (kind) {
+      case ValueKind::string:
+        return AttributeTag::S;
+      case ValueKind::number:
+        return AttributeTag::N;
+      case ValueKind::boolean:
+        return AttributeTag::BOOL;
+      case ValueKind::object:
+        return AttributeTag::M;
+      case ValueKind::list:
+        return AttributeTag::L;
+      case ValueKind::string_set:
+        return AttributeTag::SS;
+      case ValueKind::any:
+        break;
+    }
+    return AttributeTag::none;
+  }
+  // The key's raw text (after its opening quote) is `tag` followed by the closing quote. The
+  // bytes up to that quote are readable; the comparison stops at the first difference.
+  [[gnu::always_inline]] static bool is_tag(const char* raw, std::string_view tag) noexcept {
+    for (std::size_t i = 0; i < tag.size(); ++i) {
+      if (raw[i] != tag[i]) return false;
+    }
+    return raw[tag.size()] == '"';
+  }
   static std::string describe(Value& v) {
     if (v.tag == AttributeTag::none) return "something other than an AttributeValue";
     if (!v.number_text.empty()) return "the number \"" + std::string(v.number_text) + "\"";
