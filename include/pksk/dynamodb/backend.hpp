@@ -150,18 +150,17 @@ inline bool is_plain_json_name(std::string_view name) noexcept {
   return true;
 }
 
-// The keys and the type of an item (or of a key: LastEvaluatedKey, UnprocessedKeys) as an
-// ItemView. One pass over the attribute names, compared raw, which ends as soon as the three
-// are found: DynamoDB writes attributes in no fixed order, but the pass skips only what comes
-// before them. body is left empty (item_text gives it when needed); size is left 0: DynamoDB
-// pages by its own measure.
-inline ItemView key_view(simdjson::ondemand::object& item, const TableSpec& spec) {
-  ItemView view;
-  const std::string_view names[3] = {spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
-  std::string_view* const out[3] = {&view.pk, &view.sk, &view.type};
+// Reads the string attributes named names[i] into *out[i], in one pass over the attribute
+// names, compared raw, which ends as soon as all are found: DynamoDB writes attributes in no
+// fixed order, but the pass skips only what comes before them. An empty name is not looked for.
+inline void read_string_attributes(simdjson::ondemand::object& item,
+                                   const std::string_view (&names)[3],
+                                   std::string_view* const (&out)[3]) {
   const bool plain =
       is_plain_json_name(names[0]) && is_plain_json_name(names[1]) && is_plain_json_name(names[2]);
   unsigned found = 0;  // bit i: names[i] read
+  unsigned wanted = 0;
+  for (unsigned i = 0; i < 3; ++i) wanted |= names[i].empty() ? 0u : 1u << i;
   for (auto member : item) {
     simdjson::ondemand::field field;
     if (std::move(member).get(field)) {
@@ -173,19 +172,26 @@ inline ItemView key_view(simdjson::ondemand::object& item, const TableSpec& spec
       throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
     }
     for (unsigned i = 0; i < 3; ++i) {
-      if ((found & (1u << i)) != 0) continue;
+      if ((wanted & ~found & (1u << i)) == 0) continue;
       // Raw: the first byte (a key is quoted, so it is readable even when empty), then the rest.
-      const bool match =
-          plain ? !names[i].empty() && *key.raw() == names[i][0] && key.unsafe_is_equal(names[i])
-                : unescaped == names[i];
+      const bool match = plain ? *key.raw() == names[i][0] && key.unsafe_is_equal(names[i])
+                               : unescaped == names[i];
       if (match) {
         *out[i] = string_attribute(field.value());
         found |= 1u << i;
         break;
       }
     }
-    if (found == 7) break;
+    if (found == wanted) break;
   }
+}
+
+// The keys and the type of an item (or of a key: UnprocessedKeys) as an ItemView. body is left
+// empty (item_text gives it when needed); size is left 0: DynamoDB pages by its own measure.
+inline ItemView key_view(simdjson::ondemand::object& item, const TableSpec& spec) {
+  ItemView view;
+  read_string_attributes(item, {spec.pk_attribute, spec.sk_attribute, spec.type_attribute},
+                         {&view.pk, &view.sk, &view.type});
   return view;
 }
 
@@ -198,20 +204,9 @@ struct LastKey {
 inline LastKey last_key(simdjson::ondemand::object& key, const TableSpec& spec,
                         const TableIndex* index) {
   LastKey last;
-  for (auto member : key) {
-    simdjson::ondemand::field field;
-    std::string_view name;
-    if (std::move(member).get(field) || field.unescaped_key().get(name)) {
-      throw BackendError("pksk::dynamodb: a LastEvaluatedKey that does not parse");
-    }
-    if (name == spec.pk_attribute) {
-      last.pk = string_attribute(field.value());
-    } else if (name == spec.sk_attribute) {
-      last.sk = string_attribute(field.value());
-    } else if (index != nullptr && name == index->sk_attribute) {
-      last.index_sk = string_attribute(field.value());
-    }
-  }
+  read_string_attributes(
+      key, {spec.pk_attribute, spec.sk_attribute, index ? index->sk_attribute : std::string_view()},
+      {&last.pk, &last.sk, &last.index_sk});
   return last;
 }
 
@@ -654,14 +649,15 @@ class Backend {
     std::vector<Gsi> indexes;
   };
 
-  static KeySchema read_key_schema(simdjson::ondemand::value v) {
+  // A KeySchema ("KeyType") or AttributeDefinitions ("AttributeType") list as (name, value).
+  static KeySchema read_named_pairs(simdjson::ondemand::value v, const char* second) {
     KeySchema out;
     for (auto entry : array_of(v)) {
       std::string_view n, t;
       simdjson::ondemand::object o = object_of(value_of(entry));
       if (auto error = o.find_field_unordered("AttributeName").get_string().get(n))
         fail_parse(error);
-      if (auto error = o.find_field_unordered("KeyType").get_string().get(t)) fail_parse(error);
+      if (auto error = o.find_field_unordered(second).get_string().get(t)) fail_parse(error);
       out.emplace_back(std::string(n), std::string(t));
     }
     return out;
@@ -719,17 +715,9 @@ class Backend {
               if (name == "TableStatus") {
                 d.status = read_string(v);
               } else if (name == "KeySchema") {
-                d.schema = read_key_schema(v);
+                d.schema = read_named_pairs(v, "KeyType");
               } else if (name == "AttributeDefinitions") {
-                for (auto entry : array_of(v)) {
-                  std::string_view n, t;
-                  simdjson::ondemand::object o = object_of(value_of(entry));
-                  if (auto error = o.find_field_unordered("AttributeName").get_string().get(n))
-                    fail_parse(error);
-                  if (auto error = o.find_field_unordered("AttributeType").get_string().get(t))
-                    fail_parse(error);
-                  d.attributes.emplace_back(std::string(n), std::string(t));
-                }
+                d.attributes = read_named_pairs(v, "AttributeType");
               } else if (name == "GlobalSecondaryIndexes") {
                 for (auto entry : array_of(v)) {
                   Description::Gsi& g = d.indexes.emplace_back();
@@ -737,7 +725,8 @@ class Backend {
                                          [&](std::string_view field, simdjson::ondemand::value f) {
                                            if (field == "IndexName") g.name = read_string(f);
                                            if (field == "IndexStatus") g.status = read_string(f);
-                                           if (field == "KeySchema") g.schema = read_key_schema(f);
+                                           if (field == "KeySchema")
+                                             g.schema = read_named_pairs(f, "KeyType");
                                          });
                 }
               }
@@ -777,16 +766,23 @@ class Backend {
     body += ",\"AttributeType\":\"S\"}";
   }
 
+  // "KeySchema":[pk HASH, sk RANGE], of the table or of an index.
+  static void append_key_schema(std::string& body, std::string_view pk, std::string_view sk) {
+    body += "\"KeySchema\":[{\"AttributeName\":";
+    detail::append_json_string(body, pk);
+    body += ",\"KeyType\":\"HASH\"},{\"AttributeName\":";
+    detail::append_json_string(body, sk);
+    body += ",\"KeyType\":\"RANGE\"}]";
+  }
+
   // An index's definition: its key schema, every attribute projected (items read through it
   // decode as from the table).
   static void append_index_definition(std::string& body, const TableIndex& index) {
     body += "{\"IndexName\":";
     detail::append_json_string(body, index.name);
-    body += ",\"KeySchema\":[{\"AttributeName\":";
-    detail::append_json_string(body, index.pk_attribute);
-    body += ",\"KeyType\":\"HASH\"},{\"AttributeName\":";
-    detail::append_json_string(body, index.sk_attribute);
-    body += ",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}";
+    body += ',';
+    append_key_schema(body, index.pk_attribute, index.sk_attribute);
+    body += ",\"Projection\":{\"ProjectionType\":\"ALL\"}}";
   }
 
   void create(const TableSpec& spec) {
@@ -802,11 +798,8 @@ class Backend {
       body += ',';
       append_attribute_definition(body, index.sk_attribute);
     }
-    body += "],\"KeySchema\":[{\"AttributeName\":";
-    detail::append_json_string(body, spec.pk_attribute);
-    body += ",\"KeyType\":\"HASH\"},{\"AttributeName\":";
-    detail::append_json_string(body, spec.sk_attribute);
-    body += ",\"KeyType\":\"RANGE\"}]";
+    body += "],";
+    append_key_schema(body, spec.pk_attribute, spec.sk_attribute);
     if (!spec.indexes.empty()) {
       body += ",\"GlobalSecondaryIndexes\":[";
       for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
