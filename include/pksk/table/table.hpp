@@ -575,9 +575,7 @@ class Table {
   std::size_t backfill(const TableIndex& index, Progress& progress, std::size_t page_items) {
     const auto missing_keys = [&] {
       Condition c{Condition::Op::all, {}, {}};
-      Condition type = Filter::type_equals(type_name_v<T>);
-      type.operands[0].path.steps[0].name = spec_.type_attribute;
-      c.children.push_back(std::move(type));
+      c.children.push_back(type_is_condition<T>());
       c.children.push_back({Condition::Op::not_exists,
                             {detail::path_operand(detail::top_level(index.pk_attribute))},
                             {}});
@@ -653,6 +651,14 @@ class Table {
       resume_sk = std::move(*outcome.last_evaluated_sk);
       raw.exclusive_start = ItemKey{resume_pk, resume_sk};
     }
+  }
+
+  // `type = T`, with this table's name for the type attribute.
+  template <EntityType T>
+  Condition type_is_condition() const {
+    Condition type = Filter::type_equals(type_name_v<T>);
+    type.operands[0].path.steps[0].name = spec_.type_attribute;
+    return type;
   }
 
   // T's keys in the table's index `index` (which T names).
@@ -903,8 +909,7 @@ class Table {
       // A scan of one entity asks the backend for that type only (DynamoDB then sends no
       // other items); a query's key condition already keeps to the type's sort-key prefix.
       if (scan) {
-        Condition type = Filter::type_equals(type_name_v<R>);
-        type.operands[0].path.steps[0].name = spec_.type_attribute;
+        Condition type = type_is_condition<R>();
         if (plan.filter) {
           Condition both{Condition::Op::all, {}, {}};
           both.children.push_back(std::move(type));
