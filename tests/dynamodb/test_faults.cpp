@@ -21,6 +21,11 @@ struct Counter {
   std::string id;
   long long n{};
 };
+struct Account {
+  std::string id;
+  long long balance{};
+  long long rev{};
+};
 
 }  // namespace faults
 
@@ -36,13 +41,21 @@ struct pksk::Entity<faults::Counter> {
   static constexpr std::string_view pk = "COUNTER#{id}";
   static constexpr std::string_view sk = "C";
 };
+template <>
+struct pksk::Entity<faults::Account> {
+  static constexpr std::string_view type = "Account";
+  static constexpr std::string_view pk = "ACCOUNT#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::string_view version = "rev";
+};
 
 namespace {
 
+using faults::Account;
 using faults::Counter;
 using faults::Item;
 
-pksk::dynamodb::Options options(std::string endpoint) {
+pksk::dynamodb::Options options(std::string endpoint, bool exactly_once = true) {
   return {.endpoint = std::move(endpoint),
           .region = "us-east-1",
           .credentials = pksk::dynamodb::Credentials{"pksk", "faults", ""},
@@ -50,7 +63,8 @@ pksk::dynamodb::Options options(std::string endpoint) {
           .retry = {.max_attempts = 20,
                     .base_delay = std::chrono::milliseconds(1),
                     .max_delay = std::chrono::milliseconds(20)},
-          .create_missing_tables = true};
+          .create_missing_tables = true,
+          .exactly_once_writes = exactly_once};
 }
 
 std::string fresh_table_name() {
@@ -58,9 +72,11 @@ std::string fresh_table_name() {
 }
 
 struct Setup {
+  explicit Setup(bool exactly_once = true)
+      : faulty_backend(
+            options(pksk_test::endpoint_in("PKSK_FAULT_PROXY_ENDPOINT_FILE"), exactly_once)) {}
   pksk::dynamodb::Backend direct_backend{options(pksk_test::dynamodb_local_endpoint())};
-  pksk::dynamodb::Backend faulty_backend{
-      options(pksk_test::endpoint_in("PKSK_FAULT_PROXY_ENDPOINT_FILE"))};
+  pksk::dynamodb::Backend faulty_backend;
   std::string name = fresh_table_name();
   pksk::Table<pksk::dynamodb::Backend> direct{direct_backend, name};  // creates the table
   pksk::Table<pksk::dynamodb::Backend> faulty{faulty_backend, name};
@@ -112,8 +128,53 @@ TEST_CASE("through faults, puts, batches and transactions land exactly once; rea
   CHECK(s.faulty.get_all(keys).size() == 60);
 }
 
-TEST_CASE("through faults, an update whose answer was lost is never applied twice") {
+TEST_CASE("through faults, updates and conditional writes land exactly once") {
   Setup s;
+  // Each adds 1: one applied twice would end above 40, one lost below.
+  for (int i = 0; i < 40; ++i) {
+    const Counter now = s.faulty.update(Counter{.id = "u"}, pksk::add(&Counter::n, 1LL));
+    CHECK(now.n == i + 1);  // the item as this update left it, read back
+  }
+  CHECK(s.direct.get(Counter{.id = "u"})->n == 40);
+
+  // if_absent: applied twice, the second would fail on the first's item.
+  for (int i = 0; i < 30; ++i) s.faulty.put(item("absent", i), pksk::if_absent);
+  // A versioned put and update: applied twice, the second would meet its own new version.
+  Account account{.id = "a"};
+  for (int i = 0; i < 15; ++i) {
+    account.balance += 10;
+    s.faulty.put(account);
+    account = s.faulty.update(account, pksk::add(&Account::balance, 1LL));
+  }
+  const std::optional<Account> stored = s.direct.get(Account{.id = "a"});
+  REQUIRE(stored);
+  CHECK(stored->balance == 165);
+  CHECK(stored->rev == 30);
+  // A conditional erase reports the removal it made, even when its answer was lost.
+  for (int i = 0; i < 30; ++i) {
+    CHECK(s.faulty.erase(item("absent", i), pksk::when(pksk::attr(&Item::value) == i)));
+  }
+  CHECK(s.direct.query<Item>(pksk::PartitionKey{"G#absent"}).empty());
+
+  // Refusals are the plain write's errors, not a transaction's.
+  s.direct.put(item("refused", 1));
+  CHECK_THROWS_AS(s.faulty.put(item("refused", 1), pksk::if_absent), pksk::ConditionFailed);
+  CHECK_THROWS_AS(s.faulty.update(item("refused", 1), pksk::set(&Item::value, 5),
+                                  pksk::when(pksk::attr(&Item::value) == 2)),
+                  pksk::ConditionFailed);
+  CHECK_THROWS_AS(s.faulty.erase(item("refused", 1), pksk::when(pksk::attr(&Item::value) == 2)),
+                  pksk::ConditionFailed);
+  CHECK(s.direct.get(item("refused", 1))->value == 1);
+  // An erase of a missing item whose condition holds removes nothing; one whose condition fails
+  // is refused, as DeleteItem answers.
+  CHECK_FALSE(
+      s.faulty.erase(item("refused", 2), pksk::when(pksk::not_exists(pksk::attr(&Item::value)))));
+  CHECK_THROWS_AS(s.faulty.erase(item("refused", 2), pksk::when(pksk::attr(&Item::value) == 2)),
+                  pksk::ConditionFailed);
+}
+
+TEST_CASE("through faults, with exactly_once_writes off, a lost update is never applied twice") {
+  Setup s(false);
   int applied = 0;
   int unknown = 0;
   for (int i = 0; i < 40; ++i) {

@@ -58,6 +58,14 @@ struct Options {
   // open_table creates a missing table (on-demand capacity) and waits until it is ACTIVE. For
   // development and tests: off, a missing table is a BackendError.
   bool create_missing_tables = false;
+  // An update, or a put or erase with a condition, whose answer was lost cannot simply be sent
+  // again: applied twice, an ADD would count twice and a condition would fail on the write's own
+  // result. On (the default), such a write goes as a one-action TransactWriteItems with a client
+  // request token, which DynamoDB applies once however often it is retried; it costs twice the
+  // write capacity, and an update's result is read back with a consistent GetItem. Off, it goes
+  // as PutItem, UpdateItem or DeleteItem, and a lost answer is a BackendError saying that the
+  // outcome is unknown.
+  bool exactly_once_writes = true;
 };
 
 namespace detail {
@@ -69,8 +77,13 @@ struct ServiceError {
   std::vector<CancellationReason> reasons;  // TransactionCanceledException only
 };
 
-inline CancellationReason cancellation_reason(std::string_view code) {
+// An update that would grow the item past 400 KB is a ValidationError whose message says so.
+inline CancellationReason cancellation_reason(std::string_view code, std::string_view message) {
   if (code == "None") return CancellationReason::none;
+  if (code == "ValidationError" &&
+      message.find("has exceeded the maximum allowed size") != std::string_view::npos) {
+    return CancellationReason::item_too_large;
+  }
   if (code == "ConditionalCheckFailed") return CancellationReason::condition_failed;
   if (code == "TransactionConflict") return CancellationReason::conflict;
   if (code == "ItemCollectionSizeLimitExceeded") return CancellationReason::item_too_large;
@@ -120,7 +133,9 @@ inline ServiceError parse_service_error(simdjson::ondemand::parser& parser, std:
         simdjson::ondemand::object r;
         if (reason.get_object().get(r)) break;
         if (r.find_field_unordered("Code").get_string().get(code)) code = "None";
-        error.reasons.push_back(cancellation_reason(code));
+        std::string_view message;
+        if (r.find_field_unordered("Message").get_string().get(message)) message = {};
+        error.reasons.push_back(cancellation_reason(code, message));
       }
     }
   }
@@ -249,6 +264,18 @@ inline AttributeValue attributes_of(std::string_view item_json) {
 // connection made), and otherwise fail with a BackendError that says the outcome is unknown.
 enum class Retry : unsigned char { always, when_not_applied };
 
+// How a TransactionCanceledException is reported: as a transaction's (TransactionCanceled with
+// its reasons), or, for one write sent as a transaction, as that write's own error.
+enum class Cancellation : unsigned char { as_transaction, as_single_write };
+
+// attribute_exists(pk) AND condition.
+inline Condition exists_and(const TableSpec& spec, const Condition& condition) {
+  Condition exists{Condition::Op::exists, {}, {}};
+  exists.operands.push_back(
+      {Operand::Kind::path, AttributePath{{{spec.pk_attribute, 0, false}}}, {}});
+  return Condition{Condition::Op::all, {}, {std::move(exists), condition}};
+}
+
 // A request and its answer, reused by one thread: buffers keep their capacity.
 struct Exchange {
   HttpRequest request;
@@ -362,8 +389,13 @@ class Backend {
 
   void put(TableHandle table, const PutRequest& request) {
     const TableSpec& spec = table.spec();
-    (void)send("PutItem", detail::put_item(spec, request), spec,
-               ItemKey{request.item.pk, request.item.sk}, "put", retry_for(request.condition));
+    const ItemKey key{request.item.pk, request.item.sk};
+    if (request.condition != nullptr && shared_->options.exactly_once_writes) {
+      send_once(spec, request, key, "put");
+      return;
+    }
+    (void)send("PutItem", detail::put_item(spec, request), spec, key, "put",
+               retry_for(request.condition));
   }
 
   // DynamoDB's UpdateItem, the item as written (ALL_NEW) handed to visit. Unlike the SQLite
@@ -371,6 +403,16 @@ class Backend {
   template <class Visitor>
   void update(TableHandle table, const UpdateRequest& request, Visitor&& visit) {
     const TableSpec& spec = table.spec();
+    if (shared_->options.exactly_once_writes) {
+      send_once(spec, request, request.key, "update");
+      // Read back at once; a write by someone else in between shows in the result.
+      if (!get(table, request.key, visit)) {
+        throw BackendError("pksk::dynamodb: update on table \"" + spec.name + "\"" +
+                           key_text(request.key) +
+                           ": applied, but another write erased the item before it was read back");
+      }
+      return;
+    }
     Lease x = send("UpdateItem", detail::update_item(spec, request), spec, request.key, "update",
                    detail::Retry::when_not_applied);
     for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
@@ -382,13 +424,20 @@ class Backend {
 
   bool erase(TableHandle table, const EraseRequest& request) {
     const TableSpec& spec = table.spec();
-    Lease x = send("DeleteItem", detail::delete_item(spec, request), spec, request.key, "erase",
-                   retry_for(request.condition));
-    bool removed = false;
-    for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value) {
-      removed = removed || name == "Attributes";
-    });
-    return removed;
+    if (request.condition != nullptr && shared_->options.exactly_once_writes) {
+      // Sent once, the erase cannot say whether it removed an item, so it asks for one to exist
+      // as well. Refused, it removed nothing: if the item is there, its condition failed; if it
+      // is not, DeleteItem gives the plain answer (sent again, it has nothing to apply twice).
+      const Condition present = detail::exists_and(spec, *request.condition);
+      try {
+        send_once(spec, EraseRequest{request.key, &present}, request.key, "erase");
+        return true;
+      } catch (const ConditionFailed&) {
+        if (get(table, request.key, [](const ItemView&) {})) throw;
+      }
+      return erase_item(spec, request, detail::Retry::always);
+    }
+    return erase_item(spec, request, retry_for(request.condition));
   }
 
   // TransactWriteItems with a client request token: a commit retried after a lost answer is
@@ -414,6 +463,25 @@ class Backend {
   }
 
  private:
+  bool erase_item(const TableSpec& spec, const EraseRequest& request, detail::Retry retry) {
+    Lease x =
+        send("DeleteItem", detail::delete_item(spec, request), spec, request.key, "erase", retry);
+    bool removed = false;
+    for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value) {
+      removed = removed || name == "Attributes";
+    });
+    return removed;
+  }
+
+  // One write as a one-action TransactWriteItems under a fresh client request token, retried
+  // with that token: DynamoDB applies it once. Its cancellation is the plain request's error.
+  void send_once(const TableSpec& spec, const WriteRequest& write, ItemKey key,
+                 std::string_view what) {
+    (void)send("TransactWriteItems",
+               detail::transact_write_items(spec, std::span(&write, 1), request_token()), spec, key,
+               what, detail::Retry::always, detail::Cancellation::as_single_write);
+  }
+
   void batch_write_group(const TableSpec& spec, std::span<const WriteRequest> writes,
                          std::size_t offset, std::vector<std::size_t>& unprocessed) {
     Lease x = send("BatchWriteItem", detail::batch_write_item(spec, writes), spec, std::nullopt,
@@ -866,7 +934,8 @@ class Backend {
   // answer (status 200). Throws the pksk error that DynamoDB's refusal maps to.
   Lease send(std::string_view operation, std::string body, const TableSpec& spec,
              std::optional<ItemKey> key, std::string_view what,
-             detail::Retry retry = detail::Retry::always) {
+             detail::Retry retry = detail::Retry::always,
+             detail::Cancellation cancellation = detail::Cancellation::as_transaction) {
     Lease lease;
     detail::Exchange& x = *lease;
     const Options& options = shared_->options;
@@ -894,7 +963,7 @@ class Backend {
       } else {
         detail::ServiceError error = detail::parse_service_error(x.parser, x.response.body);
         if (x.response.status < 500 && !detail::is_retryable(error.type)) {
-          raise(std::move(error), spec, key, what);
+          raise(std::move(error), spec, key, what, cancellation);
         }
         last_failure =
             "HTTP " + std::to_string(x.response.status) + " " + error.type + ": " + error.message;
@@ -924,10 +993,25 @@ class Backend {
   }
 
   [[noreturn]] void raise(detail::ServiceError error, const TableSpec& spec,
-                          const std::optional<ItemKey>& key, std::string_view what) {
+                          const std::optional<ItemKey>& key, std::string_view what,
+                          detail::Cancellation cancellation) {
     const std::string where =
         "pksk table \"" + spec.name + "\": " + std::string(what) + key_text(key) + ": ";
     const std::string said = " (DynamoDB: " + error.type + ": " + error.message + ")";
+    if (error.type == "TransactionCanceledException" &&
+        cancellation == detail::Cancellation::as_single_write && error.reasons.size() == 1) {
+      switch (error.reasons.front()) {
+        case CancellationReason::condition_failed:
+          throw ConditionFailed(where + "condition failed" + said);
+        case CancellationReason::item_too_large:
+          throw ItemTooLarge(where + "item too large" + said);
+        case CancellationReason::validation:
+          throw ValidationError(where + "refused" + said);
+        default:
+          throw BackendError("pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
+                             "\"" + key_text(key) + " failed" + said);
+      }
+    }
     if (error.type == "ConditionalCheckFailedException") {
       throw ConditionFailed(where + "condition failed" + said);
     }
