@@ -406,6 +406,19 @@ TEST_CASE("the 400 KB boundary on both sides") {
   CHECK_THROWS_AS(table.update(Blob{.id = "x"}, pksk::set(&Blob::data, blob.data)),
                   pksk::ItemTooLarge);
   CHECK(table.get(Blob{.id = "x"})->data.size() == pksk::max_item_bytes - overhead);
+  // In a transaction, the update past 400 KB is the reason at its own place.
+  using R = pksk::CancellationReason;
+  try {
+    table.transact()
+        .put(Blob{.id = "z"})
+        .update(Blob{.id = "x"}, pksk::set(&Blob::data, blob.data))
+        .commit();
+    FAIL("an update past 400 KB was committed");
+  } catch (const pksk::TransactionCanceled& e) {
+    CHECK(e.reasons() == std::vector<R>{R::none, R::item_too_large});
+  }
+  CHECK_FALSE(table.get(Blob{.id = "z"}));
+  CHECK(table.get(Blob{.id = "x"})->data.size() == pksk::max_item_bytes - overhead);
 }
 
 TEST_CASE("a page ends at 1 MB read, the item that crosses it included") {
