@@ -469,6 +469,75 @@ TEST_CASE("plain decimals compare as text exactly as Decimals do") {
   CHECK(!pksk::detail::order_short_numbers(".", "1"));
 }
 
+TEST_CASE("ADD's integer path gives the text Decimal's digit arithmetic gives") {
+  const std::vector<std::string> numbers{"0",
+                                         "-0",
+                                         "0.0",
+                                         "1",
+                                         "-1",
+                                         "1.",
+                                         "0.05",
+                                         "-0.05",
+                                         "59.98",
+                                         "5",
+                                         "-5",
+                                         "0.5",
+                                         "9.99",
+                                         "10",
+                                         "-10.000",
+                                         "100",
+                                         "1.25",
+                                         "-123.456",
+                                         "0.001",
+                                         "999999999999999999",
+                                         "-999999999999999999",
+                                         "99999999999999999.9",
+                                         "0.000000000000000001",
+                                         "123456789.123456789",
+                                         "12345678901234567.5"};
+  int fast = 0;
+  for (const std::string& a : numbers) {
+    for (const std::string& b : numbers) {
+      std::string sum;
+      const auto x = pksk::Decimal::parse(a);
+      const auto y = pksk::Decimal::parse(b);
+      REQUIRE(x);
+      REQUIRE(y);
+      INFO(a << " + " << b);
+      if (pksk::detail::add_plain_numbers(a, b, sum)) {
+        ++fast;
+        CHECK(sum == (*x + *y).to_string());
+      }
+    }
+  }
+  // number_size counts digits in the text as a Decimal counts them.
+  for (const std::string& a : numbers) {
+    const auto d = pksk::Decimal::parse(a);
+    INFO(a);
+    CHECK(pksk::number_size(a) == (std::max<std::size_t>(1, d->significant_digits()) + 1) / 2 + 1);
+  }
+  for (const std::string bad : {"", "-", ".", "1e", "1x", "--1", "1.2.3"}) {
+    INFO(bad);
+    CHECK_FALSE(pksk::Decimal::parse(bad));
+    CHECK_FALSE(pksk::Decimal::well_formed(bad));
+    CHECK(pksk::number_size(bad) == (bad.size() + 1) / 2 + 1);
+  }
+  for (const std::string good : {"1e5", "+1", "1.", ".5", "1E-3", "-0.0e+2"}) {
+    INFO(good);
+    CHECK(pksk::Decimal::parse(good));
+    CHECK(pksk::Decimal::well_formed(good));
+  }
+  CHECK(fast > 400);  // of 625 (488 today): the rest pass 18 digits and take the long path
+  std::string sum;
+  CHECK(pksk::detail::add_plain_numbers("59.98", "5", sum));
+  CHECK(sum == "64.98");
+  CHECK_FALSE(pksk::detail::add_plain_numbers("1e5", "1", sum));
+  CHECK_FALSE(pksk::detail::add_plain_numbers("1234567890123456789", "1", sum));   // 19 digits
+  CHECK_FALSE(pksk::detail::add_plain_numbers("999999999999999999", "0.1", sum));  // 19 scaled
+  CHECK_FALSE(pksk::detail::add_plain_numbers("-", "1", sum));
+  CHECK_FALSE(pksk::detail::add_plain_numbers("", "1", sum));
+}
+
 namespace probe {
 struct Probe {
   std::string id;

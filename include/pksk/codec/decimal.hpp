@@ -112,6 +112,31 @@ class Decimal {
     return out;
   }
 
+  // Whether parse would take the text, found without building the Decimal.
+  static bool well_formed(std::string_view text) noexcept {
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+    bool any_digit = false;
+    bool point = false;
+    for (; i < text.size(); ++i) {
+      if (text[i] >= '0' && text[i] <= '9') {
+        any_digit = true;
+      } else if (text[i] == '.' && !point) {
+        point = true;
+      } else {
+        break;
+      }
+    }
+    if (!any_digit) return false;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+      ++i;
+      if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+      if (i == text.size()) return false;
+      while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    }
+    return i == text.size();
+  }
+
   bool is_zero() const noexcept { return digits_.empty(); }
   bool negative() const noexcept { return negative_; }
   std::size_t significant_digits() const noexcept { return digits_.size(); }
@@ -248,5 +273,98 @@ class Decimal {
   std::string digits_;  // significant digits, no leading or trailing zeros; empty for zero
   int exponent_ = 0;    // value = digits * 10^exponent
 };
+
+namespace detail {
+
+// A JSON number in plain notation ("-12.50", "3", "0.25"): sign, integer digits, fraction
+// digits, no exponent. Up to 18 digits in all, so that it is exact as an integer scaled by
+// 10^fraction_digits.
+struct PlainNumber {
+  long long scaled = 0;  // the digits as one integer, the sign applied
+  int fraction_digits = 0;
+
+  static bool read(std::string_view text, PlainNumber& out) noexcept {
+    std::size_t i = 0;
+    const bool negative = !text.empty() && text[0] == '-';
+    if (negative) ++i;
+    long long value = 0;
+    int digits = 0;
+    int fraction = -1;  // -1 until the point
+    for (; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c == '.' && fraction < 0) {
+        fraction = 0;
+        continue;
+      }
+      if (c < '0' || c > '9' || ++digits > 18) return false;
+      value = value * 10 + (c - '0');
+      if (fraction >= 0) ++fraction;
+    }
+    if (digits == 0) return false;
+    out.scaled = negative ? -value : value;
+    out.fraction_digits = fraction < 0 ? 0 : fraction;
+    return true;
+  }
+};
+
+// a + b in Decimal::to_string's notation, computed on 64-bit integers when both are plain
+// numbers of up to 18 digits each that stay within 18 digits once scaled to one point. An ADD
+// to a price or a counter is that; anything else (exponents, long numbers) answers false, and
+// the caller takes Decimal's exact digit-string arithmetic, which gives the same text.
+inline bool add_plain_numbers(std::string_view a, std::string_view b, std::string& out) {
+  constexpr long long powers[] = {1,
+                                  10,
+                                  100,
+                                  1000,
+                                  10000,
+                                  100000,
+                                  1000000,
+                                  10000000,
+                                  100000000,
+                                  1000000000,
+                                  10000000000,
+                                  100000000000,
+                                  1000000000000,
+                                  10000000000000,
+                                  100000000000000,
+                                  1000000000000000,
+                                  10000000000000000,
+                                  100000000000000000,
+                                  1000000000000000000};
+  constexpr long long limit = 1000000000000000000;  // 10^18: below it, 18 digits
+  PlainNumber x, y;
+  if (!PlainNumber::read(a, x) || !PlainNumber::read(b, y)) return false;
+  const int fraction = std::max(x.fraction_digits, y.fraction_digits);
+  const long long scale_x = powers[fraction - x.fraction_digits];
+  const long long scale_y = powers[fraction - y.fraction_digits];
+  if (x.scaled >= limit / scale_x || -x.scaled >= limit / scale_x || y.scaled >= limit / scale_y ||
+      -y.scaled >= limit / scale_y) {
+    return false;
+  }
+  const long long sum = x.scaled * scale_x + y.scaled * scale_y;  // |sum| < 2 * 10^18
+  unsigned long long magnitude =
+      sum < 0 ? 0ULL - static_cast<unsigned long long>(sum) : static_cast<unsigned long long>(sum);
+  int kept = fraction;  // fraction digits left once trailing zeros are dropped
+  while (kept > 0 && magnitude % 10 == 0) {
+    magnitude /= 10;
+    --kept;
+  }
+  char digits[24];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude != 0);
+  while (n <= kept) digits[n++] = '0';  // "0.05": the integer part and leading zeros
+  out.clear();
+  if (sum < 0) out += '-';
+  for (int i = n - 1; i >= 0; --i) {
+    out += digits[i];
+    if (i == kept && kept > 0) out += '.';
+  }
+  return true;
+}
+
+}  // namespace detail
 
 }  // namespace pksk

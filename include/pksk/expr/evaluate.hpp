@@ -348,6 +348,11 @@ inline void apply(const UpdateAction& action, AttributeValue& item) {
           detail::invalid_update(action, std::string("ADD of a number to an attribute of type ") +
                                              to_string(current->kind));
         }
+        std::string sum_text;
+        if (detail::add_plain_numbers(current->text, action.value.text, sum_text)) {
+          detail::assign_at(item, action, AttributeValue::from_number(std::move(sum_text)));
+          return;
+        }
         const auto stored = Decimal::parse(current->text);
         const auto added = Decimal::parse(action.value.text);
         if (!stored || !added) detail::invalid_update(action, "ADD of a malformed number");
