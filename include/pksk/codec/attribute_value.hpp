@@ -202,9 +202,10 @@ inline const char* to_string(AttributeValue::Kind kind) noexcept {
 // significant digits (1 byte per two, plus 1), booleans and null 1 byte, lists and maps 3 bytes
 // plus 1 per element plus their elements (and, for maps, the names), sets their elements.
 inline std::size_t number_size(std::string_view decimal_text) {
-  const auto d = Decimal::parse(decimal_text);
-  const std::size_t digits =
-      d ? std::max<std::size_t>(1, d->significant_digits()) : decimal_text.size();
+  // Counted in the text: a Decimal would allocate its digits for every number of every update.
+  const std::size_t digits = Decimal::well_formed(decimal_text)
+                                 ? std::max<std::size_t>(1, Decimal::shape(decimal_text).digits)
+                                 : decimal_text.size();
   return (digits + 1) / 2 + 1;
 }
 
