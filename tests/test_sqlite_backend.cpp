@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -493,6 +494,66 @@ TEST_CASE("paging visits every item exactly once", "[sqlite]") {
           CHECK(all_pages(b, t, q, &pages) == expected);
           if (limit == 0 && page_bytes == pksk::max_page_bytes) CHECK(pages == 1);
           if (limit == 1 || page_bytes <= 1) CHECK(pages == expected.size() + 1);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a page ends where the stored sizes reach the budget, whatever the bodies' lengths",
+          "[sqlite]") {
+  // A page reads the size column only once an upper bound of the sizes (twice the body's
+  // length, plus the keys) reaches its budget: sizes anywhere below that bound must end pages
+  // exactly where the sizes themselves say, on every path (before, at and after the switch).
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  std::mt19937 random(7);
+  std::vector<std::pair<std::string, std::size_t>> items;  // sk, stored size
+  for (int i = 0; i < 60; ++i) {
+    const std::string sk = "k" + std::to_string(100 + i);
+    const std::string body(std::uniform_int_distribution<std::size_t>(0, 300)(random), 'x');
+    const std::size_t size = test_size("P", sk, "T", body) +
+                             std::uniform_int_distribution<std::size_t>(0, body.size())(random);
+    b.put(t, pksk::PutRequest{ItemView{"P", sk, "T", body, size}});
+    items.emplace_back(sk, size);
+  }
+  const auto range = pksk::between("k110", "k149");
+  for (const KeyCondition* cond : {static_cast<const KeyCondition*>(nullptr), &range}) {
+    for (bool forward : {true, false}) {
+      std::vector<std::pair<std::string, std::size_t>> expected;
+      for (const auto& item : items) {
+        if (cond == nullptr || (item.first >= "k110" && item.first <= "k149")) {
+          expected.push_back(item);
+        }
+      }
+      if (!forward) std::reverse(expected.begin(), expected.end());
+      for (std::size_t page_bytes = 1; page_bytes < 4000; page_bytes += 37) {
+        for (std::size_t limit : {std::size_t{0}, std::size_t{5}}) {
+          INFO("page_bytes " << page_bytes << " limit " << limit << " forward " << forward);
+          std::size_t next = 0;
+          std::optional<std::string> start;
+          while (next < expected.size()) {
+            RawQuery q{.pk = "P",
+                       .sk = cond,
+                       .forward = forward,
+                       .limit = limit,
+                       .page_bytes = page_bytes};
+            q.exclusive_start_sk = start ? std::optional<std::string_view>(*start) : std::nullopt;
+            const Page page = query(b, t, q);
+            std::vector<std::string> want;
+            std::size_t bytes = 0;
+            bool ended = false;  // by the budget or the limit, which leave a cursor
+            while (next < expected.size() && !ended) {
+              want.push_back(expected[next].first);
+              bytes += expected[next++].second;
+              ended = bytes >= page_bytes || (limit != 0 && want.size() == limit);
+            }
+            REQUIRE(page.sks == want);
+            REQUIRE(page.outcome.last_evaluated_sk.has_value() == ended);
+            if (!ended) break;
+            CHECK(*page.outcome.last_evaluated_sk == want.back());
+            start = *page.outcome.last_evaluated_sk;
+          }
         }
       }
     }

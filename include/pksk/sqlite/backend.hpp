@@ -507,31 +507,66 @@ class Backend {
       throw ValidationError("pksk::sqlite: query on index \"" + index->name +
                             "\": an exclusive start needs the index key and the table key");
     }
-    const std::size_t variant = ds::query_variant(shape, query.forward, has_start);
-    ds::CachedStatement& cached =
-        index == nullptr
-            ? query_statement(k, variant, shape, query.forward, has_start)
-            : index_query_statement(k, *index, variant, shape, query.forward, has_start);
-
-    ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
-    sqlite3_stmt* s = use.get();
-    bind(k, s, 1, query.pk, "query", query.pk, {});
-    if (shape != ds::RangeShape::any) bind(k, s, 2, cond->first, "query", query.pk, {});
-    if (shape == ds::RangeShape::between) bind(k, s, 3, cond->second, "query", query.pk, {});
-    if (shape == ds::RangeShape::prefix_bounded) bind(k, s, 3, *prefix_end, "query", query.pk, {});
-    if (has_start && (index == nullptr || shape != ds::RangeShape::eq)) {
-      bind(k, s, 4, *query.exclusive_start_sk, "query", query.pk, {});
-    }
-    if (has_start && index != nullptr) {
-      bind(k, s, 5, query.exclusive_start_item->pk, "query", query.pk, {});
-      bind(k, s, 6, query.exclusive_start_item->sk, "query", query.pk, {});
-    }
-
+    // ?1 to ?3, which every statement of the query's shape takes.
+    const auto bind_range = [&](sqlite3_stmt* s) {
+      bind(k, s, 1, query.pk, "query", query.pk, {});
+      if (shape != ds::RangeShape::any) bind(k, s, 2, cond->first, "query", query.pk, {});
+      if (shape == ds::RangeShape::between) bind(k, s, 3, cond->second, "query", query.pk, {});
+      if (shape == ds::RangeShape::prefix_bounded) {
+        bind(k, s, 3, *prefix_end, "query", query.pk, {});
+      }
+    };
     std::optional<ds::RowFilter> filter;
     if (query.filter != nullptr) filter.emplace(*query.filter, k.t.spec);
     ds::RowFilter* row_filter = filter ? &*filter : nullptr;
-    return index == nullptr ? read_page<false>(k, s, query, row_filter, visit)
-                            : read_page<true>(k, s, query, row_filter, visit);
+
+    if (index == nullptr) {
+      ds::CachedStatement& cached = query_statement(k, shape, query.forward, has_start, false);
+      ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
+      bind_range(use.get());
+      if (has_start) bind(k, use.get(), 4, *query.exclusive_start_sk, "query", query.pk, {});
+      // The rare page that could reach its byte budget: what it has read so far is summed, and
+      // it goes on with the sized statement after `from` (a copy: the unsized row's text is
+      // SQLite's until the statement is reset).
+      std::string from;
+      std::optional<ds::StatementUse> sized_use;
+      const auto read_size = [&](std::string_view through) -> std::size_t {
+        ds::CachedStatement& sum = read_size_statement(k, shape, query.forward, has_start);
+        ds::StatementUse sum_use(sum.stmt.get(), sum.in_use, k.t.name, "query");
+        bind_range(sum_use.get());
+        if (has_start) bind(k, sum_use.get(), 4, *query.exclusive_start_sk, "query", query.pk, {});
+        bind(k, sum_use.get(), 5, through, "query", query.pk, {});
+        const int rc = sqlite3_step(sum_use.get());
+        if (rc != SQLITE_ROW) {
+          ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
+        }
+        return static_cast<std::size_t>(sqlite3_column_int64(sum_use.get(), 0));
+      };
+      const auto sized_after = [&](std::string_view start) -> sqlite3_stmt* {
+        from.assign(start);
+        ds::CachedStatement& sized = query_statement(k, shape, query.forward, true, true);
+        sized_use.emplace(sized.stmt.get(), sized.in_use, k.t.name, "query");
+        bind_range(sized_use->get());
+        bind(k, sized_use->get(), 4, from, "query", query.pk, {});
+        return sized_use->get();
+      };
+      return read_table_page(k, use.get(), query, row_filter, visit, read_size, sized_after);
+    }
+
+    ds::CachedStatement& cached =
+        index_query_statement(k, *index, ds::query_variant(shape, query.forward, has_start), shape,
+                              query.forward, has_start);
+    ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
+    sqlite3_stmt* s = use.get();
+    bind_range(s);
+    if (has_start && shape != ds::RangeShape::eq) {
+      bind(k, s, 4, *query.exclusive_start_sk, "query", query.pk, {});
+    }
+    if (has_start) {
+      bind(k, s, 5, query.exclusive_start_item->pk, "query", query.pk, {});
+      bind(k, s, 6, query.exclusive_start_item->sk, "query", query.pk, {});
+    }
+    return read_index_page(k, s, query, row_filter, visit);
   }
 
   // One page of a scan, in (pk, sk) byte order, with the paging of query(); with segments > 1,
@@ -1028,26 +1063,90 @@ class Backend {
     }
   }
 
-  static detail::sqlite::CachedStatement& query_statement(Call& k, std::size_t variant,
-                                                          detail::sqlite::RangeShape shape,
-                                                          bool forward, bool has_start) {
-    detail::sqlite::CachedStatement& cached = k.st.queries[variant];
+  static detail::sqlite::CachedStatement& query_statement(Call& k, detail::sqlite::RangeShape shape,
+                                                          bool forward, bool has_start,
+                                                          bool sized) {
+    detail::sqlite::CachedStatement& cached =
+        k.st.queries[detail::sqlite::query_variant(shape, forward, has_start, sized)];
     if (!cached.stmt) {
       cached.stmt = detail::sqlite::prepare(
-          k.db(), detail::sqlite::query_sql(k.t.spec, shape, forward, has_start), k.t.name,
+          k.db(), detail::sqlite::query_sql(k.t.spec, shape, forward, has_start, sized), k.t.name,
           "query (preparing it)");
     }
     return cached;
   }
 
-  // The rows of a query's page, with DynamoDB's paging. A table query selects (sk, type, body,
-  // size), the pk being the caller's; an index query (pk, sk, type, body, size, index sk).
-  // Two instantiations, so that the table's row loop tests nothing about indexes.
-  template <bool Indexed, class Visitor>
-  QueryOutcome read_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
-                         detail::sqlite::RowFilter* filter, Visitor& visit) {
+  static detail::sqlite::CachedStatement& read_size_statement(Call& k,
+                                                              detail::sqlite::RangeShape shape,
+                                                              bool forward, bool has_start) {
+    detail::sqlite::CachedStatement& cached =
+        k.st.read_sizes[detail::sqlite::query_variant(shape, forward, has_start, false)];
+    if (!cached.stmt) {
+      cached.stmt = detail::sqlite::prepare(
+          k.db(), detail::sqlite::read_size_sql(k.t.spec, shape, forward, has_start), k.t.name,
+          "query (preparing its size sum)");
+    }
+    return cached;
+  }
+
+  // The rows of a table query's page, with DynamoDB's paging; the statement selects (sk, type,
+  // body), the pk being the caller's. The size column costs SQLite a column read on every row,
+  // and only a page that reaches its byte budget needs it. So each row adds an upper bound of
+  // its size (DynamoDB's measure of a JSON body is at most twice its length: a one-digit number
+  // in a list, "[0]", is the worst), and while that sum stays under the budget the page cannot
+  // have reached it. Once the bound reaches it, SQLite sums the exact sizes of the rows read,
+  // this one included, and the page goes on with the statement that selects the size column.
+  template <class Visitor, class ReadSize, class SizedAfter>
+  QueryOutcome read_table_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
+                               detail::sqlite::RowFilter* filter, Visitor& visit,
+                               ReadSize& read_size, SizedAfter& sized_after) {
     namespace ds = detail::sqlite;
-    constexpr int at = Indexed ? 1 : 0;
+    QueryOutcome outcome;
+    std::size_t bytes = 0;
+    bool sized = false;
+    const std::size_t key_bytes = k.t.spec.pk_attribute.size() + k.t.spec.sk_attribute.size() +
+                                  k.t.spec.type_attribute.size() + query.pk.size();
+    for (bool first = true;; first = false) {
+      const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW)
+        ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
+      ItemView item{query.pk, ds::column_view(s, 0), ds::column_view(s, 1), ds::column_view(s, 2),
+                    0};
+      if (sized) {
+        item.size = static_cast<std::size_t>(sqlite3_column_int64(s, 3));
+        bytes += item.size;
+      } else {
+        bytes += key_bytes + item.sk.size() + item.type.size() + 2 * item.body.size();
+        if (bytes >= query.page_bytes) {
+          bytes = read_size(item.sk);
+          // The row in hand is still the unsized statement's: it is used before s moves on.
+          s = sized_after(item.sk);
+          sized = true;
+        }
+      }
+      ++outcome.evaluated;
+      // The filter comes after the item has counted, as DynamoDB's does.
+      if (filter == nullptr || (*filter)(item)) visit(item);
+      const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
+      if (at_limit || bytes >= query.page_bytes) {
+        if (query.last_key_at_limit || bytes >= query.page_bytes) {
+          // item.sk: the unsized statement's text if it was the row that switched, which has
+          // not stepped since; otherwise s's, which has not stepped since either.
+          outcome.last_evaluated_sk.emplace(item.sk);
+        }
+        break;
+      }
+    }
+    return outcome;
+  }
+
+  // The rows of an index query's page, with DynamoDB's paging: (pk, sk, type, body, size,
+  // index sk), the index sk for the cursor.
+  template <class Visitor>
+  QueryOutcome read_index_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
+                               detail::sqlite::RowFilter* filter, Visitor& visit) {
+    namespace ds = detail::sqlite;
     QueryOutcome outcome;
     std::size_t bytes = 0;
     for (bool first = true;; first = false) {
@@ -1055,9 +1154,9 @@ class Backend {
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW)
         ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
-      const ItemView item{Indexed ? ds::column_view(s, 0) : query.pk, ds::column_view(s, at),
-                          ds::column_view(s, at + 1), ds::column_view(s, at + 2),
-                          static_cast<std::size_t>(sqlite3_column_int64(s, at + 3))};
+      const ItemView item{ds::column_view(s, 0), ds::column_view(s, 1), ds::column_view(s, 2),
+                          ds::column_view(s, 3),
+                          static_cast<std::size_t>(sqlite3_column_int64(s, 4))};
       ++outcome.evaluated;
       bytes += item.size;
       // The filter comes after the item has counted, as DynamoDB's does.
@@ -1066,13 +1165,9 @@ class Backend {
       if (at_limit || bytes >= query.page_bytes) {
         // Still SQLite's memory: the statement has not stepped since.
         if (query.last_key_at_limit || bytes >= query.page_bytes) {
-          if constexpr (Indexed) {
-            outcome.last_evaluated_sk.emplace(ds::column_view(s, 5));
-            outcome.last_evaluated_item_pk.emplace(item.pk);
-            outcome.last_evaluated_item_sk.emplace(item.sk);
-          } else {
-            outcome.last_evaluated_sk.emplace(item.sk);
-          }
+          outcome.last_evaluated_sk.emplace(ds::column_view(s, 5));
+          outcome.last_evaluated_item_pk.emplace(item.pk);
+          outcome.last_evaluated_item_sk.emplace(item.sk);
         }
         break;
       }

@@ -56,6 +56,8 @@ struct TableStatements {
   CachedStatement get;
   CachedStatement erase;
   std::array<CachedStatement, query_variant_count> queries;
+  // read_size_sql's, by the query variant they follow (the sized ones stay empty).
+  std::array<CachedStatement, query_variant_count> read_sizes;
   std::array<CachedStatement, 2> scans;  // from the start, and after an exclusive start key
   // Per index of the spec, in its order: grown on the first query of an index.
   std::vector<std::array<CachedStatement, query_variant_count>> index_queries;

@@ -226,11 +226,13 @@ enum class RangeShape : unsigned char {
   prefix_unbounded,  // sk >= ?2
 };
 inline constexpr std::size_t range_shape_count = 9;
-// Shape x direction x exclusive start.
-inline constexpr std::size_t query_variant_count = range_shape_count * 2 * 2;
+// Shape x direction x exclusive start x whether the size column is selected.
+inline constexpr std::size_t query_variant_count = range_shape_count * 2 * 2 * 2;
 
-inline std::size_t query_variant(RangeShape shape, bool forward, bool has_start) noexcept {
-  return (static_cast<std::size_t>(shape) * 2 + (forward ? 0 : 1)) * 2 + (has_start ? 1 : 0);
+inline std::size_t query_variant(RangeShape shape, bool forward, bool has_start,
+                                 bool sized = true) noexcept {
+  return ((static_cast<std::size_t>(shape) * 2 + (forward ? 0 : 1)) * 2 + (has_start ? 1 : 0)) * 2 +
+         (sized ? 1 : 0);
 }
 
 // The sort-key terms of a query's WHERE clause, ?2 and ?3 their operands.
@@ -266,16 +268,32 @@ inline void append_range(std::string& sql, const std::string& sk, RangeShape sha
 }
 
 // Parameters: ?1 pk, ?2 the operand (or lower bound), ?3 the upper bound, ?4 the exclusive
-// start. pk is not selected: the caller's pk is byte-equal to it.
-inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forward,
-                             bool has_start) {
+// start. pk is not selected: the caller's pk is byte-equal to it. Unsized, the size column is
+// left out too (a page reads it only once it could reach its byte budget).
+inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forward, bool has_start,
+                             bool sized = true) {
   const Columns c = columns_of(spec);
   const std::string& sk = c.sk;
-  std::string sql = "SELECT " + sk + ", " + c.type + ", body, size FROM " +
-                    quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1";
+  std::string sql = "SELECT " + sk + ", " + c.type +
+                    (sized ? ", body, size FROM " : ", body FROM ") + quoted_identifier(spec.name) +
+                    " WHERE " + c.pk + " = ?1";
   append_range(sql, sk, shape);
   if (has_start) sql += forward ? " AND " + sk + " > ?4" : " AND " + sk + " < ?4";
   sql += forward ? " ORDER BY " + sk + " ASC" : " ORDER BY " + sk + " DESC";
+  return sql;
+}
+
+// The summed size of the rows query_sql's statement of the same shape has read up to and
+// including sort key ?5: its WHERE clause, bounded by ?5 in the direction of reading.
+inline std::string read_size_sql(const TableSpec& spec, RangeShape shape, bool forward,
+                                 bool has_start) {
+  const Columns c = columns_of(spec);
+  const std::string& sk = c.sk;
+  std::string sql = "SELECT coalesce(sum(size), 0) FROM " + quoted_identifier(spec.name) +
+                    " WHERE " + c.pk + " = ?1";
+  append_range(sql, sk, shape);
+  if (has_start) sql += forward ? " AND " + sk + " > ?4" : " AND " + sk + " < ?4";
+  sql += forward ? " AND " + sk + " <= ?5" : " AND " + sk + " >= ?5";
   return sql;
 }
 
