@@ -711,7 +711,9 @@ class Table {
     return std::move(parts).combined();
   }
 
-  // Sorts an update's parts into actions and conditions; refuses an action on a key member.
+  // Sorts an update's parts into actions and conditions. An action on a key member is refused
+  // at compile time when the member is named (set(&T::m, v), set<&T::m>(v)); what compile time
+  // cannot see, a path made by attr() and a Hana-adapted struct's member, is refused here.
   template <EntityType T, class... Parts>
   std::optional<Condition> update_parts(const T& key, std::vector<UpdateAction>& actions,
                                         Parts&&... parts) const {
@@ -719,7 +721,7 @@ class Table {
     const auto take = [&]<class Part>(Part&& part) {
       using P = std::remove_cvref_t<Part>;
       if constexpr (requires { part.action; }) {
-        static_assert(std::is_same_v<P, Update<T>>,
+        static_assert(std::is_base_of_v<Update<T>, P>,
                       "pksk: an update action names a member of another entity than the key's");
         const std::string& member = part.action.path.steps.front().name;
         const std::size_t index = field_index<T>(member);
