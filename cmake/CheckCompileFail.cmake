@@ -4,6 +4,12 @@
 # offending text, which pksk spells as template arguments of the rule (key/diagnose.hpp). One
 # error per misuse, named where the compiler says "error", is what users must see; notes and
 # "required from" lines are not counted.
+#
+# Where the compilers say it differently (a check of a function argument at compile time: g++
+# names the rule in the error line, clang the argument's conversion, with the rule in the note
+# under it), a source states it per compiler: `// expect-<TAG>: <text>` in the error line,
+# `// expect-<TAG>-source: <text>` in the source line quoted under it, `// expect-<TAG>-note:
+# <text>` in the first note after it, TAG being gcc or clang; RULE may then be empty.
 set(include_flags)
 foreach(dir IN LISTS INCLUDES)
   if(dir)
@@ -27,16 +33,43 @@ if(NOT errors EQUAL 1)
           "${SOURCE}: ${COMPILER} printed ${errors} `error:` lines, not exactly one:\n${output}")
 endif()
 list(GET error_lines 0 first)
-file(STRINGS ${SOURCE} context_lines REGEX "^// expect: ")
-set(all_expected "${RULE}")
-foreach(line IN LISTS context_lines)
-  string(REGEX REPLACE "^// expect: " "" text "${line}")
-  list(APPEND all_expected "${text}")
-endforeach()
-foreach(expected IN LISTS all_expected)
-  string(FIND "${first}" "${expected}" at)
+# The line after the error line (the source it quotes) and the first note after it.
+string(FIND "${output}" "${first}" at)
+string(LENGTH "${first}" length)
+math(EXPR after "${at} + ${length} + 1")
+string(SUBSTRING "${output}" ${after} -1 rest)
+string(REGEX MATCH "^[^\n]*" quoted "${rest}")
+string(REGEX MATCH "[^\n]*note:[^\n]*" note "${rest}")
+
+# check_expected(prefix where text): every `// <prefix>: <text>` line's text is in `text`.
+set(all_expected)
+function(check_expected prefix where text)
+  file(STRINGS ${SOURCE} lines REGEX "^// ${prefix}: ")
+  set(found ${all_expected})
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^// ${prefix}: " "" expected "${line}")
+    string(FIND "${text}" "${expected}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${SOURCE}: ${where} lacks \"${expected}\":\n${text}\n\n${output}")
+    endif()
+    list(APPEND found "${expected}")
+  endforeach()
+  set(all_expected ${found} PARENT_SCOPE)
+endfunction()
+
+if(RULE)
+  string(FIND "${first}" "${RULE}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "${SOURCE}: the error line lacks \"${expected}\":\n${first}\n\n${output}")
+    message(FATAL_ERROR "${SOURCE}: the error line lacks \"${RULE}\":\n${first}\n\n${output}")
   endif()
-endforeach()
-message(STATUS "one error, naming ${all_expected}:\n${first}")
+  list(APPEND all_expected "${RULE}")
+endif()
+check_expected("expect" "the error line" "${first}")
+check_expected("expect-${TAG}" "the error line" "${first}")
+check_expected("expect-${TAG}-source" "the source line under the error" "${quoted}")
+check_expected("expect-${TAG}-note" "the first note" "${note}")
+if(NOT all_expected)
+  message(FATAL_ERROR "${SOURCE}: nothing is expected of ${COMPILER}'s error: give a RULE or "
+                      "// expect lines")
+endif()
+message(STATUS "one error, naming ${all_expected}:\n${first}\n${quoted}\n${note}")

@@ -6,6 +6,7 @@
 #include <optional>
 #include <pksk/dynamodb/detail/request.hpp>
 #include <pksk/pksk.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,47 @@ std::string av_body(const Order& o) {
   pksk::encode<pksk::BodyFormat::attribute_value>(o, body);
   return body;
 }
+
+// A backend that renders each update as the DynamoDB backend sends it and keeps the JSON: what
+// Table adds to the user's actions. It answers nothing else.
+class RecordingBackend {
+ public:
+  using TableHandle = int;
+  static constexpr pksk::BodyFormat body_format = pksk::BodyFormat::attribute_value;
+
+  std::vector<std::string> updates;
+
+  TableHandle open_table(const pksk::TableSpec& spec) {
+    spec_ = spec;
+    return 0;
+  }
+  template <class V>
+  void update(TableHandle, const pksk::UpdateRequest& r, V&&) {
+    updates.push_back(request::update_item(spec_, r));
+  }
+  template <class V>
+  bool get(TableHandle, pksk::ItemKey, V&&) {
+    return false;
+  }
+  template <class V>
+  pksk::QueryOutcome query(TableHandle, const pksk::RawQuery&, V&&) {
+    return {};
+  }
+  template <class V>
+  pksk::ScanOutcome scan(TableHandle, const pksk::RawScan&, V&&) {
+    return {};
+  }
+  void put(TableHandle, const pksk::PutRequest&) {}
+  bool erase(TableHandle, const pksk::EraseRequest&) { return false; }
+  void transact(TableHandle, std::span<const pksk::WriteRequest>) {}
+  void batch_write(TableHandle, std::span<const pksk::WriteRequest>, std::vector<std::size_t>&) {}
+  template <class V>
+  void batch_get(TableHandle, std::span<const pksk::ItemKey>, V&&, std::vector<std::size_t>&) {}
+
+ private:
+  pksk::TableSpec spec_{""};
+};
+static_assert(pksk::Backend<RecordingBackend>);
 }  // namespace
 
 TEST_CASE("PutItem with a condition on reserved words", "[dynamodb][golden]") {
@@ -90,6 +132,23 @@ TEST_CASE("UpdateItem: SET, ADD, REMOVE, list_append, if_not_exists, ALL_NEW",
       R"j("ExpressionAttributeValues":{":v0":{"S":"shipped"},":v1":{"N":"5"},":v2":{"L":[]},)j"
       R"j(":v3":{"L":[{"M":{"sku":{"S":"b"},"qty":{"N":"1"},"price":{"N":"2.5"}}}]},":v4":{"N":"1"},)j"
       R"j(":v5":{"S":"Order"},":v6":{"N":"10"},":v7":{"S":"cancelled"}},"ReturnValues":"ALL_NEW"})j");
+}
+
+TEST_CASE("Table's UpdateItem gives an item it creates its key members", "[dynamodb][golden]") {
+  RecordingBackend backend;
+  pksk::Table table{backend, "shop"};
+  table.update(Order{.customer_id = "123", .order_id = "2020-12-06"},
+               pksk::set(&Order::status, "shipped"));
+  // After the user's actions, each key member where it is absent; then the type.
+  REQUIRE(backend.updates.size() == 1);
+  CHECK(backend.updates[0] ==
+        R"j({"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#123"},"sk":{"S":"#ORDER#2020-12-06"}},)j"
+        R"j("UpdateExpression":"SET #n0 = :v0, #n1 = if_not_exists(#n1, :v1), )j"
+        R"j(#n2 = if_not_exists(#n2, :v2), #n3 = :v3",)j"
+        R"j("ExpressionAttributeNames":{"#n0":"status","#n1":"customer_id","#n2":"order_id",)j"
+        R"j("#n3":"type"},)j"
+        R"j("ExpressionAttributeValues":{":v0":{"S":"shipped"},":v1":{"S":"123"},)j"
+        R"j(":v2":{"S":"2020-12-06"},":v3":{"S":"Order"}},"ReturnValues":"ALL_NEW"})j");
 }
 
 TEST_CASE("DeleteItem with if-exists", "[dynamodb][golden]") {

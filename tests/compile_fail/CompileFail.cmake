@@ -25,7 +25,8 @@ foreach(pair IN ITEMS "gcc|PKSK_COMPILE_FAIL_GCC" "clang|PKSK_COMPILE_FAIL_CLANG
 endforeach()
 
 # pksk_add_compile_fail(name source rule): the source must fail to compile on every compiler
-# above with exactly one error, naming rule and the source's `// expect:` texts.
+# above with exactly one error, naming rule and the source's `// expect:` texts. A case without
+# a rule states per compiler what its error says (cmake/CheckCompileFail.cmake).
 function(pksk_add_compile_fail name source rule)
   foreach(entry IN LISTS _pksk_cf_compilers)
     string(FIND "${entry}" "|" bar)
@@ -37,6 +38,7 @@ function(pksk_add_compile_fail name source rule)
                      -DCOMPILER=${compiler}
                      -DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/${source}
                      -DRULE=${rule}
+                     -DTAG=${tag}
                      "-DINCLUDES=${_pksk_cf_includes}"
                      -P ${PROJECT_SOURCE_DIR}/cmake/CheckCompileFail.cmake)
   endforeach()
@@ -55,6 +57,9 @@ foreach(case IN ITEMS
     "collection_identical_sort_key|item_collection_members_have_identical_sort_key_templates"
     "collection_sort_keys_collide|item_collection_members_have_sort_key_templates_that_can_produce_the_same_key"
     "update_key_member|update_changes_a_member_of_the_items_key"
+    "update_key_member_argument|"
+    "add_key_member_argument|"
+    "remove_key_member_argument|"
     "select_other_entity|select_names_a_member_of_an_entity_the_query_does_not_read"
     "key_condition_other_entity|key_condition_names_a_member_of_another_entity"
     "key_condition_not_a_field|key_condition_names_a_member_that_is_not_a_field_of_the_key_template"
@@ -65,5 +70,8 @@ foreach(case IN ITEMS
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")
   string(SUBSTRING "${case}" ${after} -1 rule)
-  pksk_add_compile_fail(${name} compile_fail/${name}.cpp "pksk::diagnostics::${rule}<")
+  if(rule)
+    set(rule "pksk::diagnostics::${rule}<")
+  endif()
+  pksk_add_compile_fail(${name} compile_fail/${name}.cpp "${rule}")
 endforeach()

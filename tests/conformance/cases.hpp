@@ -151,6 +151,25 @@ TEST_CASE("updates: set, add, remove; the new item comes back", "[conformance]")
   CHECK(table.get(o) == updated);
 }
 
+TEST_CASE("an item an update creates has its key members", "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const Order key{.customer_id = "c9", .order_id = "o9"};
+  const Order created = table.update(key, pksk::set(&Order::status, "new"));
+  CHECK(created.customer_id == "c9");
+  CHECK(created.order_id == "o9");
+  CHECK(created.status == "new");
+  const std::optional<Order> read = table.get(key);
+  REQUIRE(read);
+  CHECK(*read == created);
+  // In a transaction too; an update of an existing item keeps them.
+  table.transact()
+      .update(Order{.customer_id = "c9", .order_id = "o10"}, pksk::set(&Order::status, "new"))
+      .commit();
+  CHECK(table.get(Order{.customer_id = "c9", .order_id = "o10"})->order_id == "o10");
+  CHECK(table.update(key, pksk::add(&Order::count, 1LL)).order_id == "o9");
+}
+
 TEST_CASE("a canceled transaction has a reason per action and writes nothing", "[conformance]") {
   Store store;
   auto table = make_table(store);
@@ -372,6 +391,8 @@ TEST_CASE("updates of absent items and attributes") {
   CHECK(a.tags == std::set<std::string>{"a"});
   CHECK(a.labels == std::vector<std::string>{"l"});
   CHECK(a.name.empty());
+  CHECK(a.id == "new");
+  CHECK(table.get(Account{.id = "new"})->id == "new");
   // Exact decimal arithmetic, as DynamoDB's numbers.
   table.update(Account{.id = "new"}, pksk::set(&Account::rate, 59.98));
   CHECK(table.update(Account{.id = "new"}, pksk::add(&Account::rate, 5.0)).rate == 64.98);

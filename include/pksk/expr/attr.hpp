@@ -81,10 +81,9 @@ template <auto Member, std::size_t Index>
   requires(Index < field_count_v<typename member_pointer_traits<Member>::entity>)
 struct UpdateTargetCheck<Member, Index> {
   using T = typename member_pointer_traits<Member>::entity;
-  static constexpr fixed_string<field_names_v<T>[Index].size()> name{field_names_v<T>[Index]};
-  static constexpr bool ok =
-      diagnose_v<!is_key_member<T>(Index),
-                 diagnostics::update_changes_a_member_of_the_items_key<T, name>>;
+  static constexpr bool ok = diagnose_v<
+      !is_key_member<T>(Index),
+      diagnostics::update_changes_a_member_of_the_items_key<T, field_name_text_v<T, Index>>>;
 };
 
 template <class T, class M>
@@ -347,116 +346,202 @@ When<T> when(Expr<T> condition) {
 
 // ------------------------------------------------------------------------------ updates
 
-// One update action on entity T. `member` is the top-level member it changes, so that Table can
-// refuse an update of a key member.
+// One update action on entity T: what set, add, remove, append and if_not_exists below make
+// (each a class derived from it).
 template <class T>
 struct Update {
   UpdateAction action;
 };
 
+namespace diagnostics {
+// update_changes_a_member_of_the_items_key, with the member passed as an argument:
+// pksk::set(&Order::order_id, ...). A function, where the template-argument spelling has a class:
+// the check runs in the compile-time evaluation of the argument's conversion
+// (detail::NonKeyMember), which only a call to a function that is not constexpr fails, and the
+// compilers name that function with its template arguments, the entity and the member (g++ in
+// the error line; clang in the note under it, its error line naming NonKeyMember<Entity, ...>
+// above the call).
+template <class Entity, detail::fixed_string Member>
+void update_action_targets_a_member_of_the_items_key() {}
+}  // namespace diagnostics
+
 namespace detail {
+
 template <class T>
 Update<T> make_update(UpdateAction::Kind kind, AttributePath path, AttributeValue value = {}) {
   return {{kind, std::move(path), std::move(value)}};
 }
+
+template <class M>
+concept AddableMember = is_number_member_v<member_value_t<M>> || is_string_set_v<member_value_t<M>>;
+
+template <class M>
+concept ListMember = is_vector_v<member_value_t<M>>;
+
+template <class T, class M, std::size_t... K>
+consteval void refuse_key_members(M T::*member, std::index_sequence<K...>) {
+  constexpr auto& keys = key_members_v<T>;
+  ((names_field<keys.index[K]>(member)
+        ? diagnostics::update_action_targets_a_member_of_the_items_key<
+              T, field_name_text_v<T, keys.index[K]>>()
+        : void()),
+   ...);
+}
+
+// The member an update action is given, &Order::status, converted where the call is and at
+// compile time (consteval): a member the item's key is built from is refused there, one error
+// naming the entity and the member. A Hana-adapted struct's members are not visible at compile
+// time, nor is the member of a path made by attr(): Table refuses those at run time.
+template <class T, class M>
+struct NonKeyMember {
+  M T::*member;
+
+  consteval NonKeyMember(M T::*m) : member(m) {  // NOLINT: implicit on purpose
+    if constexpr (EntityType<T> && !HanaStruct<T>) {
+      refuse_key_members(m, std::make_index_sequence<key_members_v<T>.count>{});
+    }
+  }
+};
+
 }  // namespace detail
 
-template <class T, class M>
-Update<T> set(Attr<T, M> a, const member_value_t<M>& value) {
-  return detail::make_update<T>(UpdateAction::Kind::set, std::move(a).path(),
-                                to_attribute_value(value));
-}
-template <class T, class M>
-Update<T> set(M T::*member, const member_value_t<M>& value) {
-  return set(attr(member), value);
-}
+// The actions are class templates, not functions, so that the member can be checked at compile
+// time although it is a function argument: for set(&Order::status, "shipped"), class template
+// argument deduction (the guides below) first finds T and M, and only then is &Order::status
+// converted to the constructor's detail::NonKeyMember<T, M>, a conversion evaluated at compile
+// time. A function template cannot deduce T and M from an argument and convert that argument.
+// The deduced spellings make X<null M T::*>; with the member as a template argument,
+// set<&Order::status>("shipped"), the member is the class's argument and UpdateTargetCheck
+// reports a key member (one error, naming the entity and the member).
 
+// set(&Order::status, "shipped"), set(attr(&Order::items)[0], item), set<&Order::status>(...).
+template <auto Member>
+struct set;
+template <class T, class M, M T::*Member>
+struct set<Member> : Update<T> {
+  set(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : set(attr(target.member), value) {}
+  set(Attr<T, M> a, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : Update<T>(detail::make_update<T>(UpdateAction::Kind::set, std::move(a).path(),
+                                         to_attribute_value(value))) {}
+  set(const member_value_t<M>& value)  // NOLINT: implicit on purpose
+    requires(Member != nullptr)
+      : Update<T>(set<static_cast<M T::*>(nullptr)>(attr(Member), value)) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
 template <class T, class M>
-Update<T> if_not_exists(Attr<T, M> a, const member_value_t<M>& value) {
-  return detail::make_update<T>(UpdateAction::Kind::set_if_not_exists, std::move(a).path(),
-                                to_attribute_value(value));
-}
+set(M T::*, const member_value_t<M>&) -> set<static_cast<M T::*>(nullptr)>;
 template <class T, class M>
-Update<T> if_not_exists(M T::*member, const member_value_t<M>& value) {
-  return if_not_exists(attr(member), value);
-}
+set(Attr<T, M>, const member_value_t<M>&) -> set<static_cast<M T::*>(nullptr)>;
+
+// if_not_exists: set only an absent member.
+template <auto Member>
+struct if_not_exists;
+template <class T, class M, M T::*Member>
+struct if_not_exists<Member> : Update<T> {
+  if_not_exists(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : if_not_exists(attr(target.member), value) {}
+  if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : Update<T>(detail::make_update<T>(UpdateAction::Kind::set_if_not_exists, std::move(a).path(),
+                                         to_attribute_value(value))) {}
+  if_not_exists(const member_value_t<M>& value)  // NOLINT: implicit on purpose
+    requires(Member != nullptr)
+      : Update<T>(if_not_exists<static_cast<M T::*>(nullptr)>(attr(Member), value)) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
+template <class T, class M>
+if_not_exists(M T::*, const member_value_t<M>&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+template <class T, class M>
+if_not_exists(Attr<T, M>, const member_value_t<M>&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
 
 // add: to a number (an absent one counts as 0), or the strings to a string set.
-template <class T, class M>
-  requires detail::is_number_member_v<member_value_t<M>> ||
-           detail::is_string_set_v<member_value_t<M>>
-Update<T> add(Attr<T, M> a, const member_value_t<M>& value) {
-  return detail::make_update<T>(UpdateAction::Kind::add, std::move(a).path(),
-                                to_attribute_value(value));
-}
-template <class T, class M>
-  requires detail::is_number_member_v<member_value_t<M>> ||
-           detail::is_string_set_v<member_value_t<M>>
-Update<T> add(M T::*member, const member_value_t<M>& value) {
-  return add(attr(member), value);
-}
+template <auto Member>
+struct add;
+template <class T, class M, M T::*Member>
+  requires detail::AddableMember<M>
+struct add<Member> : Update<T> {
+  add(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : add(attr(target.member), value) {}
+  add(Attr<T, M> a, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : Update<T>(detail::make_update<T>(UpdateAction::Kind::add, std::move(a).path(),
+                                         to_attribute_value(value))) {}
+  add(const member_value_t<M>& value)  // NOLINT: implicit on purpose
+    requires(Member != nullptr)
+      : Update<T>(add<static_cast<M T::*>(nullptr)>(attr(Member), value)) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
+template <class T, detail::AddableMember M>
+add(M T::*, const member_value_t<M>&) -> add<static_cast<M T::*>(nullptr)>;
+template <class T, detail::AddableMember M>
+add(Attr<T, M>, const member_value_t<M>&) -> add<static_cast<M T::*>(nullptr)>;
 
+template <auto Member>
+struct remove;
+template <class T, class M, M T::*Member>
+struct remove<Member> : Update<T> {
+  remove(detail::NonKeyMember<T, M> target)  // NOLINT: implicit on purpose
+    requires(Member == nullptr)
+      : remove(attr(target.member)) {}
+  remove(Attr<T, M> a)  // NOLINT: implicit on purpose
+    requires(Member == nullptr)
+      : Update<T>(detail::make_update<T>(UpdateAction::Kind::remove, std::move(a).path())) {}
+  remove()
+    requires(Member != nullptr)
+      : Update<T>(remove<static_cast<M T::*>(nullptr)>(attr(Member))) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
 template <class T, class M>
-Update<T> remove(Attr<T, M> a) {
-  return detail::make_update<T>(UpdateAction::Kind::remove, std::move(a).path());
-}
+remove(M T::*) -> remove<static_cast<M T::*>(nullptr)>;
 template <class T, class M>
-Update<T> remove(M T::*member) {
-  return remove(attr(member));
-}
+remove(Attr<T, M>) -> remove<static_cast<M T::*>(nullptr)>;
 
-// append: elements to the end of a list (an absent list counts as empty).
-template <class T, class M>
-  requires detail::is_vector_v<member_value_t<M>>
-Update<T> append(Attr<T, M> a, const member_value_t<M>& elements) {
-  return detail::make_update<T>(UpdateAction::Kind::append, std::move(a).path(),
-                                to_attribute_value(elements));
-}
-template <class T, class M>
-  requires detail::is_vector_v<member_value_t<M>>
-Update<T> append(Attr<T, M> a, const typename member_value_t<M>::value_type& element) {
-  return append(std::move(a), member_value_t<M>{element});
-}
-template <class T, class M>
-  requires detail::is_vector_v<member_value_t<M>>
-Update<T> append(M T::*member, const member_value_t<M>& elements) {
-  return append(attr(member), elements);
-}
-template <class T, class M>
-  requires detail::is_vector_v<member_value_t<M>>
-Update<T> append(M T::*member, const typename member_value_t<M>::value_type& element) {
-  return append(attr(member), element);
-}
+// append: elements, or one element, to the end of a list (an absent list counts as empty).
+template <auto Member>
+struct append;
+template <class T, class M, M T::*Member>
+  requires detail::ListMember<M>
+struct append<Member> : Update<T> {
+  using list_type = member_value_t<M>;
+  using element_type = typename list_type::value_type;
 
-// The same actions with the member as a template argument: set<&Order::status>("shipped").
-// Spelled so, an update of a key member is a compile-time error naming the entity and the
-// member (with a pointer passed as an argument, Table refuses it at run time instead).
-// Reading ok instantiates the check: one error, naming the entity and the member.
-template <auto Member>
-auto set(const member_value_t<typename detail::member_pointer_traits<Member>::type>& value) {
-  (void)detail::UpdateTargetCheck<Member>::ok;
-  return set(Member, value);
-}
-template <auto Member>
-auto add(const member_value_t<typename detail::member_pointer_traits<Member>::type>& value) {
-  (void)detail::UpdateTargetCheck<Member>::ok;
-  return add(Member, value);
-}
-template <auto Member>
-auto remove() {
-  (void)detail::UpdateTargetCheck<Member>::ok;
-  return remove(Member);
-}
-template <auto Member>
-auto append(const member_value_t<typename detail::member_pointer_traits<Member>::type>& value) {
-  (void)detail::UpdateTargetCheck<Member>::ok;
-  return append(Member, value);
-}
-template <auto Member>
-auto if_not_exists(
-    const member_value_t<typename detail::member_pointer_traits<Member>::type>& value) {
-  (void)detail::UpdateTargetCheck<Member>::ok;
-  return if_not_exists(Member, value);
-}
+  append(detail::NonKeyMember<T, M> target, const list_type& elements)
+    requires(Member == nullptr)
+      : append(attr(target.member), elements) {}
+  append(detail::NonKeyMember<T, M> target, const element_type& element)
+    requires(Member == nullptr)
+      : append(attr(target.member), list_type{element}) {}
+  append(Attr<T, M> a, const list_type& elements)
+    requires(Member == nullptr)
+      : Update<T>(detail::make_update<T>(UpdateAction::Kind::append, std::move(a).path(),
+                                         to_attribute_value(elements))) {}
+  append(Attr<T, M> a, const element_type& element)
+    requires(Member == nullptr)
+      : append(std::move(a), list_type{element}) {}
+  append(const list_type& elements)  // NOLINT: implicit on purpose
+    requires(Member != nullptr)
+      : Update<T>(append<static_cast<M T::*>(nullptr)>(attr(Member), elements)) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
+template <class T, detail::ListMember M>
+append(M T::*, const member_value_t<M>&) -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(M T::*, const typename member_value_t<M>::value_type&)
+    -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(Attr<T, M>, const member_value_t<M>&) -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(Attr<T, M>, const typename member_value_t<M>::value_type&)
+    -> append<static_cast<M T::*>(nullptr)>;
 
 }  // namespace pksk

@@ -113,6 +113,36 @@ constexpr bool is_key_member(std::size_t index) noexcept {
   }
   return false;
 }
+
+// Field Index's name as a template argument, for diagnostics.
+template <class T, std::size_t Index>
+inline constexpr fixed_string<field_names_v<T>[Index].size()> field_name_text_v{
+    field_names_v<T>[Index]};
+
+// The members T's key templates are formatted from, each once, in the order they first appear.
+template <std::size_t N>
+struct KeyMemberList {
+  std::array<std::size_t, N> index{};
+  std::size_t count = 0;
+};
+
+template <EntityType T>
+inline constexpr auto key_members_v = [] {
+  constexpr auto& pk = partition_key_template<T>::segments;
+  constexpr auto& sk = sort_key_template<T>::segments;
+  KeyMemberList<pk.size() + sk.size()> out;
+  const auto take = [&](const auto& segments) {
+    for (const auto& s : segments) {
+      if (s.kind != SegmentKind::field) continue;
+      bool seen = false;
+      for (std::size_t i = 0; i < out.count; ++i) seen = seen || out.index[i] == s.field;
+      if (!seen) out.index[out.count++] = s.field;
+    }
+  };
+  take(pk);
+  take(sk);
+  return out;
+}();
 }  // namespace detail
 
 // The literal text of T's sort-key template before its first field ("#ORDER#" for

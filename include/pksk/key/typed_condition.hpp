@@ -186,10 +186,6 @@ constexpr SuccessorText<N> successor_text(std::string_view literal) noexcept {
   return out;
 }
 
-template <class T, std::size_t Index>
-inline constexpr fixed_string<field_names_v<T>[Index].size()> field_name_text_v{
-    field_names_v<T>[Index]};
-
 inline constexpr fixed_string no_more_fields_text{"(no more fields)"};
 
 // The name of field Index of T, or what stands in its place past the last field.

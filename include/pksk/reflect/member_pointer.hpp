@@ -1,9 +1,11 @@
 #pragma once
 // Which field of a record a pointer-to-member constant names, at compile time: what the typed
 // APIs that take members as template arguments (pksk::set<&Order::status>, the typed key
-// conditions of key/typed_condition.hpp) check their members with.
+// conditions of key/typed_condition.hpp), or as arguments converted at compile time
+// (pksk::set(&Order::status, ...)), check their members with.
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include <boost/pfr.hpp>
@@ -54,6 +56,20 @@ consteval std::size_t member_index_of() {
        ...);
     }(std::make_index_sequence<field_count_v<T>>{});
     return found;
+  }
+}
+// Whether a pointer to member of an aggregate T names field I, in a constant evaluation: the
+// same comparison for a pointer that is a function's argument (a consteval conversion's).
+template <std::size_t I, class T, class M>
+  requires(!HanaStruct<T>)
+consteval bool names_field(M T::*member) {
+  if constexpr (!std::is_same_v<std::remove_cv_t<M>, field_type_t<T, I>>) {
+    return false;
+  } else {
+    const T& record = member_probe<T>.value;
+    return static_cast<const void*>(&(record.*member)) ==
+           static_cast<const void*>(&boost::pfr::detail::sequence_tuple::get<I>(
+               boost::pfr::detail::tie_as_tuple(record)));
   }
 }
 // clang warns where member_probe is used, not where it is declared: the pop comes after the use.

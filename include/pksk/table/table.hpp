@@ -214,10 +214,12 @@ class Table {
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
     std::vector<UpdateAction> actions;
-    actions.reserve(sizeof...(Parts) + (VersionedEntity<T> ? 1 : 0));
+    actions.reserve(sizeof...(Parts) + (VersionedEntity<T> ? 1 : 0) +
+                    detail::key_members_v<T>.count);
     std::optional<Condition> condition = update_parts(key, actions, std::forward<Parts>(parts)...);
     const detail::ScratchLease s;
     format_keys(key, s->pk, s->sk, "update");
+    add_key_member_actions(key, actions);
     T result{};
     backend_->update(
         handle_,
@@ -711,7 +713,9 @@ class Table {
     return std::move(parts).combined();
   }
 
-  // Sorts an update's parts into actions and conditions; refuses an action on a key member.
+  // Sorts an update's parts into actions and conditions. An action on a key member is refused
+  // at compile time when the member is named (set(&T::m, v), set<&T::m>(v)); what compile time
+  // cannot see, a path made by attr() and a Hana-adapted struct's member, is refused here.
   template <EntityType T, class... Parts>
   std::optional<Condition> update_parts(const T& key, std::vector<UpdateAction>& actions,
                                         Parts&&... parts) const {
@@ -719,7 +723,7 @@ class Table {
     const auto take = [&]<class Part>(Part&& part) {
       using P = std::remove_cvref_t<Part>;
       if constexpr (requires { part.action; }) {
-        static_assert(std::is_same_v<P, Update<T>>,
+        static_assert(std::is_base_of_v<Update<T>, P>,
                       "pksk: an update action names a member of another entity than the key's");
         const std::string& member = part.action.path.steps.front().name;
         const std::size_t index = field_index<T>(member);
@@ -747,6 +751,22 @@ class Table {
                             "an update needs at least one action");
     }
     return std::move(conditions).combined();
+  }
+
+  // An item an update creates has the key attributes, the type and what the actions write
+  // (DynamoDB's UpdateItem); without its key members it would decode with default ones. So each
+  // is set from `key` where it is absent: a stored item's are left as they are. No action of the
+  // user names one (update_parts refuses that), so no path is given two actions, which DynamoDB
+  // refuses. After format_keys, which has checked the values.
+  template <EntityType T>
+  static void add_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
+    constexpr auto& keys = detail::key_members_v<T>;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (actions.push_back({UpdateAction::Kind::set_if_not_exists,
+                          detail::top_level(field_names_v<T>[keys.index[K]]),
+                          to_attribute_value(get_field<keys.index[K]>(key))}),
+       ...);
+    }(std::make_index_sequence<keys.count>{});
   }
 
   template <EntityType T>
