@@ -139,16 +139,16 @@ TEST_CASE("Table's UpdateItem gives an item it creates its key members", "[dynam
   pksk::Table table{backend, "shop"};
   table.update(Order{.customer_id = "123", .order_id = "2020-12-06"},
                pksk::set(&Order::status, "shipped"));
-  // After the user's actions, each key member where it is absent; then the type.
+  // Each key member where it is absent, then the user's actions, then the type.
   REQUIRE(backend.updates.size() == 1);
   CHECK(backend.updates[0] ==
         R"j({"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#123"},"sk":{"S":"#ORDER#2020-12-06"}},)j"
-        R"j("UpdateExpression":"SET #n0 = :v0, #n1 = if_not_exists(#n1, :v1), )j"
-        R"j(#n2 = if_not_exists(#n2, :v2), #n3 = :v3",)j"
-        R"j("ExpressionAttributeNames":{"#n0":"status","#n1":"customer_id","#n2":"order_id",)j"
+        R"j("UpdateExpression":"SET #n0 = if_not_exists(#n0, :v0), )j"
+        R"j(#n1 = if_not_exists(#n1, :v1), #n2 = :v2, #n3 = :v3",)j"
+        R"j("ExpressionAttributeNames":{"#n0":"customer_id","#n1":"order_id","#n2":"status",)j"
         R"j("#n3":"type"},)j"
-        R"j("ExpressionAttributeValues":{":v0":{"S":"shipped"},":v1":{"S":"123"},)j"
-        R"j(":v2":{"S":"2020-12-06"},":v3":{"S":"Order"}},"ReturnValues":"ALL_NEW"})j");
+        R"j("ExpressionAttributeValues":{":v0":{"S":"123"},":v1":{"S":"2020-12-06"},)j"
+        R"j(":v2":{"S":"shipped"},":v3":{"S":"Order"}},"ReturnValues":"ALL_NEW"})j");
 }
 
 TEST_CASE("DeleteItem with if-exists", "[dynamodb][golden]") {

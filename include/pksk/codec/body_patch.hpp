@@ -70,17 +70,26 @@ class BodyPatch {
                                                         ? name.size() + attribute_size(set)
                                                         : name.size() + attribute_size(value)});
           parsed_names_.emplace_back(name);
-          members_.push_back({{}, parsed_names_.size() - 1});
+          members_.push_back({{}, {}, parsed_names_.size() - 1});
         } else {
           const std::string_view value = raw_value(field.value());
           members_.push_back({std::string_view(start, static_cast<std::size_t>(
                                                           value.data() + value.size() - start)),
-                              npos});
+                              name, npos});
         }
       }
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }
+  }
+
+  // Whether the body has a top-level member of that name, parsed or kept.
+  bool has_member(std::string_view name) const noexcept {
+    if (was_parsed(name)) return true;
+    for (const Member& m : members_) {
+      if (m.named == npos && m.name == name) return true;
+    }
+    return false;
   }
 
   // The named members found in the body, in body order: apply the update to this map (it may
@@ -135,6 +144,7 @@ class BodyPatch {
 
   struct Member {
     std::string_view text;  // `"name":value` of a kept member
+    std::string_view name;  // its name, unescaped (in the parser's buffer, as text is in ours)
     std::size_t named;      // else the index of the named member in named_ as parsed
   };
 

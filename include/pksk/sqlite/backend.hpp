@@ -295,7 +295,7 @@ class Backend {
     thread_local std::string body;
     names.clear();
     for (const UpdateAction& action : request.actions) {
-      names.push_back(action.path.steps.front().name);
+      if (!presence_only(action)) names.push_back(action.path.steps.front().name);
     }
     if (request.condition != nullptr) add_names(*request.condition, names);
 
@@ -336,7 +336,9 @@ class Backend {
         item.assign(t.spec.type_attribute, AttributeValue::from_string(stored_type));
       if (request.condition != nullptr)
         require(t, "update", request.key, *request.condition, &item);
-      apply_actions(t, request, item);
+      apply_actions(t, request, item, [&](const UpdateAction& action) {
+        return presence_only(action) && patch.has_member(action.path.steps.front().name);
+      });
       const auto is_column = [&](std::string_view name) {
         return name == t.spec.pk_attribute || name == t.spec.sk_attribute ||
                name == t.spec.type_attribute;
@@ -963,16 +965,29 @@ class Backend {
     for (const Condition& child : condition.children) add_names(child, names);
   }
 
+  // if_not_exists of a top-level attribute asks only whether the stored item has it: update()
+  // does not parse its value (an update sets one for each key member of the entity, so that an
+  // item it creates has them).
+  static bool presence_only(const UpdateAction& action) noexcept {
+    return action.kind == UpdateAction::Kind::set_if_not_exists && action.path.steps.size() == 1;
+  }
+
+  // Applies the actions but those `already_applied` says hold as they are.
+  template <class AlreadyApplied>
   static void apply_actions(const detail::sqlite::TableState& t, const UpdateRequest& request,
-                            AttributeValue& item) {
+                            AttributeValue& item, AlreadyApplied&& already_applied) {
     for (const UpdateAction& action : request.actions) {
       const std::string& top = action.path.steps.front().name;
       if (top == t.spec.pk_attribute || top == t.spec.sk_attribute) {
         throw ValidationError("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
                               ": " + top + " is part of the key and cannot be updated");
       }
-      apply(action, item);
+      if (!already_applied(action)) apply(action, item);
     }
+  }
+  static void apply_actions(const detail::sqlite::TableState& t, const UpdateRequest& request,
+                            AttributeValue& item) {
+    apply_actions(t, request, item, [](const UpdateAction&) { return false; });
   }
 
   static void check_size(const detail::sqlite::TableState& t, const UpdateRequest& request,

@@ -78,6 +78,9 @@ inline std::string quoted(std::string_view text) {
 struct Scratch {
   BodyDecoder decoder;
   std::string pk, sk, body;
+  // An update's actions: its key members' first, rewritten in place each time (their paths
+  // and values keep their capacity), then the caller's.
+  std::vector<UpdateAction> actions;
   bool in_use = false;
 };
 
@@ -213,13 +216,12 @@ class Table {
   // and incremented.
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
-    std::vector<UpdateAction> actions;
-    actions.reserve(sizeof...(Parts) + (VersionedEntity<T> ? 1 : 0) +
-                    detail::key_members_v<T>.count);
-    std::optional<Condition> condition = update_parts(key, actions, std::forward<Parts>(parts)...);
     const detail::ScratchLease s;
+    std::vector<UpdateAction>& actions = s->actions;
+    actions.resize(detail::key_members_v<T>.count);
+    assign_key_member_actions(key, actions);
+    std::optional<Condition> condition = update_parts(key, actions, std::forward<Parts>(parts)...);
     format_keys(key, s->pk, s->sk, "update");
-    add_key_member_actions(key, actions);
     T result{};
     backend_->update(
         handle_,
@@ -531,11 +533,12 @@ class Table {
   // of those keys must be given a value in the same update, by set, or be part of the item's
   // key; anything else is a ValidationError naming the index and the member.
   template <EntityType T>
-  void add_index_key_actions(const T& key, std::vector<UpdateAction>& actions) const {
+  void add_index_key_actions(const T& key, std::vector<UpdateAction>& actions,
+                             std::size_t first) const {
     const std::size_t user_actions = actions.size();
     detail::for_each_index<T>([&](auto i) {
       bool touched = false;
-      for (std::size_t a = 0; a < user_actions; ++a) {
+      for (std::size_t a = first; a < user_actions; ++a) {
         const std::size_t field = field_index<T>(actions[a].path.steps.front().name);
         touched = touched || (field < field_count_v<T> && detail::is_index_member<T, i>(field));
       }
@@ -546,7 +549,7 @@ class Table {
         if (!detail::is_index_member<T, i>(F) || detail::is_key_member<T>(F)) return;
         const std::string_view member = field_names_v<T>[F];
         const UpdateAction* given = nullptr;
-        for (std::size_t a = 0; a < user_actions; ++a) {
+        for (std::size_t a = first; a < user_actions; ++a) {
           if (actions[a].path.steps.front().name == member) given = &actions[a];
         }
         const bool assigned = given != nullptr && given->kind == UpdateAction::Kind::set &&
@@ -719,6 +722,7 @@ class Table {
   template <EntityType T, class... Parts>
   std::optional<Condition> update_parts(const T& key, std::vector<UpdateAction>& actions,
                                         Parts&&... parts) const {
+    const std::size_t first = actions.size();  // after the key members' actions, if given first
     detail::ConditionParts conditions;
     const auto take = [&]<class Part>(Part&& part) {
       using P = std::remove_cvref_t<Part>;
@@ -738,7 +742,7 @@ class Table {
       }
     };
     (take(std::forward<Parts>(parts)), ...);
-    if constexpr (index_count_v<T> != 0) add_index_key_actions(key, actions);
+    if constexpr (index_count_v<T> != 0) add_index_key_actions(key, actions, first);
     if constexpr (VersionedEntity<T>) {
       const auto current = get_field<detail::version_index_v<T>>(key);
       const std::string_view member = field_names_v<T>[detail::version_index_v<T>];
@@ -746,7 +750,7 @@ class Table {
       actions.push_back({UpdateAction::Kind::set, detail::top_level(member),
                          AttributeValue::from_number(std::to_string(current + 1))});
     }
-    if (actions.empty()) {
+    if (actions.size() == first) {
       throw ValidationError(context("update", type_name_v<T>) +
                             "an update needs at least one action");
     }
@@ -757,7 +761,34 @@ class Table {
   // (DynamoDB's UpdateItem); without its key members it would decode with default ones. So each
   // is set from `key` where it is absent: a stored item's are left as they are. No action of the
   // user names one (update_parts refuses that), so no path is given two actions, which DynamoDB
-  // refuses. After format_keys, which has checked the values.
+  // refuses. format_keys checks the values before the request is sent.
+  //
+  // update() writes these actions over the first ones of its per-thread vector, reusing what
+  // they hold (a warm update allocates nothing for them); a transaction appends them.
+  template <EntityType T>
+  static void assign_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
+    constexpr auto& keys = detail::key_members_v<T>;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (assign_key_member_action(actions[K], field_names_v<T>[keys.index[K]],
+                                get_field<keys.index[K]>(key)),
+       ...);
+    }(std::make_index_sequence<keys.count>{});
+  }
+  template <class M>
+  static void assign_key_member_action(UpdateAction& action, std::string_view name,
+                                       const M& value) {
+    action.kind = UpdateAction::Kind::set_if_not_exists;
+    action.path.steps.resize(1);
+    action.path.steps.front().name.assign(name);
+    action.path.steps.front().is_index = false;
+    if constexpr (std::is_same_v<M, std::string>) {
+      action.value.kind = AttributeValue::Kind::string;
+      action.value.text.assign(value);
+    } else {
+      action.value = to_attribute_value(value);
+    }
+  }
+
   template <EntityType T>
   static void add_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
     constexpr auto& keys = detail::key_members_v<T>;
