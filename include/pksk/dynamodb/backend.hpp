@@ -50,11 +50,11 @@ struct Options {
   std::string endpoint;
   std::string region;  // empty: resolve_region (AWS_REGION, AWS_DEFAULT_REGION, the profile)
   // Empty: resolve_credentials (the environment, then the profile's files).
-  std::optional<Credentials> credentials;
-  ProfileOptions profile;
+  std::optional<Credentials> credentials{};
+  ProfileOptions profile{};
   std::chrono::milliseconds connect_timeout{3000};
   std::chrono::milliseconds request_timeout{10000};  // one attempt, answer included
-  RetryOptions retry;
+  RetryOptions retry{};
   // open_table creates a missing table (on-demand capacity) and waits until it is ACTIVE. For
   // development and tests: off, a missing table is a BackendError.
   bool create_missing_tables = false;
