@@ -56,28 +56,18 @@ class RecordingBackend {
     spec_ = spec;
     return 0;
   }
-  template <class V>
-  void update(TableHandle, const pksk::UpdateRequest& r, V&&) {
+  void update(TableHandle, const pksk::UpdateRequest& r, pksk::ItemVisitor) {
     updates.push_back(request::update_item(spec_, r));
   }
-  template <class V>
-  bool get(TableHandle, pksk::ItemKey, V&&) {
-    return false;
-  }
-  template <class V>
-  pksk::QueryOutcome query(TableHandle, const pksk::RawQuery&, V&&) {
-    return {};
-  }
-  template <class V>
-  pksk::ScanOutcome scan(TableHandle, const pksk::RawScan&, V&&) {
-    return {};
-  }
+  bool get(TableHandle, pksk::ItemKey, pksk::ItemVisitor) { return false; }
+  pksk::QueryOutcome query(TableHandle, const pksk::RawQuery&, pksk::ItemVisitor) { return {}; }
+  pksk::ScanOutcome scan(TableHandle, const pksk::RawScan&, pksk::ItemVisitor) { return {}; }
   void put(TableHandle, const pksk::PutRequest&) {}
   bool erase(TableHandle, const pksk::EraseRequest&) { return false; }
   void transact(TableHandle, std::span<const pksk::WriteRequest>) {}
   void batch_write(TableHandle, std::span<const pksk::WriteRequest>, std::vector<std::size_t>&) {}
-  template <class V>
-  void batch_get(TableHandle, std::span<const pksk::ItemKey>, V&&, std::vector<std::size_t>&) {}
+  void batch_get(TableHandle, std::span<const pksk::ItemKey>, pksk::IndexedItemVisitor,
+                 std::vector<std::size_t>&) {}
 
  private:
   pksk::TableSpec spec_{""};

@@ -38,23 +38,19 @@ class CountingBackend {
   int scans = 0;
 
   TableHandle open_table(const pksk::TableSpec& spec) { return inner_->open_table(spec); }
-  template <class V>
-  bool get(TableHandle t, pksk::ItemKey key, V&& visit) {
+  bool get(TableHandle t, pksk::ItemKey key, pksk::ItemVisitor visit) {
     return inner_->get(t, key, visit);
   }
-  template <class V>
-  pksk::QueryOutcome query(TableHandle t, const pksk::RawQuery& q, V&& visit) {
+  pksk::QueryOutcome query(TableHandle t, const pksk::RawQuery& q, pksk::ItemVisitor visit) {
     ++queries;
     return inner_->query(t, q, visit);
   }
-  template <class V>
-  pksk::ScanOutcome scan(TableHandle t, const pksk::RawScan& s, V&& visit) {
+  pksk::ScanOutcome scan(TableHandle t, const pksk::RawScan& s, pksk::ItemVisitor visit) {
     ++scans;
     return inner_->scan(t, s, visit);
   }
   void put(TableHandle t, const pksk::PutRequest& r) { inner_->put(t, r); }
-  template <class V>
-  void update(TableHandle t, const pksk::UpdateRequest& r, V&& visit) {
+  void update(TableHandle t, const pksk::UpdateRequest& r, pksk::ItemVisitor visit) {
     inner_->update(t, r, visit);
   }
   bool erase(TableHandle t, const pksk::EraseRequest& r) { return inner_->erase(t, r); }
@@ -63,8 +59,7 @@ class CountingBackend {
                    std::vector<std::size_t>& u) {
     inner_->batch_write(t, w, u);
   }
-  template <class V>
-  void batch_get(TableHandle t, std::span<const pksk::ItemKey> k, V&& visit,
+  void batch_get(TableHandle t, std::span<const pksk::ItemKey> k, pksk::IndexedItemVisitor visit,
                  std::vector<std::size_t>& u) {
     inner_->batch_get(t, k, visit, u);
   }

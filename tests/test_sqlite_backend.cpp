@@ -15,6 +15,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <pksk/sqlite.hpp>
@@ -849,6 +850,62 @@ TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
       [&] { b.query(t, {.pk = "P"}, [&](const ItemView&) { query(b, t, {.pk = "P"}); }); });
   CHECK(contains(msg, "re-entered"));
   CHECK(sks_of(b, t, "P").size() == 3);
+}
+
+TEST_CASE("a throwing visitor's exception leaves scan, batch_get and update as it was thrown",
+          "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table({.name = "t"});
+  for (const char* k : {"a", "b"}) put(b, t, "P", k);
+  struct Thrown {
+    int code;
+  };
+  const auto throw_7 = [](const ItemView&) { throw Thrown{7}; };
+  const auto code_of = [](auto&& call) {
+    try {
+      call();
+    } catch (const Thrown& thrown) {
+      return thrown.code;
+    }
+    return 0;
+  };
+  CHECK(code_of([&] { b.scan(t, {}, throw_7); }) == 7);
+  const std::vector<pksk::ItemKey> keys{{"P", "a"}, {"P", "b"}};
+  std::vector<std::size_t> unprocessed;
+  CHECK(code_of([&] {
+          b.batch_get(
+              t, keys, [](std::size_t i, const ItemView&) { throw Thrown{int(i) + 1}; },
+              unprocessed);
+        }) == 1);
+  const std::vector<pksk::UpdateAction> actions{{pksk::UpdateAction::Kind::set,
+                                                 pksk::AttributePath{{{"n", 0, false}}},
+                                                 pksk::AttributeValue::from_number("1")}};
+  // The update is not committed: its visitor saw the item before the commit.
+  CHECK(code_of([&] { b.update(t, {{"P", "a"}, "T", actions, nullptr}, throw_7); }) == 7);
+  CHECK(get(b, t, "P", "a")->body == "{}");
+  CHECK(sks_of(b, t, "P") == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("ItemVisitor refers to its callable and copies as a pointer pair", "[sqlite]") {
+  static_assert(std::is_trivially_copyable_v<pksk::ItemVisitor>);
+  static_assert(sizeof(pksk::ItemVisitor) == 2 * sizeof(void*));
+  static_assert(!std::is_default_constructible_v<pksk::ItemVisitor>);
+  static_assert(!std::is_convertible_v<int, pksk::ItemVisitor>);
+  int rows = 0;
+  auto count = [&](const ItemView&) { ++rows; };
+  const pksk::ItemVisitor visit = count;
+  const pksk::ItemVisitor copy = visit;  // the same callable, not a reference to `visit`
+  const ItemView item{"P", "a", "T", "{}", 0};
+  visit(item);
+  copy(item);
+  CHECK(rows == 2);
+  // A mutable callable is called as the lvalue it is; a result is handed back.
+  int calls = 0;
+  auto counter = [calls]() mutable { return ++calls; };
+  const pksk::detail::FunctionRef<int()> next = counter;
+  CHECK(next() == 1);
+  CHECK(next() == 2);
+  CHECK(calls == 0);
 }
 
 TEST_CASE("a moved backend keeps its tables and handles", "[sqlite]") {

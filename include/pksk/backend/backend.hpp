@@ -4,6 +4,8 @@
 // sort-key byte order with DynamoDB's paging rules, and carries out writes (write.hpp) with
 // DynamoDB's conditions, updates, transactions and batches. Reads hand each row to a visitor
 // as views into the store's own memory, valid only during the call: no vector of copies.
+// The visitor is a FunctionRef, not a template parameter, so that a backend's read loops are
+// compiled once per program rather than once per entity type that is read (issue 24).
 
 #include <concepts>
 #include <cstddef>
@@ -15,6 +17,7 @@
 
 #include "../codec/body_format.hpp"
 #include "../config.hpp"
+#include "../detail/function_ref.hpp"
 #include "../expr/expression.hpp"
 #include "../key/condition.hpp"
 #include "write.hpp"
@@ -101,23 +104,20 @@ struct QueryOutcome {
   std::optional<std::string> last_evaluated_item_sk{};
 };
 
-namespace detail {
-struct ItemVisitorArchetype {
-  void operator()(const ItemView&) const {}
-};
+// What a read hands each row to: visitor(item), and for a batch get visitor(index of the key,
+// item). Exceptions it throws leave the backend's call as they are.
+using ItemVisitor = detail::FunctionRef<void(const ItemView&)>;
+using IndexedItemVisitor = detail::FunctionRef<void(std::size_t, const ItemView&)>;
 
-struct IndexedItemVisitorArchetype {
-  void operator()(std::size_t, const ItemView&) const {}
-};
-}  // namespace detail
-
+// The reads take their visitor as an ItemVisitor (IndexedItemVisitor for batch_get). A backend
+// whose reads take a template visitor instead still satisfies the concept, but then compiles its
+// read loops once per visitor type again.
 template <class B>
 concept Backend = requires(B& backend, const TableSpec& spec, ItemKey key, const RawQuery& query,
                            const RawScan& scan, const PutRequest& put, const UpdateRequest& update,
                            const EraseRequest& erase, std::span<const WriteRequest> writes,
                            std::span<const ItemKey> keys, std::vector<std::size_t>& unprocessed,
-                           detail::ItemVisitorArchetype visitor,
-                           detail::IndexedItemVisitorArchetype indexed_visitor) {
+                           ItemVisitor visitor, IndexedItemVisitor indexed_visitor) {
   typename B::TableHandle;
   { B::body_format } -> std::convertible_to<BodyFormat>;
   // Creates the table if absent, checks its schema if present (a mismatch throws).

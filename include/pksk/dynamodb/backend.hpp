@@ -368,8 +368,7 @@ class Backend {
     return TableHandle(shared_->tables.back().get());
   }
 
-  template <class Visitor>
-  bool get(TableHandle table, ItemKey key, Visitor&& visit) {
+  bool get(TableHandle table, ItemKey key, ItemVisitor visit) {
     const TableSpec& spec = table.spec();
     std::string body = "{";
     detail::append_table_name(body, spec);
@@ -400,8 +399,7 @@ class Backend {
 
   // DynamoDB's UpdateItem, the item as written (ALL_NEW) handed to visit. Unlike the SQLite
   // backend, the item is already written when the visitor sees it.
-  template <class Visitor>
-  void update(TableHandle table, const UpdateRequest& request, Visitor&& visit) {
+  void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit) {
     const TableSpec& spec = table.spec();
     if (shared_->options.exactly_once_writes) {
       send_once(spec, request, request.key, "update");
@@ -513,8 +511,7 @@ class Backend {
  public:
   // BatchGetItem: visit(i, item) for each keys[i] found (in the order DynamoDB answers);
   // keys it hands back unread go to `unprocessed`.
-  template <class Visitor>
-  void batch_get(TableHandle table, std::span<const ItemKey> keys, Visitor&& visit,
+  void batch_get(TableHandle table, std::span<const ItemKey> keys, IndexedItemVisitor visit,
                  std::vector<std::size_t>& unprocessed) {
     const TableSpec& spec = table.spec();
     unprocessed.clear();
@@ -551,8 +548,7 @@ class Backend {
     });
   }
 
-  template <class Visitor>
-  QueryOutcome query(TableHandle table, const RawQuery& query, Visitor&& visit) {
+  QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit) {
     const TableSpec& spec = table.spec();
     detail::ReadRequest request = detail::query(spec, query);
     const TableIndex* index = query.index.empty() ? nullptr : spec.find_index(query.index);
@@ -572,8 +568,7 @@ class Backend {
     return outcome;
   }
 
-  template <class Visitor>
-  ScanOutcome scan(TableHandle table, const RawScan& scan, Visitor&& visit) {
+  ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit) {
     const TableSpec& spec = table.spec();
     detail::ReadRequest request = detail::scan(spec, scan);
     Lease x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
@@ -672,11 +667,12 @@ class Backend {
   }
 
   // A Query or Scan answer: Items to the visitor (those the client-side filter keeps),
-  // ScannedCount as the items evaluated, LastEvaluatedKey to on_last_key.
-  template <class Visitor, class OnLastKey>
+  // ScannedCount as the items evaluated, LastEvaluatedKey to on_last_key. One function for
+  // queries and scans alike: on_last_key is a FunctionRef too.
   static void read_page(detail::Exchange& x, const TableSpec& spec,
                         const std::optional<Condition>& client_filter, std::size_t& evaluated,
-                        Visitor& visit, OnLastKey&& on_last_key) {
+                        ItemVisitor visit,
+                        pksk::detail::FunctionRef<void(simdjson::ondemand::object&)> on_last_key) {
     for_each_member(x, [&](std::string_view name, simdjson::ondemand::value value) {
       if (name == "Items") {
         for (auto entry : array_of(value)) {

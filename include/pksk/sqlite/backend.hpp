@@ -255,8 +255,7 @@ class Backend {
 
   // Calls visit(ItemView) with views valid only during the call: type and body point into
   // SQLite's memory, pk and sk are the caller's own (byte-equal to the stored keys).
-  template <class Visitor>
-  bool get(TableHandle table, ItemKey key, Visitor&& visit) {
+  bool get(TableHandle table, ItemKey key, ItemVisitor visit) {
     Call k = enter(table);
     return read_item(k, key, "get", visit);
   }
@@ -284,8 +283,7 @@ class Backend {
   // Only the attributes the actions and the condition name are parsed (BodyPatch); the rest of
   // the stored body is copied back as it was, and the new size is the stored one changed by
   // what the named attributes gained or lost.
-  template <class Visitor>
-  void update(TableHandle table, const UpdateRequest& request, Visitor&& visit) {
+  void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit) {
     Call k = enter(table);
     const detail::sqlite::TableState& t = k.t;
     WriteTransaction transaction(k, "update");
@@ -435,8 +433,7 @@ class Backend {
   }
 
   // visit(i, item) for each keys[i] found, in the order of the keys.
-  template <class Visitor>
-  void batch_get(TableHandle table, std::span<const ItemKey> keys, Visitor&& visit,
+  void batch_get(TableHandle table, std::span<const ItemKey> keys, IndexedItemVisitor visit,
                  std::vector<std::size_t>& unprocessed) {
     Call k = enter(table);
     unprocessed.clear();
@@ -450,8 +447,7 @@ class Backend {
   // after `limit` items or once the items read reach `page_bytes` (the item that crosses the budget
   // is part of the page), and then names its last item as the cursor, even if nothing follows.
   // A page_bytes of 0 thus ends every page after one item.
-  template <class Visitor>
-  QueryOutcome query(TableHandle table, const RawQuery& query, Visitor&& visit) {
+  QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit) {
     namespace ds = detail::sqlite;
     using Op = KeyCondition::Op;
     Call k = enter(table);
@@ -575,8 +571,7 @@ class Backend {
   // only the items of `segment` (by a hash of the partition key) are read into the page, count
   // and end it. Every segment walks the table's B-tree and skips the others' rows by their key
   // alone, before their body is looked at.
-  template <class Visitor>
-  ScanOutcome scan(TableHandle table, const RawScan& scan, Visitor&& visit) {
+  ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit) {
     namespace ds = detail::sqlite;
     Call k = enter(table);
     const ds::TableState& t = k.t;
@@ -891,8 +886,7 @@ class Backend {
     return sqlite3_changes64(k.db()) > 0;
   }
 
-  template <class Visitor>
-  bool read_item(Call& k, ItemKey key, std::string_view operation, Visitor&& visit) {
+  bool read_item(Call& k, ItemKey key, std::string_view operation, ItemVisitor visit) {
     namespace ds = detail::sqlite;
     ds::StatementUse use(statement(k, k.st.get, &ds::get_sql, "get"), k.st.get.in_use, k.t.name,
                          operation);
@@ -1111,9 +1105,9 @@ class Backend {
   // in a list, "[0]", is the worst), and while that sum stays under the budget the page cannot
   // have reached it. Once the bound reaches it, SQLite sums the exact sizes of the rows read,
   // this one included, and the page goes on with the statement that selects the size column.
-  template <class Visitor, class ReadSize, class SizedAfter>
+  template <class ReadSize, class SizedAfter>
   QueryOutcome read_table_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
-                               detail::sqlite::RowFilter* filter, Visitor& visit,
+                               detail::sqlite::RowFilter* filter, ItemVisitor visit,
                                ReadSize& read_size, SizedAfter& sized_after) {
     namespace ds = detail::sqlite;
     QueryOutcome outcome;
@@ -1158,9 +1152,8 @@ class Backend {
 
   // The rows of an index query's page, with DynamoDB's paging: (pk, sk, type, body, size,
   // index sk), the index sk for the cursor.
-  template <class Visitor>
   QueryOutcome read_index_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
-                               detail::sqlite::RowFilter* filter, Visitor& visit) {
+                               detail::sqlite::RowFilter* filter, ItemVisitor visit) {
     namespace ds = detail::sqlite;
     QueryOutcome outcome;
     std::size_t bytes = 0;
