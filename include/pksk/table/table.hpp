@@ -1025,8 +1025,11 @@ class Table {
     };
   }
 
+  // Calls pages(ItemVisitor) with the row visitor the plan needs. The visitor is the one piece
+  // of a read's per-row code that depends on R; the page loops it is handed to do not.
   template <class R, class Result, class Pages>
-  decltype(auto) with_visitor(Result& result, const detail::ReadPlan<R>& plan, Pages&& pages) {
+  std::optional<Cursor> with_visitor(Result& result, const detail::ReadPlan<R>& plan,
+                                     Pages&& pages) {
     const detail::ScratchLease s;
     if (plan.selected) return pages(row_visitor<R, true>(result, plan, s->decoder));
     return pages(row_visitor<R, false>(result, plan, s->decoder));
@@ -1085,33 +1088,42 @@ class Table {
       if (index) raw.exclusive_start_item = ItemKey{options.start->item_pk, options.start->item_sk};
     }
 
-    return with_visitor(result, plan, [&](const auto& visit) -> std::optional<Cursor> {
-      std::string resume_after, resume_pk, resume_sk;
-      std::size_t remaining = options.limit;
-      for (;;) {
-        QueryOutcome outcome = backend_->query(handle_, raw, visit);
-        if (!all_pages) {
-          if (!outcome.last_evaluated_sk) return std::nullopt;
-          if (!index) return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
-          return make_cursor(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
-                             std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
-                             std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
-        }
-        if (options.limit != 0) {
-          remaining -= outcome.evaluated;
-          if (remaining == 0) return std::nullopt;
-          raw.limit = remaining;
-        }
-        if (!outcome.last_evaluated_sk) return std::nullopt;
-        resume_after = std::move(*outcome.last_evaluated_sk);
-        raw.exclusive_start_sk = resume_after;
-        if (index) {
-          resume_pk = std::move(outcome.last_evaluated_item_pk).value_or(std::string());
-          resume_sk = std::move(outcome.last_evaluated_item_sk).value_or(std::string());
-          raw.exclusive_start_item = ItemKey{resume_pk, resume_sk};
-        }
-      }
+    return with_visitor(result, plan, [&](ItemVisitor visit) {
+      return query_pages(raw, pk, all_pages, index, visit);
     });
+  }
+
+  // The pages of a query, each row handed to `visit`: every page up to raw.limit items, or the
+  // first page and the cursor after it. Not a template, so compiled once per Table<B> whatever
+  // the entities read; run_query<R> only makes the request and the row visitor.
+  std::optional<Cursor> query_pages(RawQuery& raw, const PartitionKey& pk, bool all_pages,
+                                    const TableIndex* index, ItemVisitor visit) {
+    std::string resume_after, resume_pk, resume_sk;
+    const std::size_t limit = raw.limit;
+    std::size_t remaining = limit;
+    for (;;) {
+      QueryOutcome outcome = backend_->query(handle_, raw, visit);
+      if (!all_pages) {
+        if (!outcome.last_evaluated_sk) return std::nullopt;
+        if (!index) return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
+        return make_cursor(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
+                           std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
+                           std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
+      }
+      if (limit != 0) {
+        remaining -= outcome.evaluated;
+        if (remaining == 0) return std::nullopt;
+        raw.limit = remaining;
+      }
+      if (!outcome.last_evaluated_sk) return std::nullopt;
+      resume_after = std::move(*outcome.last_evaluated_sk);
+      raw.exclusive_start_sk = resume_after;
+      if (index) {
+        resume_pk = std::move(outcome.last_evaluated_item_pk).value_or(std::string());
+        resume_sk = std::move(outcome.last_evaluated_item_sk).value_or(std::string());
+        raw.exclusive_start_item = ItemKey{resume_pk, resume_sk};
+      }
+    }
   }
 
   template <class R, class Result>
@@ -1142,27 +1154,32 @@ class Table {
                 .projection = plan.projection};
     if (options.start) raw.exclusive_start = ItemKey{options.start->pk, options.start->sk};
 
-    return with_visitor(result, plan, [&](const auto& visit) -> std::optional<Cursor> {
-      std::string resume_pk, resume_sk;
-      std::size_t remaining = options.limit;
-      for (;;) {
-        ScanOutcome outcome = backend_->scan(handle_, raw, visit);
-        if (!all_pages) {
-          if (!outcome.last_evaluated_pk) return std::nullopt;
-          return make_cursor({}, std::move(*outcome.last_evaluated_pk),
-                             std::move(*outcome.last_evaluated_sk));
-        }
-        if (options.limit != 0) {
-          remaining -= outcome.evaluated;
-          if (remaining == 0) return std::nullopt;
-          raw.limit = remaining;
-        }
+    return with_visitor(result, plan,
+                        [&](ItemVisitor visit) { return scan_pages(raw, all_pages, visit); });
+  }
+
+  // The pages of a scan, as query_pages reads a query's.
+  std::optional<Cursor> scan_pages(RawScan& raw, bool all_pages, ItemVisitor visit) {
+    std::string resume_pk, resume_sk;
+    const std::size_t limit = raw.limit;
+    std::size_t remaining = limit;
+    for (;;) {
+      ScanOutcome outcome = backend_->scan(handle_, raw, visit);
+      if (!all_pages) {
         if (!outcome.last_evaluated_pk) return std::nullopt;
-        resume_pk = std::move(*outcome.last_evaluated_pk);
-        resume_sk = std::move(*outcome.last_evaluated_sk);
-        raw.exclusive_start = ItemKey{resume_pk, resume_sk};
+        return make_cursor({}, std::move(*outcome.last_evaluated_pk),
+                           std::move(*outcome.last_evaluated_sk));
       }
-    });
+      if (limit != 0) {
+        remaining -= outcome.evaluated;
+        if (remaining == 0) return std::nullopt;
+        raw.limit = remaining;
+      }
+      if (!outcome.last_evaluated_pk) return std::nullopt;
+      resume_pk = std::move(*outcome.last_evaluated_pk);
+      resume_sk = std::move(*outcome.last_evaluated_sk);
+      raw.exclusive_start = ItemKey{resume_pk, resume_sk};
+    }
   }
 
   template <class T>
