@@ -342,11 +342,34 @@ template <class Reader, class T, std::size_t... I>
          ...);
 }
 
+// A value that holds no record: what decodes it cannot recurse, so inlining it ends.
+template <class T>
+consteval bool holds_no_record() {
+  if constexpr (is_optional_v<T> || is_vector_v<T>) {
+    return holds_no_record<typename T::value_type>();
+  } else if constexpr (is_string_map_v<T>) {
+    return holds_no_record<typename T::mapped_type>();
+  } else {
+    return !CodecRecord<T>;
+  }
+}
+
+// A record whose members are all scalars, strings and lists of them (an order's line item):
+// decoded inside its parent's decoder, as a hand-written decoder does, saving a call and the
+// object's setup per element. Records that hold records keep their own function, which is what
+// lets a record contain itself (a tree of vector<Node>) without inlining without end.
+template <class T>
+inline constexpr bool is_leaf_record_v = [] {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    return (holds_no_record<field_type_t<T, I>>() && ...);
+  }(std::make_index_sequence<field_count_v<T>>{});
+}();
+
 // Fields in document order, each dispatched on its key (decode_member). Fields that did not
 // appear get their default value back, so a reused struct never keeps a previous item's value
 // and old bodies decode into newer structs.
 template <class Reader, class T>
-void decode_fields(ondemand::object& object, T& out) {
+[[gnu::always_inline]] inline void decode_fields_inline(ondemand::object& object, T& out) {
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   for (auto member : object) {
@@ -364,6 +387,11 @@ void decode_fields(ondemand::object& object, T& out) {
       ((seen.test(I) ? void() : void(get_field<I>(out) = get_field<I>(default_record<T>()))), ...);
     }(std::make_index_sequence<count>{});
   }
+}
+
+template <class Reader, class T>
+void decode_fields(ondemand::object& object, T& out) {
+  decode_fields_inline<Reader>(object, out);
 }
 
 // A projection: only the wanted fields are decoded, the others take their default value, and
@@ -488,6 +516,20 @@ template <class Reader>
       std::string(text) + "\"");
 }
 
+// `out = s` for a string read from a body, by the cheapest of libstdc++'s paths: assign() goes
+// through _M_replace, which allows for `s` aliasing `out`, and when `out` must grow, _M_mutate,
+// which copies the old contents it then discards. `s` lies in the parser's buffer, never in
+// `out`: a string that must grow is built anew and moved in (one allocation, one copy), and one
+// that fits is cleared and appended to.
+[[gnu::always_inline]] inline void assign_text(std::string& out, std::string_view s) {
+  if (s.size() > out.capacity()) {
+    out = std::string(s);
+  } else {
+    out.clear();
+    out.append(s);
+  }
+}
+
 template <class Reader, class T>
 [[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out) {
   using Value = typename Reader::Value;
@@ -496,7 +538,7 @@ template <class Reader, class T>
     if (auto error = Reader::get_string(value, s)) [[unlikely]] {
       throw_read_error<Reader>("a string", value, error);
     }
-    out.assign(s);
+    assign_text(out, s);
   } else if constexpr (std::is_same_v<T, bool>) {
     if (auto error = Reader::get_bool(value, out)) [[unlikely]] {
       throw_read_error<Reader>("a boolean", value, error);
@@ -563,6 +605,7 @@ template <class Reader, class T>
     }
     // Elements already there are decoded over in place, so a reused struct keeps not only the
     // vector's capacity but its elements' strings too.
+    const std::size_t reused = out.size();
     std::size_t i = 0;
     for (auto element : array) {
       try {
@@ -578,14 +621,13 @@ template <class Reader, class T>
         if constexpr (std::is_same_v<typename T::value_type, bool>) {
           bool b;
           decode_value<Reader>(item, b);
-          if (i < out.size()) {
+          if (i < reused) {
             out[i] = b;
           } else {
             out.push_back(b);
           }
         } else {
-          if (i == out.size()) out.emplace_back();
-          decode_value<Reader>(item, out[i]);
+          decode_value<Reader>(item, i < reused ? out[i] : out.emplace_back());
         }
       } catch (PathedFailure& failure) {
         failure.prepend_index(i);
@@ -593,7 +635,7 @@ template <class Reader, class T>
       }
       ++i;
     }
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(i), out.end());
+    if (i < reused) out.erase(out.begin() + static_cast<std::ptrdiff_t>(i), out.end());
   } else if constexpr (is_string_map_v<T>) {
     check_depth<Reader>(value);
     ondemand::object object;
@@ -647,7 +689,11 @@ template <class Reader, class T>
     if (auto error = Reader::get_record(value, object)) [[unlikely]] {
       throw_read_error<Reader>("an object", value, error);
     }
-    decode_fields<Reader>(object, out);
+    if constexpr (is_leaf_record_v<T>) {
+      decode_fields_inline<Reader>(object, out);
+    } else {
+      decode_fields<Reader>(object, out);
+    }
   } else {
     static_assert(unsupported_member_v<T>, PKSK_CODEC_UNSUPPORTED_MESSAGE);
   }
