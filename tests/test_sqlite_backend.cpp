@@ -109,8 +109,8 @@ std::optional<Row> get(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHan
   std::optional<Row> row;
   const bool found = b.get(t, pksk::ItemKey{pk, sk}, [&](const ItemView& item) {
     CHECK(item.pk == pk);
-    CHECK(item.sk == sk);
-    row = Row{std::string(item.sk), std::string(item.type), std::string(item.body)};
+    CHECK(item.sort_key() == sk);
+    row = Row{std::string(item.sort_key()), std::string(item.type), std::string(item.body)};
   });
   CHECK(found == row.has_value());
   return row;
@@ -125,7 +125,7 @@ Page query(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t, const
   Page page;
   page.outcome = b.query(t, q, [&](const ItemView& item) {
     CHECK(item.pk == q.pk);
-    page.sks.emplace_back(item.sk);
+    page.sks.emplace_back(item.sort_key());
   });
   CHECK(page.outcome.evaluated == page.sks.size());
   return page;
@@ -842,8 +842,8 @@ TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
   std::vector<std::string> nested;
   query(b, t, {.pk = "P", .limit = 1});
   b.query(t, {.pk = "P"}, [&](const ItemView& item) {
-    b.get(t, pksk::ItemKey{"P", item.sk},
-          [&](const ItemView& inner) { nested.emplace_back(inner.sk); });
+    b.get(t, pksk::ItemKey{"P", item.sort_key()},
+          [&](const ItemView& inner) { nested.emplace_back(inner.sort_key()); });
   });
   CHECK(nested == std::vector<std::string>{"a", "b", "c"});
   const std::string msg = error_of(

@@ -29,6 +29,13 @@ struct ItemView {
   // parse `body` again. nullptr: decode `body`. With a live object `body` may be empty (its
   // end is not known before it is read): detail::item_text gives the text then.
   simdjson::ondemand::object* live = nullptr;
+  // A backend that pays for every column it reads (SQLite) may hand a query's row over with
+  // `sk` unread: read_sk(sk_source) reads it then. Few rows need their sort key (an unknown
+  // type, an error, a filter naming it, the page's last), so readers of a row ask sort_key().
+  std::string_view (*read_sk)(const void* sk_source) = nullptr;
+  const void* sk_source = nullptr;
+
+  std::string_view sort_key() const { return read_sk != nullptr ? read_sk(sk_source) : sk; }
 };
 
 struct ItemKey {

@@ -115,29 +115,32 @@ class ItemCollection {
   void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
                       std::string_view body, BodyDecoder& decoder,
                       simdjson::ondemand::object* live = nullptr) {
-    const bool known =
-        ((type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder), true)) || ...);
-    if (!known)
+    if (!append_member<Format>(type, body, decoder, live))
       unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
                                  std::string(detail::item_text(live, body)), Format});
+  }
+
+  // Decodes the item at the end of the collection when `type` is a member's and returns true;
+  // returns false, and appends nothing, for another type: a caller whose keys cost something
+  // to read (a row's sort key in SQLite) reads them only for such an item.
+  template <BodyFormat Format = BodyFormat::json>
+  bool append_member(std::string_view type, std::string_view body, BodyDecoder& decoder,
+                     simdjson::ondemand::object* live = nullptr) {
+    return ((type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder), true)) ||
+            ...);
   }
 
   // The fields each member type decodes in a projection (reflect order), one mask per type.
   using Masks = std::tuple<std::bitset<field_count_v<Ts>>...>;
 
-  // As append_decoded, decoding only the fields of each type's mask (the others default).
+  // As append_member, decoding only the fields of the type's mask (the others default).
   template <BodyFormat Format = BodyFormat::json>
-  void append_selected(std::string_view pk, std::string_view sk, std::string_view type,
-                       std::string_view body, BodyDecoder& decoder, const Masks& masks,
-                       simdjson::ondemand::object* live = nullptr) {
-    const bool known =
-        ((type == type_name_v<Ts> &&
-          (decode_back_selected<Format, Ts>(live, body, decoder, std::get<index_of<Ts>>(masks)),
-           true)) ||
-         ...);
-    if (!known)
-      unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
-                                 std::string(detail::item_text(live, body)), Format});
+  bool append_member_selected(std::string_view type, std::string_view body, BodyDecoder& decoder,
+                              const Masks& masks, simdjson::ondemand::object* live = nullptr) {
+    return ((type == type_name_v<Ts> &&
+             (decode_back_selected<Format, Ts>(live, body, decoder, std::get<index_of<Ts>>(masks)),
+              true)) ||
+            ...);
   }
 
   // Entities need no operator== of their own: they compare member by member.

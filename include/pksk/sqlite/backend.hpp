@@ -1099,12 +1099,14 @@ class Backend {
   }
 
   // The rows of a table query's page, with DynamoDB's paging; the statement selects (sk, type,
-  // body), the pk being the caller's. The size column costs SQLite a column read on every row,
-  // and only a page that reaches its byte budget needs it. So each row adds an upper bound of
-  // its size (DynamoDB's measure of a JSON body is at most twice its length: a one-digit number
-  // in a list, "[0]", is the worst), and while that sum stays under the budget the page cannot
-  // have reached it. Once the bound reaches it, SQLite sums the exact sizes of the rows read,
-  // this one included, and the page goes on with the statement that selects the size column.
+  // body), the pk being the caller's. Each column read is an SQLite call, so a row's sort key
+  // is read only when someone asks for it (ItemView::sort_key). The size column, likewise, is
+  // needed only by a page that reaches its byte budget. So each row adds an upper bound of its
+  // size (DynamoDB's measure of a JSON body is at most twice its length: a one-digit number in
+  // a list, "[0]", is the worst; a sort key is at most 1,024 bytes), and while that sum stays
+  // under the budget the page cannot have reached it. Once the bound reaches it, SQLite sums
+  // the exact sizes of the rows read, this one included, and the page goes on with the
+  // statement that selects the size column.
   template <class ReadSize, class SizedAfter>
   QueryOutcome read_table_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
                                detail::sqlite::RowFilter* filter, ItemVisitor visit,
@@ -1114,23 +1116,31 @@ class Backend {
     std::size_t bytes = 0;
     bool sized = false;
     const std::size_t key_bytes = k.t.spec.pk_attribute.size() + k.t.spec.sk_attribute.size() +
-                                  k.t.spec.type_attribute.size() + query.pk.size();
+                                  k.t.spec.type_attribute.size() + query.pk.size() +
+                                  max_sort_key_size;
+    const auto read_sk = [](const void* stmt) {
+      return ds::column_view(static_cast<sqlite3_stmt*>(const_cast<void*>(stmt)), 0);
+    };
+    ItemView item{.pk = query.pk, .read_sk = read_sk, .sk_source = s};
     for (bool first = true;; first = false) {
       const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW)
         ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
-      ItemView item{query.pk, ds::column_view(s, 0), ds::column_view(s, 1), ds::column_view(s, 2),
-                    0};
+      item.type = ds::column_view(s, 1);
+      item.body = ds::column_view(s, 2);
+      item.sk_source = s;
       if (sized) {
         item.size = static_cast<std::size_t>(sqlite3_column_int64(s, 3));
         bytes += item.size;
       } else {
-        bytes += key_bytes + item.sk.size() + item.type.size() + 2 * item.body.size();
+        bytes += key_bytes + item.type.size() + 2 * item.body.size();
         if (bytes >= query.page_bytes) {
-          bytes = read_size(item.sk);
-          // The row in hand is still the unsized statement's: it is used before s moves on.
-          s = sized_after(item.sk);
+          // The row in hand stays the unsized statement's, which does not step again: the
+          // item reads its sort key there, and the next rows are the sized statement's.
+          const std::string_view sk = item.sort_key();
+          bytes = read_size(sk);
+          s = sized_after(sk);
           sized = true;
         }
       }
@@ -1140,9 +1150,8 @@ class Backend {
       const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
       if (at_limit || bytes >= query.page_bytes) {
         if (query.last_key_at_limit || bytes >= query.page_bytes) {
-          // item.sk: the unsized statement's text if it was the row that switched, which has
-          // not stepped since; otherwise s's, which has not stepped since either.
-          outcome.last_evaluated_sk.emplace(item.sk);
+          // The row's statement has not stepped since.
+          outcome.last_evaluated_sk.emplace(item.sort_key());
         }
         break;
       }

@@ -610,7 +610,7 @@ class Table {
           decode_row(s->decoder, row, item);
           format_index_keys_of<T>(item, index, index_pk, index_sk, "backfill_index");
           for (std::string_view k :
-               {row.pk, row.sk, std::string_view(index_pk), std::string_view(index_sk)}) {
+               {row.pk, row.sort_key(), std::string_view(index_pk), std::string_view(index_sk)}) {
             keys.emplace_back(k);
           }
         });
@@ -804,7 +804,7 @@ class Table {
   void check_type(const ItemView& row, std::string_view operation) const {
     if (row.type != type_name_v<T>) {
       throw DecodeError(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(row.pk) +
-                        " sk=" + detail::quoted(row.sk) + " is of type " +
+                        " sk=" + detail::quoted(row.sort_key()) + " is of type " +
                         detail::quoted(row.type));
     }
   }
@@ -934,8 +934,8 @@ class Table {
 
   [[noreturn]] void throw_decode_error(const ItemView& row, const DecodeError& error) const {
     throw DecodeError(context("read", row.type) + "item pk=" + detail::quoted(row.pk) +
-                      " sk=" + detail::quoted(row.sk) + " type=" + detail::quoted(row.type) + ": " +
-                      error.what());
+                      " sk=" + detail::quoted(row.sort_key()) +
+                      " type=" + detail::quoted(row.type) + ": " + error.what());
   }
 
   template <class T>
@@ -1011,12 +1011,18 @@ class Table {
         }
       } else {
         try {
+          bool known;
           if constexpr (Selected) {
-            result.template append_selected<B::body_format>(row.pk, row.sk, row.type, row.body,
-                                                            decoder, plan.mask, row.live);
+            known = result.template append_member_selected<B::body_format>(
+                row.type, row.body, decoder, plan.mask, row.live);
           } else {
-            result.template append_decoded<B::body_format>(row.pk, row.sk, row.type, row.body,
-                                                           decoder, row.live);
+            known = result.template append_member<B::body_format>(row.type, row.body, decoder,
+                                                                  row.live);
+          }
+          if (!known) {
+            result.push_back(
+                RawItem{std::string(row.pk), std::string(row.sort_key()), std::string(row.type),
+                        std::string(detail::item_text(row.live, row.body)), B::body_format});
           }
         } catch (const DecodeError& e) {
           throw_decode_error(row, e);

@@ -66,7 +66,8 @@ class RowFilter {
     if (needs_pk_)
       item_.map.push_back({spec_.pk_attribute, AttributeValue::from_string(std::string(row.pk))});
     if (needs_sk_)
-      item_.map.push_back({spec_.sk_attribute, AttributeValue::from_string(std::string(row.sk))});
+      item_.map.push_back(
+          {spec_.sk_attribute, AttributeValue::from_string(std::string(row.sort_key()))});
     if (needs_type_) {
       item_.map.push_back(
           {spec_.type_attribute, AttributeValue::from_string(std::string(row.type))});
@@ -140,8 +141,8 @@ class RowFilter {
       }
     } catch (const PathedFailure& failure) {
       throw DecodeError("pksk::sqlite: table \"" + spec_.name + "\": filtering the item pk \"" +
-                        std::string(row.pk) + "\", sk \"" + std::string(row.sk) + "\": at " +
-                        failure.full_path() + ": " + failure.what);
+                        std::string(row.pk) + "\", sk \"" + std::string(row.sort_key()) +
+                        "\": at " + failure.full_path() + ": " + failure.what);
     }
   }
 
