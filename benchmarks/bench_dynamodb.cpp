@@ -279,8 +279,8 @@ void BM_DecodeQuery_pksk(benchmark::State& state) {
       for (auto item : field.value().get_array()) {
         simdjson::ondemand::object object = item.get_object();
         const pksk::ItemView view = pksk::dynamodb::detail::item_view(object, spec);
-        all.append_decoded<pksk::BodyFormat::attribute_value>(view.pk, view.sort_key(), view.type,
-                                                              view.body, decoder, view.live);
+        all.append_decoded<pksk::BodyFormat::attribute_value>(
+            view.partition_key(), view.sort_key(), view.type, view.body, decoder, view.live);
       }
     }
     sum = checksum(all);

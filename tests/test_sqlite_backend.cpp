@@ -108,7 +108,7 @@ std::optional<Row> get(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHan
                        std::string_view pk, std::string_view sk) {
   std::optional<Row> row;
   const bool found = b.get(t, pksk::ItemKey{pk, sk}, [&](const ItemView& item) {
-    CHECK(item.pk == pk);
+    CHECK(item.partition_key() == pk);
     CHECK(item.sort_key() == sk);
     row = Row{std::string(item.sort_key()), std::string(item.type), std::string(item.body)};
   });
@@ -124,7 +124,7 @@ struct Page {
 Page query(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t, const RawQuery& q) {
   Page page;
   page.outcome = b.query(t, q, [&](const ItemView& item) {
-    CHECK(item.pk == q.pk);
+    CHECK(item.partition_key() == q.pk);
     page.sks.emplace_back(item.sort_key());
   });
   CHECK(page.outcome.evaluated == page.sks.size());

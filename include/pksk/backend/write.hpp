@@ -30,12 +30,15 @@ struct ItemView {
   // end is not known before it is read): detail::item_text gives the text then.
   simdjson::ondemand::object* live = nullptr;
   // A backend that pays for every column it reads (SQLite) may hand a query's row over with
-  // `sk` unread: read_sk(sk_source) reads it then. Few rows need their sort key (an unknown
-  // type, an error, a filter naming it, the page's last), so readers of a row ask sort_key().
-  std::string_view (*read_sk)(const void* sk_source) = nullptr;
-  const void* sk_source = nullptr;
+  // `pk` or `sk` unread: read_pk(key_source) and read_sk(key_source) read them then. Few rows
+  // need their key (an unknown type, an error, a filter naming it, the page's last), so
+  // readers of a row ask partition_key() and sort_key(), never `pk` and `sk`.
+  std::string_view (*read_pk)(const void* key_source) = nullptr;
+  std::string_view (*read_sk)(const void* key_source) = nullptr;
+  const void* key_source = nullptr;
 
-  std::string_view sort_key() const { return read_sk != nullptr ? read_sk(sk_source) : sk; }
+  std::string_view partition_key() const { return read_pk != nullptr ? read_pk(key_source) : pk; }
+  std::string_view sort_key() const { return read_sk != nullptr ? read_sk(key_source) : sk; }
 };
 
 struct ItemKey {

@@ -564,7 +564,7 @@ class Backend {
       bind(k, s, 5, query.exclusive_start_item->pk, "query", query.pk, {});
       bind(k, s, 6, query.exclusive_start_item->sk, "query", query.pk, {});
     }
-    return read_index_page(k, s, query, row_filter, visit);
+    return read_index_page(k, *index, s, query, row_filter, visit);
   }
 
   // One page of a scan, in (pk, sk) byte order, with the paging of query(); with segments > 1,
@@ -1118,10 +1118,7 @@ class Backend {
     const std::size_t key_bytes = k.t.spec.pk_attribute.size() + k.t.spec.sk_attribute.size() +
                                   k.t.spec.type_attribute.size() + query.pk.size() +
                                   max_sort_key_size;
-    const auto read_sk = [](const void* stmt) {
-      return ds::column_view(static_cast<sqlite3_stmt*>(const_cast<void*>(stmt)), 0);
-    };
-    ItemView item{.pk = query.pk, .read_sk = read_sk, .sk_source = s};
+    ItemView item{.pk = query.pk, .read_sk = ds::key_column<0>, .key_source = s};
     for (bool first = true;; first = false) {
       const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
       if (rc == SQLITE_DONE) break;
@@ -1129,7 +1126,7 @@ class Backend {
         ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
       item.type = ds::column_view(s, 1);
       item.body = ds::column_view(s, 2);
-      item.sk_source = s;
+      item.key_source = s;
       if (sized) {
         item.size = static_cast<std::size_t>(sqlite3_column_int64(s, 3));
         bytes += item.size;
@@ -1159,21 +1156,24 @@ class Backend {
     return outcome;
   }
 
-  // The rows of an index query's page, with DynamoDB's paging: (pk, sk, type, body, size,
-  // index sk), the index sk for the cursor.
-  QueryOutcome read_index_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
-                               detail::sqlite::RowFilter* filter, ItemVisitor visit) {
+  // The rows of an index query's page, with DynamoDB's paging: (pk, sk, type, body, size).
+  // As in a table query, a row's key is read only when someone asks for it, and the index sort
+  // key, which only the cursor needs, is looked up for the page's last row.
+  QueryOutcome read_index_page(Call& k, const TableIndex& index, sqlite3_stmt* s,
+                               const RawQuery& query, detail::sqlite::RowFilter* filter,
+                               ItemVisitor visit) {
     namespace ds = detail::sqlite;
     QueryOutcome outcome;
     std::size_t bytes = 0;
+    ItemView item{.read_pk = ds::key_column<0>, .read_sk = ds::key_column<1>, .key_source = s};
     for (bool first = true;; first = false) {
       const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW)
         ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
-      const ItemView item{ds::column_view(s, 0), ds::column_view(s, 1), ds::column_view(s, 2),
-                          ds::column_view(s, 3),
-                          static_cast<std::size_t>(sqlite3_column_int64(s, 4))};
+      item.type = ds::column_view(s, 2);
+      item.body = ds::column_view(s, 3);
+      item.size = static_cast<std::size_t>(sqlite3_column_int64(s, 4));
       ++outcome.evaluated;
       bytes += item.size;
       // The filter comes after the item has counted, as DynamoDB's does.
@@ -1182,9 +1182,10 @@ class Backend {
       if (at_limit || bytes >= query.page_bytes) {
         // Still SQLite's memory: the statement has not stepped since.
         if (query.last_key_at_limit || bytes >= query.page_bytes) {
-          outcome.last_evaluated_sk.emplace(ds::column_view(s, 5));
-          outcome.last_evaluated_item_pk.emplace(item.pk);
-          outcome.last_evaluated_item_sk.emplace(item.sk);
+          outcome.last_evaluated_item_pk.emplace(item.partition_key());
+          outcome.last_evaluated_item_sk.emplace(item.sort_key());
+          outcome.last_evaluated_sk.emplace(index_sort_key_of(
+              k, index, *outcome.last_evaluated_item_pk, *outcome.last_evaluated_item_sk));
         }
         break;
       }
@@ -1196,15 +1197,38 @@ class Backend {
                                                                 std::size_t variant,
                                                                 detail::sqlite::RangeShape shape,
                                                                 bool forward, bool has_start) {
-    const auto position = static_cast<std::size_t>(&index - k.t.spec.indexes.data());
-    if (k.st.index_queries.size() <= position) k.st.index_queries.resize(position + 1);
-    detail::sqlite::CachedStatement& cached = k.st.index_queries[position][variant];
+    detail::sqlite::CachedStatement& cached = index_statements(k, index).queries[variant];
     if (!cached.stmt) {
       cached.stmt = detail::sqlite::prepare(
           k.db(), detail::sqlite::index_query_sql(k.t.spec, index, shape, forward, has_start),
           k.t.name, "query of index " + index.name + " (preparing it)");
     }
     return cached;
+  }
+
+  static detail::sqlite::TableStatements::IndexStatements& index_statements(
+      Call& k, const TableIndex& index) {
+    const auto position = static_cast<std::size_t>(&index - k.t.spec.indexes.data());
+    if (k.st.indexes.size() <= position) k.st.indexes.resize(position + 1);
+    return k.st.indexes[position];
+  }
+
+  // The index sort key of an item the running query has just read: the same read
+  // transaction, so the item is there as the query saw it.
+  static std::string index_sort_key_of(Call& k, const TableIndex& index, std::string_view pk,
+                                       std::string_view sk) {
+    namespace ds = detail::sqlite;
+    ds::CachedStatement& cached = index_statements(k, index).sort_key_of;
+    if (!cached.stmt) {
+      cached.stmt = ds::prepare(k.db(), ds::index_sort_key_sql(k.t.spec, index), k.t.name,
+                                "query of index " + index.name + " (preparing its cursor)");
+    }
+    ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
+    bind(k, use.get(), 1, pk, "query", pk, sk);
+    bind(k, use.get(), 2, sk, "query", pk, sk);
+    const int rc = sqlite3_step(use.get());
+    if (rc != SQLITE_ROW) ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", pk, sk));
+    return std::string(ds::column_view(use.get(), 0));
   }
 
   // Shared with the table handles and, weakly, with the threads that hold a connection.

@@ -609,8 +609,8 @@ class Table {
           if (row.type != type_name_v<T>) return;
           decode_row(s->decoder, row, item);
           format_index_keys_of<T>(item, index, index_pk, index_sk, "backfill_index");
-          for (std::string_view k :
-               {row.pk, row.sort_key(), std::string_view(index_pk), std::string_view(index_sk)}) {
+          for (std::string_view k : {row.partition_key(), row.sort_key(),
+                                     std::string_view(index_pk), std::string_view(index_sk)}) {
             keys.emplace_back(k);
           }
         });
@@ -803,9 +803,9 @@ class Table {
   template <EntityType T>
   void check_type(const ItemView& row, std::string_view operation) const {
     if (row.type != type_name_v<T>) {
-      throw DecodeError(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(row.pk) +
-                        " sk=" + detail::quoted(row.sort_key()) + " is of type " +
-                        detail::quoted(row.type));
+      throw DecodeError(
+          context(operation, type_name_v<T>) + "item pk=" + detail::quoted(row.partition_key()) +
+          " sk=" + detail::quoted(row.sort_key()) + " is of type " + detail::quoted(row.type));
     }
   }
 
@@ -933,7 +933,7 @@ class Table {
   }
 
   [[noreturn]] void throw_decode_error(const ItemView& row, const DecodeError& error) const {
-    throw DecodeError(context("read", row.type) + "item pk=" + detail::quoted(row.pk) +
+    throw DecodeError(context("read", row.type) + "item pk=" + detail::quoted(row.partition_key()) +
                       " sk=" + detail::quoted(row.sort_key()) +
                       " type=" + detail::quoted(row.type) + ": " + error.what());
   }
@@ -1020,9 +1020,10 @@ class Table {
                                                                   row.live);
           }
           if (!known) {
-            result.push_back(
-                RawItem{std::string(row.pk), std::string(row.sort_key()), std::string(row.type),
-                        std::string(detail::item_text(row.live, row.body)), B::body_format});
+            result.push_back(RawItem{std::string(row.partition_key()), std::string(row.sort_key()),
+                                     std::string(row.type),
+                                     std::string(detail::item_text(row.live, row.body)),
+                                     B::body_format});
           }
         } catch (const DecodeError& e) {
           throw_decode_error(row, e);

@@ -60,7 +60,11 @@ struct TableStatements {
   std::array<CachedStatement, query_variant_count> read_sizes;
   std::array<CachedStatement, 2> scans;  // from the start, and after an exclusive start key
   // Per index of the spec, in its order: grown on the first query of an index.
-  std::vector<std::array<CachedStatement, query_variant_count>> index_queries;
+  struct IndexStatements {
+    std::array<CachedStatement, query_variant_count> queries;
+    CachedStatement sort_key_of;  // an item's index sort key, for a page's cursor
+  };
+  std::vector<IndexStatements> indexes;
 };
 
 // One SQLite connection and everything prepared on it; used by one thread at a time.

@@ -64,7 +64,8 @@ class RowFilter {
     item_.kind = AttributeValue::Kind::map;
     item_.map.clear();
     if (needs_pk_)
-      item_.map.push_back({spec_.pk_attribute, AttributeValue::from_string(std::string(row.pk))});
+      item_.map.push_back(
+          {spec_.pk_attribute, AttributeValue::from_string(std::string(row.partition_key()))});
     if (needs_sk_)
       item_.map.push_back(
           {spec_.sk_attribute, AttributeValue::from_string(std::string(row.sort_key()))});
@@ -141,8 +142,9 @@ class RowFilter {
       }
     } catch (const PathedFailure& failure) {
       throw DecodeError("pksk::sqlite: table \"" + spec_.name + "\": filtering the item pk \"" +
-                        std::string(row.pk) + "\", sk \"" + std::string(row.sort_key()) +
-                        "\": at " + failure.full_path() + ": " + failure.what);
+                        std::string(row.partition_key()) + "\", sk \"" +
+                        std::string(row.sort_key()) + "\": at " + failure.full_path() + ": " +
+                        failure.what);
     }
   }
 

@@ -89,6 +89,13 @@ inline std::string_view column_view(sqlite3_stmt* stmt, int column) noexcept {
   return text != nullptr ? std::string_view(text, size) : std::string_view();
 }
 
+// Column `column` of the row in hand, from a statement passed as an ItemView's key_source:
+// how a row's key is read when someone asks for it.
+template <int column>
+std::string_view key_column(const void* stmt) noexcept {
+  return column_view(static_cast<sqlite3_stmt*>(const_cast<void*>(stmt)), column);
+}
+
 // One use of a cached statement: resets it and drops its bindings however the use ends (a
 // visitor that throws included), so the next use starts clean and no binding keeps pointing at
 // the caller's dead memory. A cached statement can serve one use at a time; a visitor that

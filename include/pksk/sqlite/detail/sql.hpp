@@ -306,8 +306,8 @@ inline std::string index_query_sql(const TableSpec& spec, const TableIndex& inde
   const Columns c = columns_of(spec);
   const std::string ipk = quoted_identifier(index.pk_attribute);
   const std::string sk = quoted_identifier(index.sk_attribute);
-  std::string sql = "SELECT " + c.pk + ", " + c.sk + ", " + c.type + ", body, size, " + sk +
-                    " FROM " + quoted_identifier(spec.name) + " INDEXED BY " +
+  std::string sql = "SELECT " + c.pk + ", " + c.sk + ", " + c.type + ", body, size FROM " +
+                    quoted_identifier(spec.name) + " INDEXED BY " +
                     quoted_identifier(index_name_of(spec, index)) + " WHERE " + ipk + " = ?1 AND " +
                     sk + " IS NOT NULL";
   append_range(sql, sk, shape);
@@ -322,6 +322,14 @@ inline std::string index_query_sql(const TableSpec& spec, const TableIndex& inde
   const char* direction = forward ? " ASC" : " DESC";
   sql += " ORDER BY " + sk + direction + ", " + c.pk + direction + ", " + c.sk + direction;
   return sql;
+}
+
+// An item's index sort key, which only a page's cursor needs: selected with every row, it
+// would cost each row a column.
+inline std::string index_sort_key_sql(const TableSpec& spec, const TableIndex& index) {
+  const Columns c = columns_of(spec);
+  return "SELECT " + quoted_identifier(index.sk_attribute) + " FROM " +
+         quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1 AND " + c.sk + " = ?2";
 }
 
 // A scan in primary-key order, the order its pages resume in; ?1 ?2 the exclusive start key
