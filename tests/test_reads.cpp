@@ -553,15 +553,32 @@ TEST_CASE("comparisons read in place judge every value as the general evaluator 
   pksk::Table table{backend, "probes"};
   // Bodies written by hand: values of every type, absent, duplicated, with exponents.
   const std::vector<std::pair<std::string, std::string>> bodies{
-      {"a", R"({"id":"a","n":5})"},           {"b", R"({"id":"b","n":5.0})"},
-      {"c", R"({"id":"c","n":4.99})"},        {"d", R"({"id":"d","n":1e1})"},
-      {"e", R"({"id":"e","n":"5"})"},         {"f", R"({"id":"f"})"},
-      {"g", R"({"id":"g","n":null})"},        {"h", R"({"id":"h","n":[5]})"},
-      {"i", R"({"id":"i","n":6,"n":4})"},     {"j", R"({"id":"j","s":"m","n":7})"},
-      {"k", R"({"id":"k","s":"ma"})"},        {"l", R"({"id":"l","s":5})"},
-      {"m", R"({"id":"m","s":"l"})"},         {"n", R"({"id":"n","n":-0})"},
-      {"o", R"({"id":"o","n":0.5e1})"},       {"p", R"({"id":"p","s":"m\u0000"})"},
-      {"q", R"({"id":"q","n":true,"s":"z"})"}};
+      {"a", R"({"id":"a","n":5})"},
+      {"b", R"({"id":"b","n":5.0})"},
+      {"c", R"({"id":"c","n":4.99})"},
+      {"d", R"({"id":"d","n":1e1})"},
+      {"e", R"({"id":"e","n":"5"})"},
+      {"f", R"({"id":"f"})"},
+      {"g", R"({"id":"g","n":null})"},
+      {"h", R"({"id":"h","n":[5]})"},
+      {"i", R"({"id":"i","n":6,"n":4})"},
+      {"j", R"({"id":"j","s":"m","n":7})"},
+      {"k", R"({"id":"k","s":"ma"})"},
+      {"l", R"({"id":"l","s":5})"},
+      {"m", R"({"id":"m","s":"l"})"},
+      {"n", R"({"id":"n","n":-0})"},
+      {"o", R"({"id":"o","n":0.5e1})"},
+      {"p", R"({"id":"p","s":"m\u0000"})"},
+      {"q", R"({"id":"q","n":true,"s":"z"})"},
+      // Numbers whose nearest doubles are equal to the constant's but which are not equal to
+      // it, beyond a 64-bit integer, and at DynamoDB's 38 digits.
+      {"r", R"({"id":"r","n":5.00000000000000000001})"},
+      {"s", R"({"id":"s","n":4.99999999999999999999})"},
+      {"t", R"({"id":"t","n":123456789012345678901234567890})"},
+      {"u", R"({"id":"u","n":-99999999999999999999999999999999999999})"},
+      {"v", R"({"id":"v","n":0.1})"},
+      {"w", R"({"id":"w","n":0.10000000000000001})"},
+      {"x", R"({"id":"x","n":0.09999999999999999})"}};
   sqlite3* db = backend.native_handle();
   for (const auto& [id, body] : bodies) {
     const std::string sql = "INSERT INTO probes (pk, sk, type, body, size) VALUES ('P', '" + id +
@@ -587,11 +604,17 @@ TEST_CASE("comparisons read in place judge every value as the general evaluator 
   const auto n = pksk::attr(&Probe::n);
   const auto s = pksk::attr(&Probe::s);
   CHECK(check(n == 5.0, n == 5.0) == "abo");
-  CHECK(check(n != 5.0, n != 5.0) == "cdefghijklmnpq");
-  CHECK(check(n < 5.0, n < 5.0) == "cn");
-  check(n <= 5.0, n <= 5.0);
-  CHECK(check(n > 5.0, n > 5.0) == "dij");
-  check(n >= 5.0, n >= 5.0);
+  CHECK(check(n != 5.0, n != 5.0) == "cdefghijklmnpqrstuvwx");
+  CHECK(check(n < 5.0, n < 5.0) == "cnsuvwx");
+  CHECK(check(n <= 5.0, n <= 5.0) == "abcnosuvwx");
+  CHECK(check(n > 5.0, n > 5.0) == "dijrt");
+  CHECK(check(n >= 5.0, n >= 5.0) == "abdijort");
+  // 0.1 is no double: the constant and "0.1" round to the same one, and the digits decide.
+  CHECK(check(n == 0.1, n == 0.1) == "v");
+  CHECK(check(n > 0.1, n > 0.1) == "abcdijorstw");
+  CHECK(check(n < 0.1, n < 0.1) == "nux");
+  CHECK(check(n > 100.0, n > 100.0) == "t");
+  CHECK(check(n < -1.0, n < -1.0) == "u");
   CHECK(check(s == "m", s == "m") == "j");
   check(s != "m", s != "m");
   CHECK(check(s < "m", s < "m") == "m");

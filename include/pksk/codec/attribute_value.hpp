@@ -496,8 +496,7 @@ void read_members(simdjson::ondemand::object object, AttributeValue& out, Read&&
 // since each level is a level of recursion here.
 // A plain-JSON number's text as written, checked against JSON's number grammar (simdjson's
 // type() looks at the first byte only); a bad one throws, naming where it is.
-inline std::string_view plain_number_text(simdjson::ondemand::value& value) {
-  std::string_view raw = value.raw_json_token();
+inline std::string_view plain_number_text(std::string_view raw) {
   while (!raw.empty() &&
          (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) {
     raw.remove_suffix(1);
@@ -505,6 +504,9 @@ inline std::string_view plain_number_text(simdjson::ondemand::value& value) {
   if (!is_json_number(raw)) [[unlikely]]
     throw_pathed("invalid number");
   return raw;
+}
+inline std::string_view plain_number_text(simdjson::ondemand::value& value) {
+  return plain_number_text(value.raw_json_token());
 }
 
 inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out,

@@ -11,11 +11,13 @@
 // sends the row through the general evaluator.
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <simdjson.h>
@@ -175,6 +177,8 @@ class RowFilter {
     AttributeValue::Kind kind;           // of the constant: number or string
     std::string_view constant;           // its text
     std::optional<PlainDecimal> number;  // a number constant, split once
+    double rounded = 0;                  // that number as the nearest double
+    bool has_rounded = false;            // false when it is beyond a double's range
   };
 
   static bool is_comparison(Condition::Op op) noexcept {
@@ -201,15 +205,19 @@ class RowFilter {
         return;
       }
       const AttributeValue& constant = c.operands[1].value;
-      std::optional<PlainDecimal> number;
+      Comparison comparison{name, c.op, constant.kind, constant.text, {}};
       if (constant.kind == AttributeValue::Kind::number) {
-        number = PlainDecimal::split(constant.text);
-        if (!number) {  // an exponent: left to the evaluator
+        comparison.number = PlainDecimal::split(constant.text);
+        if (!comparison.number) {  // an exponent: left to the evaluator
           comparisons_.clear();
           return;
         }
+        const std::string_view text = constant.text;
+        const auto [end, error] =
+            std::from_chars(text.data(), text.data() + text.size(), comparison.rounded);
+        comparison.has_rounded = error == std::errc{} && end == text.data() + text.size();
       }
-      comparisons_.push_back({name, c.op, constant.kind, constant.text, number});
+      comparisons_.push_back(comparison);
     }
     seen_.resize(comparisons_.size());
   }
@@ -225,9 +233,19 @@ class RowFilter {
     int order = 0;
     if (c.kind == AttributeValue::Kind::number) {
       if (type != json_type::number) return mismatch;
-      const std::optional<PlainDecimal> n = PlainDecimal::split(plain_number_text(value));
-      if (!n) return Verdict::unknown;
-      order = compare(*n, *c.number);
+      // Both sides rounded to the nearest double (simdjson and from_chars round correctly):
+      // rounding keeps order, so doubles that differ order the numbers exactly, and only equal
+      // ones need the comparison of their digits. Most rows end at the doubles.
+      const std::string_view raw = value.raw_json_token();
+      double rounded = 0;
+      if (c.has_rounded && value.get_double().get(rounded) == simdjson::SUCCESS &&
+          rounded != c.rounded) {
+        order = rounded < c.rounded ? -1 : 1;
+      } else {
+        const std::optional<PlainDecimal> n = PlainDecimal::split(plain_number_text(raw));
+        if (!n) return Verdict::unknown;
+        order = compare(*n, *c.number);
+      }
     } else {
       if (type != json_type::string) return mismatch;
       std::string_view text;
@@ -260,6 +278,7 @@ class RowFilter {
   }
 
   Verdict compare_in_place(const ItemView& row) {
+    if (comparisons_.size() == 1) return compare_one_in_place(row);
     std::fill(seen_.begin(), seen_.end(), false);
     std::size_t found = 0;
     Verdict verdict = Verdict::holds;
@@ -292,6 +311,20 @@ class RowFilter {
       if (!seen_[i] && comparisons_[i].op != Condition::Op::ne) return Verdict::fails;
     }
     return Verdict::holds;
+  }
+
+  // The common filter, one comparison: no bookkeeping of which members were seen.
+  Verdict compare_one_in_place(const ItemView& row) {
+    const Comparison& c = comparisons_.front();
+    // Absent attribute: = and the orderings are false, <> is true.
+    Verdict verdict = c.op == Condition::Op::ne ? Verdict::holds : Verdict::fails;
+    for_each_member(
+        row, [&](simdjson::ondemand::raw_json_string key, simdjson::ondemand::value& value) {
+          if (!key.unsafe_is_equal(c.name)) return true;
+          verdict = judge(c, value);
+          return false;  // the first of duplicate members counts, as the evaluator reads it
+        });
+    return verdict;
   }
 
   const TableSpec& spec_;
