@@ -10,6 +10,7 @@
 #include <ranges>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -128,6 +129,31 @@ TEST_CASE("each filter operator on a query") {
   CHECK(q(attr(&Order::status) != "pending") == V{"o3"});
   // An empty filter is no filter.
   CHECK(ids(table.query<Order>(pk, {.filter = {}})).size() == 5);
+}
+
+TEST_CASE("a compared value keeps its own number, and a string may be spelled any way") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "shop"};
+  load_five(table);
+  const auto q = [&](pksk::Filter f) { return ids(table.query<Order>(pk, {.filter = f})); };
+  using V = std::vector<std::string>;
+  const auto qty = attr(&Order::items)[0]->*&LineItem::qty;  // an int, 2 on every order
+
+  // A double against an int member is compared as given, never truncated to the member's type:
+  // 2 < 2.5 holds, where 2 < int(2.5) would not.
+  CHECK(q(qty < 2.5).size() == 5);
+  CHECK(q(qty > 2.5).empty());
+  CHECK(q(qty == 2.0).size() == 5);
+  CHECK(q(pksk::between(qty, 1.5, 2.5)).size() == 5);
+  // An int against a double member.
+  CHECK(q(attr(&Order::total) == 20) == V{"o2"});
+  CHECK(q(pksk::between(attr(&Order::total), 20, 30.0)) == V{"o2", "o3"});
+  // std::string, std::string_view and a C string alike.
+  const std::string cancelled = "cancelled";
+  CHECK(q(attr(&Order::status) == cancelled) == V{"o3"});
+  CHECK(q(attr(&Order::status) == std::string_view{"cancelled"}) == V{"o3"});
+  const char* pending = "pending";
+  CHECK(q(attr(&Order::status) == pending).size() == 4);
 }
 
 TEST_CASE("limit counts the items evaluated before the filter") {

@@ -35,6 +35,11 @@ namespace diagnostics {
 // refuses to update key attributes.
 template <class Entity, detail::fixed_string Member>
 struct update_changes_a_member_of_the_items_key;
+// A filter or a write condition compares a member of Entity (declared as Member) with a value of
+// type Value that no stored value of the member can equal or be ordered with: a number with a
+// string, a string with a number, a bool with anything but a bool, an enum with another type.
+template <class Entity, class Member, class Value>
+struct condition_compares_a_member_with_a_value_of_another_type;
 }  // namespace diagnostics
 
 namespace detail {
@@ -51,6 +56,44 @@ struct unwrap_optional<std::optional<M>> {
 template <class M>
 inline constexpr bool is_number_member_v =
     (std::is_arithmetic_v<M> && !std::is_same_v<M, bool> && !is_char_v<M>);
+
+// Whether a value of type V may stand for a stored value of type M in a comparison. A number
+// compares with any number and is stored as given, not converted to M: qty > 2.5 must not turn
+// into qty > 2. A string takes anything that is a string (not a null pointer, nor a number by
+// way of a converting constructor), a bool only a bool, an enum only itself; anything else what
+// converts to M.
+template <class M, class V>
+consteval bool comparable_value() {
+  if constexpr (is_number_member_v<M>) {
+    return is_number_member_v<V>;
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    return std::is_convertible_v<const V&, std::string_view> && !std::is_null_pointer_v<V>;
+  } else if constexpr (std::is_same_v<M, bool> || std::is_enum_v<M>) {
+    return std::is_same_v<M, V>;
+  } else {
+    return std::is_convertible_v<const V&, M>;
+  }
+}
+
+// The operand a comparable value makes (see comparable_value).
+template <class M, class V>
+AttributeValue comparison_value(const V& v) {
+  if constexpr (is_number_member_v<M>) {
+    return to_attribute_value(v);
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    return AttributeValue::from_string(std::string(std::string_view(v)));
+  } else if constexpr (std::is_same_v<M, V>) {
+    return to_attribute_value(v);
+  } else {
+    return to_attribute_value(static_cast<M>(v));
+  }
+}
+
+// comparable_value, reporting condition_compares_a_member_with_a_value_of_another_type when not.
+template <class T, class M, class V>
+inline constexpr bool comparable_value_v =
+    diagnose_v<comparable_value<typename unwrap_optional<M>::type, V>(),
+               diagnostics::condition_compares_a_member_with_a_value_of_another_type<T, M, V>>;
 
 // Which field of T a pointer to member names: compared by address on one default T, so it
 // works for aggregates and Hana-adapted structs alike. Done once per expression, not per item.
@@ -207,31 +250,49 @@ class Attr {
     return Attr<T, N>(std::move(p));
   }
 
-  friend Expr<T> operator==(const Attr& a, const value_type& v) {
+  template <class V>
+  friend Expr<T> operator==(const Attr& a, const V& v) {
     return a.compare(Condition::Op::eq, v);
   }
-  friend Expr<T> operator!=(const Attr& a, const value_type& v) {
+  template <class V>
+  friend Expr<T> operator!=(const Attr& a, const V& v) {
     return a.compare(Condition::Op::ne, v);
   }
-  friend Expr<T> operator<(const Attr& a, const value_type& v) {
+  template <class V>
+  friend Expr<T> operator<(const Attr& a, const V& v) {
     return a.compare(Condition::Op::lt, v);
   }
-  friend Expr<T> operator<=(const Attr& a, const value_type& v) {
+  template <class V>
+  friend Expr<T> operator<=(const Attr& a, const V& v) {
     return a.compare(Condition::Op::le, v);
   }
-  friend Expr<T> operator>(const Attr& a, const value_type& v) {
+  template <class V>
+  friend Expr<T> operator>(const Attr& a, const V& v) {
     return a.compare(Condition::Op::gt, v);
   }
-  friend Expr<T> operator>=(const Attr& a, const value_type& v) {
+  template <class V>
+  friend Expr<T> operator>=(const Attr& a, const V& v) {
     return a.compare(Condition::Op::ge, v);
   }
 
   Operand operand() const { return detail::path_operand(path_); }
-  static Operand value(const value_type& v) { return detail::value_operand(to_attribute_value(v)); }
+  // A value compared with this member; V must be comparable with it (detail::comparable_value).
+  template <class V>
+  static Operand value(const V& v) {
+    return detail::value_operand(detail::comparison_value<value_type>(v));
+  }
 
  private:
-  Expr<T> compare(Condition::Op op, const value_type& v) const {
-    return detail::binary<T>(op, operand(), value(v));
+  // Values are any type, checked here rather than by overload resolution, so that a value of
+  // the wrong type is one error naming the entity, the member's type and the value's, not a
+  // list of every operator== in scope.
+  template <class V>
+  Expr<T> compare(Condition::Op op, const V& v) const {
+    if constexpr (detail::comparable_value_v<T, M, V>) {
+      return detail::binary<T>(op, operand(), value(v));
+    } else {
+      return {};
+    }
   }
   AttributePath path_;
 };
@@ -247,10 +308,10 @@ Attr<T, N> attr(M T::*member, N R::*nested) {
   return attr(member)->*nested;
 }
 
+namespace detail {
+
 template <class T, class M>
-Expr<T> between(const Attr<T, M>& a, const member_value_t<M>& low, const member_value_t<M>& high) {
-  Operand lo = Attr<T, M>::value(low);
-  Operand hi = Attr<T, M>::value(high);
+Expr<T> between_values(const Attr<T, M>& a, Operand lo, Operand hi) {
   // DynamoDB refuses an empty range with a ValidationException rather than matching nothing.
   bool inverted = false;
   if (lo.value.kind == AttributeValue::Kind::number &&
@@ -269,6 +330,17 @@ Expr<T> between(const Attr<T, M>& a, const member_value_t<M>& low, const member_
   return out;
 }
 
+}  // namespace detail
+
+template <class T, class M, class Low, class High>
+Expr<T> between(const Attr<T, M>& a, const Low& low, const High& high) {
+  if constexpr (!detail::comparable_value_v<T, M, Low> || !detail::comparable_value_v<T, M, High>) {
+    return {};
+  } else {
+    return detail::between_values(a, Attr<T, M>::value(low), Attr<T, M>::value(high));
+  }
+}
+
 template <class T, class M>
 Expr<T> in(const Attr<T, M>& a, std::initializer_list<member_value_t<M>> candidates) {
   // DynamoDB's IN takes 1 to 100 values.
@@ -280,6 +352,14 @@ Expr<T> in(const Attr<T, M>& a, std::initializer_list<member_value_t<M>> candida
   out.node.operands.push_back(a.operand());
   for (const auto& c : candidates) out.node.operands.push_back(Attr<T, M>::value(c));
   return out;
+}
+// in() with values none of which the member can hold: {1, 2} for a string. Chosen only then, so
+// that the error is the one rule naming the entity, the member's type and the values'.
+template <class T, class M, class V>
+  requires(!detail::comparable_value<member_value_t<M>, V>())
+Expr<T> in(const Attr<T, M>&, std::initializer_list<V>) {
+  (void)detail::comparable_value_v<T, M, V>;
+  return {};
 }
 
 template <class T, class M>
