@@ -1,7 +1,8 @@
-// ../shared/API.md §1–2 as written: plain structs with no operator==, no macro, designated
+// ../shared/API.md §1–3 as written: plain structs with no operator==, no macro, designated
 // initializers that leave members out. If this file stops compiling, the contract broke.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -120,4 +121,67 @@ TEST_CASE("API.md section 2 compiles and behaves as written") {
 
   table.erase(Order{.customer_id = "123", .order_id = "2020-12-06"});
   CHECK_FALSE(table.get(Order{.customer_id = "123", .order_id = "2020-12-06"}));
+}
+
+TEST_CASE("API.md section 3, writes beyond put, as written") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "shop"};
+  const Customer c{.id = "123", .name = "Ada", .email = "ada@example.com"};
+  const Order o{.customer_id = "123",
+                .order_id = "2020-12-06",
+                .status = "pending",
+                .total = 59.98,
+                .note = "gift"};
+
+  table.put(c, pksk::if_absent);
+  CHECK_THROWS_AS(table.put(Customer{.id = "123", .name = "Bob"}, pksk::if_absent),
+                  pksk::ConditionFailed);
+  CHECK(table.get(Customer{.id = "123"})->name == "Ada");  // the refused put wrote nothing
+  table.put(o);
+  table.put(o, pksk::when(pksk::attr(&Order::status) == "pending"));
+  Order updated = table.update(Order{.customer_id = "123", .order_id = "2020-12-06"},
+                               pksk::set(&Order::status, "shipped"), pksk::add(&Order::total, 5.0),
+                               pksk::remove(&Order::note));
+  CHECK(updated.status == "shipped");
+  CHECK(updated.total == 64.98);
+  CHECK_FALSE(updated.note);
+  CHECK_THROWS_AS(table.put(o, pksk::when(pksk::attr(&Order::status) == "pending")),
+                  pksk::ConditionFailed);
+
+  table.put(Order{.customer_id = "123", .order_id = "2020-12-01", .status = "old"});
+  table.transact()
+      .put(Customer{.id = "124", .name = "Bo"})
+      .update(Order{.customer_id = "123", .order_id = "2020-12-06"},
+              pksk::set(&Order::status, "paid"))
+      .erase(Order{.customer_id = "123", .order_id = "2020-12-01"})
+      .check(Customer{.id = "123"}, pksk::exists)
+      .commit();
+  CHECK(table.get(Customer{.id = "124"}));
+  CHECK(table.get(Order{.customer_id = "123", .order_id = "2020-12-06"})->status == "paid");
+  CHECK_FALSE(table.get(Order{.customer_id = "123", .order_id = "2020-12-01"}));
+  // All or nothing: a failed check leaves the put undone.
+  CHECK_THROWS_AS(table.transact()
+                      .put(Customer{.id = "125", .name = "Cy"})
+                      .check(Customer{.id = "999"}, pksk::exists)
+                      .commit(),
+                  pksk::TransactionCanceled);
+  CHECK_FALSE(table.get(Customer{.id = "125"}));
+
+  std::vector<Order> orders;
+  for (int day = 10; day < 20; ++day) {
+    orders.push_back(Order{.customer_id = "123",
+                           .order_id = "2020-12-" + std::to_string(day),
+                           .status = "pending",
+                           .total = static_cast<double>(day)});
+  }
+  table.put_all(orders);
+  std::vector<Order> keys{Order{.customer_id = "123", .order_id = "2020-12-12"},
+                          Order{.customer_id = "123", .order_id = "2020-12-06"},
+                          Order{.customer_id = "123", .order_id = "2020-12-31"}};  // absent
+  std::vector<Order> got = table.get_all(keys);
+  std::vector<std::string> got_ids;
+  for (const Order& g : got) got_ids.push_back(g.order_id);
+  std::sort(got_ids.begin(), got_ids.end());
+  CHECK(got_ids == std::vector<std::string>{"2020-12-06", "2020-12-12"});
+  CHECK(table.query<Order>(pksk::partition(c)).size() == 11);
 }
