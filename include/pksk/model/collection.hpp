@@ -115,9 +115,17 @@ class ItemCollection {
   void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
                       std::string_view body, BodyDecoder& decoder,
                       simdjson::ondemand::object* live = nullptr) {
-    if (!append_member<Format>(type, body, decoder, live))
-      unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
-                                 std::string(detail::item_text(live, body)), Format});
+    if (!append_member<Format>(type, body, decoder, live)) {
+      append_unknown<Format>(pk, sk, type, body, live);
+    }
+  }
+
+  // Keeps an item of a type that is no member's as it is stored (unknown()).
+  template <BodyFormat Format = BodyFormat::json>
+  void append_unknown(std::string_view pk, std::string_view sk, std::string_view type,
+                      std::string_view body, simdjson::ondemand::object* live = nullptr) {
+    unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
+                               std::string(detail::item_text(live, body)), Format});
   }
 
   // Decodes the item at the end of the collection when `type` is a member's and returns true;

@@ -1020,10 +1020,8 @@ class Table {
                                                                   row.live);
           }
           if (!known) {
-            result.push_back(RawItem{std::string(row.partition_key()), std::string(row.sort_key()),
-                                     std::string(row.type),
-                                     std::string(detail::item_text(row.live, row.body)),
-                                     B::body_format});
+            result.template append_unknown<B::body_format>(row.partition_key(), row.sort_key(),
+                                                           row.type, row.body, row.live);
           }
         } catch (const DecodeError& e) {
           throw_decode_error(row, e);
