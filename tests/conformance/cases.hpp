@@ -719,3 +719,41 @@ TEST_CASE("an index query pages exactly when many items share one index key", "[
   CHECK(seen.size() == 30);
   CHECK(pages >= 8);
 }
+
+TEST_CASE("the raw API refuses a key that is empty or past DynamoDB's limits", "[conformance]") {
+  Store store;
+  const auto handle = store.backend.open_table(pksk::TableSpec{fresh_table_name()});
+  const auto put = [&](std::string_view pk, std::string_view sk) {
+    store.backend.put(
+        handle,
+        pksk::PutRequest{.item = {.pk = pk, .sk = sk, .type = "Raw", .body = "{}", .size = 0}});
+  };
+  const auto found = [&](std::string_view pk, std::string_view sk) {
+    bool seen = false;
+    const auto visit = [&](const pksk::ItemView&) { seen = true; };
+    store.backend.get(handle, pksk::ItemKey{pk, sk}, pksk::ItemVisitor(visit));
+    return seen;
+  };
+  const std::string pk_at_limit(pksk::max_partition_key_size, 'p');
+  const std::string sk_at_limit(pksk::max_sort_key_size, 's');
+  put(pk_at_limit, sk_at_limit);  // at the limits: taken
+  CHECK(found(pk_at_limit, sk_at_limit));
+
+  const std::string pk_over = pk_at_limit + "p";
+  const std::string sk_over = sk_at_limit + "s";
+  CHECK_THROWS_AS(put(pk_over, "A"), pksk::ValidationError);
+  CHECK_THROWS_AS(put("P", sk_over), pksk::ValidationError);
+  CHECK_THROWS_AS(put("", "A"), pksk::ValidationError);
+  CHECK_THROWS_AS(put("P", ""), pksk::ValidationError);
+  CHECK_THROWS_AS(found("P", sk_over), pksk::ValidationError);
+  CHECK_THROWS_AS(found("", "A"), pksk::ValidationError);
+  CHECK_THROWS_AS(store.backend.erase(handle, pksk::EraseRequest{.key = {"P", sk_over}}),
+                  pksk::ValidationError);
+  // A batch with one such key writes nothing.
+  const std::vector<pksk::WriteRequest> batch{
+      pksk::PutRequest{.item = {.pk = "P", .sk = "ok", .type = "Raw", .body = "{}", .size = 0}},
+      pksk::PutRequest{.item = {.pk = "P", .sk = sk_over, .type = "Raw", .body = "{}", .size = 0}}};
+  std::vector<std::size_t> unprocessed;
+  CHECK_THROWS_AS(store.backend.batch_write(handle, batch, unprocessed), pksk::ValidationError);
+  CHECK_FALSE(found("P", "ok"));
+}

@@ -257,6 +257,7 @@ class Backend {
   // SQLite's memory, pk and sk are the caller's own (byte-equal to the stored keys).
   bool get(TableHandle table, ItemKey key, ItemVisitor visit) {
     Call k = enter(table);
+    check_key(k.t, "get", key);
     return read_item(k, key, "get", visit);
   }
 
@@ -264,6 +265,7 @@ class Backend {
   // stored item (or on no attributes at all when there is none), else ConditionFailed.
   void put(TableHandle table, const PutRequest& request) {
     Call k = enter(table);
+    check_key(k.t, "put", {request.item.pk, request.item.sk});
     if (request.condition == nullptr) {
       // One statement, hence atomic in autocommit mode: a failed put leaves no trace.
       insert(k, request.item);
@@ -286,6 +288,7 @@ class Backend {
   void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit) {
     Call k = enter(table);
     const detail::sqlite::TableState& t = k.t;
+    check_key(t, "update", request.key);
     WriteTransaction transaction(k, "update");
     // Per thread and reused: an update allocates for what it parses and writes, not for these.
     thread_local std::vector<std::string_view> names;
@@ -361,6 +364,7 @@ class Backend {
   // Removes the item; with a condition, only if it holds. True if an item was removed.
   bool erase(TableHandle table, const EraseRequest& request) {
     Call k = enter(table);
+    check_key(k.t, "erase", request.key);
     if (request.condition == nullptr) return remove(k, request.key);
     WriteTransaction transaction(k, "erase");
     require(k.t, "erase", request.key, *request.condition, load(k, request.key));
@@ -375,6 +379,7 @@ class Backend {
   // The caller has checked DynamoDB's limits (at most 100 requests, one per item).
   void transact(TableHandle table, std::span<const WriteRequest> writes) {
     Call k = enter(table);
+    for (const WriteRequest& write : writes) check_key(k.t, "transaction", key_of(write));
     WriteTransaction transaction(k, "transaction");
     std::vector<std::optional<AttributeValue>> items(writes.size());
     std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
@@ -418,6 +423,7 @@ class Backend {
                    std::vector<std::size_t>& unprocessed) {
     Call k = enter(table);
     unprocessed.clear();
+    for (const WriteRequest& write : writes) check_key(k.t, "batch write", key_of(write));
     WriteTransaction transaction(k, "batch write");
     for (const WriteRequest& write : writes) {
       if (const auto* put = std::get_if<PutRequest>(&write)) {
@@ -437,6 +443,7 @@ class Backend {
                  std::vector<std::size_t>& unprocessed) {
     Call k = enter(table);
     unprocessed.clear();
+    for (const ItemKey& key : keys) check_key(k.t, "batch get", key);
     for (std::size_t i = 0; i < keys.size(); ++i) {
       read_item(k, keys[i], "batch get", [&](const ItemView& item) { visit(i, item); });
     }
@@ -1033,6 +1040,34 @@ class Backend {
 
   static std::string key_text(ItemKey key) {
     return "pk \"" + std::string(key.pk) + "\", sk \"" + std::string(key.sk) + '"';
+  }
+
+  // DynamoDB refuses a key attribute that is empty or longer than its limit (2,048 bytes for the
+  // partition key, 1,024 for the sort key) with a ValidationException, before anything is read
+  // or written. Table never makes such a key, but the raw API takes any, and the page budget of
+  // a query counts on the sort key's limit.
+  static void check_key(const detail::sqlite::TableState& t, std::string_view operation,
+                        ItemKey key) {
+    if (!key.pk.empty() && key.pk.size() <= max_partition_key_size && !key.sk.empty() &&
+        key.sk.size() <= max_sort_key_size) [[likely]] {
+      return;
+    }
+    throw_key_refused(t, operation, key);
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void throw_key_refused(
+      const detail::sqlite::TableState& t, std::string_view operation, ItemKey key) {
+    const bool partition = key.pk.empty() || key.pk.size() > max_partition_key_size;
+    const std::string_view value = partition ? key.pk : key.sk;
+    std::string msg = "pksk::sqlite: " + std::string(operation) + " on table \"" + t.name +
+                      "\": the " + (partition ? "partition" : "sort") + " key ";
+    if (value.empty()) {
+      msg += "is empty (" + key_text(key) + ")";
+    } else {
+      msg += "is " + std::to_string(value.size()) + " bytes, over DynamoDB's limit of " +
+             std::to_string(partition ? max_partition_key_size : max_sort_key_size);
+    }
+    throw ValidationError(msg);
   }
 
   bool is_file() const noexcept { return !path().empty() && path() != ":memory:"; }
