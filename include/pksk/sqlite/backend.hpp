@@ -593,11 +593,9 @@ class Backend {
                             "\": the start key is not in segment " + std::to_string(scan.segment));
     }
     const bool has_start = scan.exclusive_start.has_value();
-    ds::CachedStatement& cached = k.st.scans[has_start ? 1 : 0];
-    if (!cached.stmt) {
-      cached.stmt =
-          ds::prepare(k.db(), ds::scan_sql(t.spec, has_start), t.name, "scan (preparing it)");
-    }
+    ds::CachedStatement& cached = prepared(k, k.st.scans[has_start ? 1 : 0], [&] {
+      return StatementText{ds::scan_sql(t.spec, has_start), "scan (preparing it)"};
+    });
     ds::StatementUse use(cached.stmt.get(), cached.in_use, t.name, "scan");
     sqlite3_stmt* s = use.get();
     if (has_start) {
@@ -849,14 +847,32 @@ class Backend {
     }
   }
 
-  // A table's statement on this connection, prepared on its first use here.
+  // A statement's SQL and the operation its preparation's error names.
+  struct StatementText {
+    std::string sql;
+    std::string what;
+  };
+
+  // A table's statement on this connection, prepared on its first use here. text() gives its
+  // StatementText and is called only then, so that neither string is built once it is prepared.
+  template <class Text>
+  static detail::sqlite::CachedStatement& prepared(Call& k, detail::sqlite::CachedStatement& cached,
+                                                   Text&& text) {
+    if (!cached.stmt) [[unlikely]] {
+      const StatementText t = text();
+      cached.stmt = detail::sqlite::prepare(k.db(), t.sql, k.t.name, t.what);
+    }
+    return cached;
+  }
+
+  // put, erase and get: one statement each, of the table's spec alone.
   static sqlite3_stmt* statement(Call& k, detail::sqlite::CachedStatement& cached,
                                  std::string (*sql)(const TableSpec&), std::string_view what) {
-    if (!cached.stmt) {
-      cached.stmt = detail::sqlite::prepare(k.db(), sql(k.t.spec), k.t.name,
-                                            std::string(what) + " (preparing it)");
-    }
-    return cached.stmt.get();
+    return prepared(k, cached,
+                    [&] {
+                      return StatementText{sql(k.t.spec), std::string(what) + " (preparing it)"};
+                    })
+        .stmt.get();
   }
 
   // An unconditional put or erase outside a transaction is one autocommit statement, which
@@ -1110,27 +1126,22 @@ class Backend {
   static detail::sqlite::CachedStatement& query_statement(Call& k, detail::sqlite::RangeShape shape,
                                                           bool forward, bool has_start,
                                                           bool sized) {
-    detail::sqlite::CachedStatement& cached =
-        k.st.queries[detail::sqlite::query_variant(shape, forward, has_start, sized)];
-    if (!cached.stmt) {
-      cached.stmt = detail::sqlite::prepare(
-          k.db(), detail::sqlite::query_sql(k.t.spec, shape, forward, has_start, sized), k.t.name,
-          "query (preparing it)");
-    }
-    return cached;
+    return prepared(
+        k, k.st.queries[detail::sqlite::query_variant(shape, forward, has_start, sized)], [&] {
+          return StatementText{
+              detail::sqlite::query_sql(k.t.spec, shape, forward, has_start, sized),
+              "query (preparing it)"};
+        });
   }
 
   static detail::sqlite::CachedStatement& read_size_statement(Call& k,
                                                               detail::sqlite::RangeShape shape,
                                                               bool forward, bool has_start) {
-    detail::sqlite::CachedStatement& cached =
-        k.st.read_sizes[detail::sqlite::query_variant(shape, forward, has_start, false)];
-    if (!cached.stmt) {
-      cached.stmt = detail::sqlite::prepare(
-          k.db(), detail::sqlite::read_size_sql(k.t.spec, shape, forward, has_start), k.t.name,
-          "query (preparing its size sum)");
-    }
-    return cached;
+    return prepared(
+        k, k.st.read_sizes[detail::sqlite::query_variant(shape, forward, has_start, false)], [&] {
+          return StatementText{detail::sqlite::read_size_sql(k.t.spec, shape, forward, has_start),
+                               "query (preparing its size sum)"};
+        });
   }
 
   // The rows of a table query's page, with DynamoDB's paging; the statement selects (sk, type,
@@ -1232,13 +1243,11 @@ class Backend {
                                                                 std::size_t variant,
                                                                 detail::sqlite::RangeShape shape,
                                                                 bool forward, bool has_start) {
-    detail::sqlite::CachedStatement& cached = index_statements(k, index).queries[variant];
-    if (!cached.stmt) {
-      cached.stmt = detail::sqlite::prepare(
-          k.db(), detail::sqlite::index_query_sql(k.t.spec, index, shape, forward, has_start),
-          k.t.name, "query of index " + index.name + " (preparing it)");
-    }
-    return cached;
+    return prepared(k, index_statements(k, index).queries[variant], [&] {
+      return StatementText{
+          detail::sqlite::index_query_sql(k.t.spec, index, shape, forward, has_start),
+          "query of index " + index.name + " (preparing it)"};
+    });
   }
 
   static detail::sqlite::TableStatements::IndexStatements& index_statements(
@@ -1253,11 +1262,10 @@ class Backend {
   static std::string index_sort_key_of(Call& k, const TableIndex& index, std::string_view pk,
                                        std::string_view sk) {
     namespace ds = detail::sqlite;
-    ds::CachedStatement& cached = index_statements(k, index).sort_key_of;
-    if (!cached.stmt) {
-      cached.stmt = ds::prepare(k.db(), ds::index_sort_key_sql(k.t.spec, index), k.t.name,
-                                "query of index " + index.name + " (preparing its cursor)");
-    }
+    ds::CachedStatement& cached = prepared(k, index_statements(k, index).sort_key_of, [&] {
+      return StatementText{ds::index_sort_key_sql(k.t.spec, index),
+                           "query of index " + index.name + " (preparing its cursor)"};
+    });
     ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
     bind(k, use.get(), 1, pk, "query", pk, sk);
     bind(k, use.get(), 2, sk, "query", pk, sk);
