@@ -211,10 +211,8 @@ template <class T, int Depth>
 consteval bool holds_string_set_member() {
   if constexpr (Depth > 8) {
     return true;
-  } else if constexpr (is_optional_v<T> || is_vector_v<T>) {
-    return holds_string_set_member<typename T::value_type, Depth + 1>();
-  } else if constexpr (is_string_map_v<T>) {
-    return holds_string_set_member<typename T::mapped_type, Depth + 1>();
+  } else if constexpr (!std::is_void_v<held_t<T>>) {
+    return holds_string_set_member<held_t<T>, Depth + 1>();
   } else if constexpr (is_string_set_v<T> || std::is_same_v<T, std::string>) {
     return false;
   } else if constexpr (Reflectable<T>) {
