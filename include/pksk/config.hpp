@@ -11,9 +11,9 @@ namespace pksk {
 // (DynamoDB's GSI key schema; the SQLite backend's index columns). "gsi1" alone names the
 // attributes "gsi1pk" and "gsi1sk", as ElectroDB does.
 struct TableIndex {
-  std::string name;
-  std::string pk_attribute;
-  std::string sk_attribute;
+  std::string name{};
+  std::string pk_attribute{};
+  std::string sk_attribute{};
 
   TableIndex(std::string index_name)  // NOLINT(google-explicit-constructor): `.indexes = {"gsi1"}`
       : name(std::move(index_name)), pk_attribute(name + "pk"), sk_attribute(name + "sk") {}
@@ -43,7 +43,7 @@ struct TableOptions {
   // API), so that an edited or forged cursor is a ValidationError, not a query steered
   // elsewhere. Empty: cursors carry a checksum only. Every process serving the same pages
   // needs the same key.
-  std::string cursor_key;
+  std::string cursor_key{};
 };
 
 }  // namespace pksk

@@ -77,3 +77,25 @@ foreach(case IN ITEMS
   endif()
   pksk_add_compile_fail(${name} compile_fail/${name}.cpp "${rule}")
 endforeach()
+
+# pksk's headers under g++'s -Wextra as a user's build sees them (tests/header_warnings/):
+# syntax only, so each run costs seconds, not a build.
+if(PKSK_COMPILE_FAIL_GCC)
+  set(_pksk_hw_includes ${_pksk_cf_includes} ${CMAKE_CURRENT_SOURCE_DIR})
+  get_target_property(_pksk_hw_catch2 Catch2::Catch2 INTERFACE_INCLUDE_DIRECTORIES)
+  list(APPEND _pksk_hw_includes ${_pksk_hw_catch2})
+  set(_pksk_hw_sources sqlite_conformance indexes)
+  if(TARGET CURL::libcurl)
+    get_target_property(_pksk_hw_curl CURL::libcurl INTERFACE_INCLUDE_DIRECTORIES)
+    list(APPEND _pksk_hw_includes ${_pksk_hw_curl})
+    list(APPEND _pksk_hw_sources dynamodb_conformance)
+  endif()
+  list(FILTER _pksk_hw_includes EXCLUDE REGEX "NOTFOUND$")
+  list(TRANSFORM _pksk_hw_includes PREPEND "-I")
+  foreach(name IN LISTS _pksk_hw_sources)
+    add_test(NAME header_warnings.gcc.${name}
+             COMMAND ${PKSK_COMPILE_FAIL_GCC} -std=c++20 -fsyntax-only -Wall -Wextra -Wpedantic
+                     -Werror ${_pksk_hw_includes}
+                     ${CMAKE_CURRENT_SOURCE_DIR}/header_warnings/${name}.cpp)
+  endforeach()
+endif()

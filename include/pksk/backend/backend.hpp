@@ -28,7 +28,7 @@ namespace pksk {
 // of it (DynamoDB's key schema; the SQLite backend's columns), and no entity member may take
 // one of them.
 struct TableSpec {
-  std::string name;
+  std::string name{};
   std::string pk_attribute = "pk";
   std::string sk_attribute = "sk";
   std::string type_attribute = "type";  // the discriminator
@@ -50,11 +50,11 @@ struct TableSpec {
 inline constexpr std::size_t max_page_bytes = 1024 * 1024;
 
 struct RawQuery {
-  std::string_view pk;
+  std::string_view pk{};
   const KeyCondition* sk = nullptr;  // nullptr: every item of the partition
   bool forward = true;
   std::size_t limit = 0;  // items evaluated in this page; 0 = no limit but the page size
-  std::optional<std::string_view> exclusive_start_sk;
+  std::optional<std::string_view> exclusive_start_sk{};
   std::size_t page_bytes = max_page_bytes;
   // False when the caller stops at the limit whatever follows (a query that reads every page
   // up to `limit` items): a page ending at the limit then reports no last key, which saves
@@ -66,11 +66,11 @@ struct RawQuery {
   const Condition* filter = nullptr;
   // The top-level attributes the caller will decode (DynamoDB's ProjectionExpression; the keys
   // and type always come back). Empty: all. A backend may hand over more.
-  std::span<const std::string_view> projection;
+  std::span<const std::string_view> projection{};
   // A secondary index to read instead of the table; empty: the table itself. `pk` and `sk`
   // then are the index's keys, items come in index sort-key order (then table key order, for
   // items that share one index key), and a page resumes after the full key of its last item.
-  std::string_view index;
+  std::string_view index{};
   std::optional<ItemKey> exclusive_start_item{};  // index queries: the table key of that item
 };
 
@@ -80,17 +80,17 @@ struct RawScan {
   std::size_t segment = 0;
   std::size_t segments = 0;  // 0 or 1: the whole table
   std::size_t limit = 0;
-  std::optional<ItemKey> exclusive_start;
+  std::optional<ItemKey> exclusive_start{};
   std::size_t page_bytes = max_page_bytes;
   bool last_key_at_limit = true;
   const Condition* filter = nullptr;
-  std::span<const std::string_view> projection;
+  std::span<const std::string_view> projection{};
 };
 
 struct ScanOutcome {
   std::size_t evaluated = 0;
-  std::optional<std::string> last_evaluated_pk;  // both set, or neither
-  std::optional<std::string> last_evaluated_sk;
+  std::optional<std::string> last_evaluated_pk{};  // both set, or neither
+  std::optional<std::string> last_evaluated_sk{};
 };
 
 // How a page ended. As in DynamoDB, last_evaluated_sk is set whenever the page stopped at
@@ -98,7 +98,7 @@ struct ScanOutcome {
 // item follows; empty means the range is done.
 struct QueryOutcome {
   std::size_t evaluated = 0;
-  std::optional<std::string> last_evaluated_sk;
+  std::optional<std::string> last_evaluated_sk{};
   // Index queries: the table key of the last item evaluated, set with last_evaluated_sk.
   std::optional<std::string> last_evaluated_item_pk{};
   std::optional<std::string> last_evaluated_item_sk{};

@@ -19,10 +19,10 @@ namespace pksk {
 // measures it (codec/item_size.hpp), stored with it so that reads can end 1 MB pages without
 // measuring again.
 struct ItemView {
-  std::string_view pk;
-  std::string_view sk;
-  std::string_view type;
-  std::string_view body;
+  std::string_view pk{};
+  std::string_view sk{};
+  std::string_view type{};
+  std::string_view body{};
   std::size_t size = 0;
   // The same attributes as a live On-Demand object at its start, when the backend read them
   // from a larger document (a DynamoDB answer): decoders read it in place, once, rather than
@@ -42,33 +42,33 @@ struct ItemView {
 };
 
 struct ItemKey {
-  std::string_view pk;
-  std::string_view sk;
+  std::string_view pk{};
+  std::string_view sk{};
   friend bool operator==(const ItemKey&, const ItemKey&) = default;
 };
 
 // Writes the item whole, replacing any item with its key.
 struct PutRequest {
-  ItemView item;
+  ItemView item{};
   const Condition* condition = nullptr;
 };
 
 // Changes some attributes of the item, creating it (with its key and type) if absent.
 struct UpdateRequest {
-  ItemKey key;
-  std::string_view type;
-  std::span<const UpdateAction> actions;
+  ItemKey key{};
+  std::string_view type{};
+  std::span<const UpdateAction> actions{};
   const Condition* condition = nullptr;
 };
 
 struct EraseRequest {
-  ItemKey key;
+  ItemKey key{};
   const Condition* condition = nullptr;
 };
 
 // A transaction's condition on an item it does not write.
 struct CheckRequest {
-  ItemKey key;
+  ItemKey key{};
   const Condition* condition = nullptr;
 };
 

@@ -47,8 +47,8 @@ struct RetryOptions {
 
 struct Options {
   // Empty: https://dynamodb.<region>.amazonaws.com. DynamoDB Local: "http://127.0.0.1:8000".
-  std::string endpoint;
-  std::string region;  // empty: resolve_region (AWS_REGION, AWS_DEFAULT_REGION, the profile)
+  std::string endpoint{};
+  std::string region{};  // empty: resolve_region (AWS_REGION, AWS_DEFAULT_REGION, the profile)
   // Empty: resolve_credentials (the environment, then the profile's files).
   std::optional<Credentials> credentials{};
   ProfileOptions profile{};
@@ -72,9 +72,9 @@ namespace detail {
 
 // What DynamoDB answered when it refused a request.
 struct ServiceError {
-  std::string type;  // the part of __type after '#': "ConditionalCheckFailedException"
-  std::string message;
-  std::vector<CancellationReason> reasons;  // TransactionCanceledException only
+  std::string type{};  // the part of __type after '#': "ConditionalCheckFailedException"
+  std::string message{};
+  std::vector<CancellationReason> reasons{};  // TransactionCanceledException only
 };
 
 // An update that would grow the item past 400 KB is a ValidationError whose message says so.

@@ -15,18 +15,18 @@
 namespace pksk::dynamodb {
 
 struct Credentials {
-  std::string access_key_id;
-  std::string secret_access_key;
-  std::string session_token;  // temporary credentials only
+  std::string access_key_id{};
+  std::string secret_access_key{};
+  std::string session_token{};  // temporary credentials only
 };
 
 // Where a profile is read from. Empty fields are taken as the SDKs take them.
 struct ProfileOptions {
   // Empty: AWS_DEFAULT_PROFILE, then AWS_PROFILE, then "default". A profile named here makes
   // the environment's keys ignored, as in the SDKs: the profile was asked for.
-  std::string profile;
-  std::string credentials_file;  // empty: AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials
-  std::string config_file;       // empty: AWS_CONFIG_FILE or ~/.aws/config
+  std::string profile{};
+  std::string credentials_file{};  // empty: AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials
+  std::string config_file{};       // empty: AWS_CONFIG_FILE or ~/.aws/config
 };
 
 namespace detail {

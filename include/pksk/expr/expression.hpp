@@ -15,12 +15,12 @@ namespace pksk {
 // A document path: top-level attribute, then members and list indexes ("items[1].qty").
 struct AttributePath {
   struct Step {
-    std::string name;  // empty for an index step
+    std::string name{};  // empty for an index step
     std::size_t index = 0;
     bool is_index = false;
     friend bool operator==(const Step&, const Step&) = default;
   };
-  std::vector<Step> steps;
+  std::vector<Step> steps{};
 
   friend bool operator==(const AttributePath&, const AttributePath&) = default;
 
@@ -41,8 +41,8 @@ struct AttributePath {
 struct Operand {
   enum class Kind : unsigned char { path, value, size };  // size: size(path)
   Kind kind = Kind::value;
-  AttributePath path;
-  AttributeValue value;
+  AttributePath path{};
+  AttributeValue value{};
 };
 
 struct Condition {
@@ -64,8 +64,8 @@ struct Condition {
     not_exists,   // operands: path
   };
   Op op = Op::all;
-  std::vector<Operand> operands;
-  std::vector<Condition> children;
+  std::vector<Operand> operands{};
+  std::vector<Condition> children{};
 };
 
 // One action of an update, as DynamoDB's UpdateExpression has them.
@@ -78,8 +78,8 @@ struct UpdateAction {
     append,             // SET path = list_append(if_not_exists(path, []), value)
   };
   Kind kind = Kind::set;
-  AttributePath path;
-  AttributeValue value;
+  AttributePath path{};
+  AttributeValue value{};
 };
 
 }  // namespace pksk

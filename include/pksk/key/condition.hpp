@@ -12,8 +12,8 @@ namespace pksk {
 struct KeyCondition {
   enum class Op : unsigned char { any, eq, lt, le, gt, ge, between, begins_with };
   Op op = Op::any;
-  std::string first;   // the operand; the lower bound of between; the prefix of begins_with
-  std::string second;  // the upper bound of between
+  std::string first{};   // the operand; the lower bound of between; the prefix of begins_with
+  std::string second{};  // the upper bound of between
 
   friend bool operator==(const KeyCondition&, const KeyCondition&) = default;
 };

@@ -28,9 +28,9 @@ namespace pksk {
 // One index an entity is in: the index's name (one of the table's TableOptions::indexes) and
 // the templates of its partition and sort keys, in the syntax of Entity<T>::pk and ::sk.
 struct Index {
-  std::string_view name;
-  std::string_view pk;
-  std::string_view sk;
+  std::string_view name{};
+  std::string_view pk{};
+  std::string_view sk{};
 };
 
 namespace detail {

@@ -23,10 +23,10 @@ namespace pksk {
 
 // A stored item as it is, for a type the reader does not know.
 struct RawItem {
-  std::string pk;
-  std::string sk;
-  std::string type;
-  std::string json;  // the item's body, in `format`
+  std::string pk{};
+  std::string sk{};
+  std::string type{};
+  std::string json{};  // the item's body, in `format`
   BodyFormat format = BodyFormat::json;
 
   friend bool operator==(const RawItem&, const RawItem&) = default;

@@ -26,11 +26,11 @@ namespace pksk {
 // somewhere else, and, from a table with a cursor_key, an HMAC-SHA256 of its fields, so that
 // a client cannot steer a query by editing its cursor (TableOptions::cursor_key).
 struct Cursor {
-  std::string index;  // empty for the table itself
-  std::string pk;     // the partition key: of the index, for an index's cursor
-  std::string sk;     // the sort key: of the index, for an index's cursor
-  std::string table;
-  std::string signature;  // 32 bytes of HMAC-SHA256 from a table with a cursor_key, or empty
+  std::string index{};  // empty for the table itself
+  std::string pk{};     // the partition key: of the index, for an index's cursor
+  std::string sk{};     // the sort key: of the index, for an index's cursor
+  std::string table{};
+  std::string signature{};  // 32 bytes of HMAC-SHA256 from a table with a cursor_key, or empty
   // An index's cursor: the table key of the last item, since many items may share one index
   // key (DynamoDB's LastEvaluatedKey of an index query holds both keys too). Empty otherwise.
   std::string item_pk{};
@@ -127,17 +127,17 @@ class Selection {
 // type to keep options in a variable, and converts to any R.
 template <class R = void>
 struct BasicQueryOptions {
-  std::optional<KeyCondition> sk;  // none: every item of the partition (or of the type)
-  bool forward = true;             // sort-key order; false for newest first
+  std::optional<KeyCondition> sk{};  // none: every item of the partition (or of the type)
+  bool forward = true;               // sort-key order; false for newest first
   // Items evaluated, as DynamoDB's Limit, before the filter; 0 = no limit. In query() and
   // scan() a limit on the whole; in query_page(), scan_page() and each() on each page.
   std::size_t limit = 0;
-  std::optional<Cursor> start;  // resume after this key (a Page's next)
+  std::optional<Cursor> start{};  // resume after this key (a Page's next)
   // Applied to each item evaluated, before it is decoded: an item it rejects still counts
   // toward limit and the 1 MB page, as in DynamoDB.
-  Filter filter;
+  Filter filter{};
   // Only these members are read and decoded; the others keep their default values.
-  Selection<R> select;
+  Selection<R> select{};
   // Scans only: DynamoDB's parallel scan. segments = 0 (or 1) reads the whole table; otherwise
   // this call reads segment `segment` of `segments` (0-based), and the segments together hold
   // every item exactly once.
@@ -155,8 +155,8 @@ using QueryOptions = BasicQueryOptions<>;
 
 template <class Items>
 struct Page {
-  Items items;
-  std::optional<Cursor> next;  // empty on the last page
+  Items items{};
+  std::optional<Cursor> next{};  // empty on the last page
 
   friend bool operator==(const Page&, const Page&) = default;
 };
