@@ -40,6 +40,10 @@ struct update_changes_a_member_of_the_items_key;
 // string, a string with a number, a bool with anything but a bool, an enum with another type.
 template <class Entity, class Member, class Value>
 struct condition_compares_a_member_with_a_value_of_another_type;
+// An update action (set, if_not_exists, add) gives a member of Entity (declared as Member) a
+// value of type Value that does not convert to the member's type.
+template <class Entity, class Member, class Value>
+struct update_gives_a_member_a_value_of_another_type;
 }  // namespace diagnostics
 
 namespace detail {
@@ -452,6 +456,19 @@ Update<T> make_update(UpdateAction::Kind kind, AttributePath path, AttributeValu
   return {{kind, std::move(path), std::move(value)}};
 }
 
+// A value an update action cannot store in M: what the action's constructor takes instead of
+// its value, so that the misuse is one error naming the rule rather than a failed deduction.
+template <class V, class M>
+concept ForeignUpdateValue = !std::is_convertible_v<const V&, member_value_t<M>>;
+
+template <class T, class M, class V>
+Update<T> refuse_update_value() {
+  // Reading diagnose_v is the one error; nothing after it can fail.
+  (void)diagnose_v<
+      false, diagnostics::update_gives_a_member_a_value_of_another_type<T, member_value_t<M>, V>>;
+  return {};
+}
+
 template <class M>
 concept AddableMember = is_number_member_v<member_value_t<M>> || is_string_set_v<member_value_t<M>>;
 
@@ -502,6 +519,14 @@ struct set<Member> : Update<T> {
   set(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : set(attr(target.member), value) {}
+  template <detail::ForeignUpdateValue<M> V>
+  set(detail::NonKeyMember<T, M>, const V&)
+    requires(Member == nullptr)
+      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
+  template <detail::ForeignUpdateValue<M> V>
+  set(Attr<T, M>, const V&)
+    requires(Member == nullptr)
+      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
   set(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : Update<T>(detail::make_update<T>(UpdateAction::Kind::set, std::move(a).path(),
@@ -516,6 +541,10 @@ template <class T, class M>
 set(M T::*, const member_value_t<M>&) -> set<static_cast<M T::*>(nullptr)>;
 template <class T, class M>
 set(Attr<T, M>, const member_value_t<M>&) -> set<static_cast<M T::*>(nullptr)>;
+template <class T, class M, detail::ForeignUpdateValue<M> V>
+set(M T::*, const V&) -> set<static_cast<M T::*>(nullptr)>;
+template <class T, class M, detail::ForeignUpdateValue<M> V>
+set(Attr<T, M>, const V&) -> set<static_cast<M T::*>(nullptr)>;
 
 // if_not_exists: set only an absent member.
 template <auto Member>
@@ -525,6 +554,14 @@ struct if_not_exists<Member> : Update<T> {
   if_not_exists(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : if_not_exists(attr(target.member), value) {}
+  template <detail::ForeignUpdateValue<M> V>
+  if_not_exists(detail::NonKeyMember<T, M>, const V&)
+    requires(Member == nullptr)
+      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
+  template <detail::ForeignUpdateValue<M> V>
+  if_not_exists(Attr<T, M>, const V&)
+    requires(Member == nullptr)
+      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
   if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : Update<T>(detail::make_update<T>(UpdateAction::Kind::set_if_not_exists, std::move(a).path(),
@@ -539,6 +576,10 @@ template <class T, class M>
 if_not_exists(M T::*, const member_value_t<M>&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
 template <class T, class M>
 if_not_exists(Attr<T, M>, const member_value_t<M>&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+template <class T, class M, detail::ForeignUpdateValue<M> V>
+if_not_exists(M T::*, const V&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+template <class T, class M, detail::ForeignUpdateValue<M> V>
+if_not_exists(Attr<T, M>, const V&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
 
 // add: to a number (an absent one counts as 0), or the strings to a string set.
 template <auto Member>
@@ -549,6 +590,14 @@ struct add<Member> : Update<T> {
   add(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : add(attr(target.member), value) {}
+  template <detail::ForeignUpdateValue<M> V>
+  add(detail::NonKeyMember<T, M>, const V&)
+    requires(Member == nullptr)
+      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
+  template <detail::ForeignUpdateValue<M> V>
+  add(Attr<T, M>, const V&)
+    requires(Member == nullptr)
+      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
   add(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : Update<T>(detail::make_update<T>(UpdateAction::Kind::add, std::move(a).path(),
@@ -563,6 +612,10 @@ template <class T, detail::AddableMember M>
 add(M T::*, const member_value_t<M>&) -> add<static_cast<M T::*>(nullptr)>;
 template <class T, detail::AddableMember M>
 add(Attr<T, M>, const member_value_t<M>&) -> add<static_cast<M T::*>(nullptr)>;
+template <class T, detail::AddableMember M, detail::ForeignUpdateValue<M> V>
+add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
+template <class T, detail::AddableMember M, detail::ForeignUpdateValue<M> V>
+add(Attr<T, M>, const V&) -> add<static_cast<M T::*>(nullptr)>;
 
 template <auto Member>
 struct remove;
