@@ -63,6 +63,7 @@ foreach(case IN ITEMS
     "select_other_entity|select_names_a_member_of_an_entity_the_query_does_not_read"
     "filter_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
     "condition_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
+    "size_value_wrong_type|condition_compares_a_size_with_a_value_that_is_not_a_number"
     "update_value_wrong_type|update_gives_a_member_a_value_of_another_type"
     "key_condition_other_entity|key_condition_names_a_member_of_another_entity"
     "key_condition_not_a_field|key_condition_names_a_member_that_is_not_a_field_of_the_key_template"

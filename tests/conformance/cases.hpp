@@ -304,6 +304,11 @@ TEST_CASE("every condition operator, true and false, on each member kind") {
       {"list contains other", pksk::contains(attr(&Account::items), LineItem{"apple", 3, 0.5}),
        false},
       {"size of list", pksk::size(attr(&Account::items)) == 2u, true},
+      // The number is kept as written: a negative or fractional bound is not wrapped or cut.
+      {"size > negative", pksk::size(attr(&Account::items)) > -1, true},
+      {"size <= negative", pksk::size(attr(&Account::items)) <= -1, false},
+      {"size < fraction", pksk::size(attr(&Account::items)) < 2.5, true},
+      {"size > fraction", pksk::size(attr(&Account::items)) > 2.5, false},
       {"list of strings contains", pksk::contains(attr(&Account::labels), std::string("y")), true},
       {"list ==", attr(&Account::labels) == std::vector<std::string>{"x", "y"}, true},
       {"list == reordered", attr(&Account::labels) == std::vector<std::string>{"y", "x"}, false},

@@ -40,6 +40,10 @@ struct update_changes_a_member_of_the_items_key;
 // string, a string with a number, a bool with anything but a bool, an enum with another type.
 template <class Entity, class Member, class Value>
 struct condition_compares_a_member_with_a_value_of_another_type;
+// A filter or a write condition compares the size of a member of Entity, pksk::size(...), which
+// is a number, with a value of type Value that is not a number.
+template <class Entity, class Value>
+struct condition_compares_a_size_with_a_value_that_is_not_a_number;
 // An update action (set, if_not_exists, add) gives a member of Entity (declared as Member) a
 // value of type Value that does not convert to the member's type.
 template <class Entity, class Member, class Value>
@@ -98,6 +102,13 @@ template <class T, class M, class V>
 inline constexpr bool comparable_value_v =
     diagnose_v<comparable_value<typename unwrap_optional<M>::type, V>(),
                diagnostics::condition_compares_a_member_with_a_value_of_another_type<T, M, V>>;
+
+// A number for size(attr) to be compared with, reporting
+// condition_compares_a_size_with_a_value_that_is_not_a_number when not.
+template <class T, class V>
+inline constexpr bool size_comparable_v =
+    diagnose_v<is_number_member_v<V>,
+               diagnostics::condition_compares_a_size_with_a_value_that_is_not_a_number<T, V>>;
 
 // Which field of T a pointer to member names: compared by address on one default T, so it
 // works for aggregates and Hana-adapted structs alike. Done once per expression, not per item.
@@ -194,32 +205,49 @@ Expr<T> binary(Condition::Op op, Operand a, Operand b) {
 
 }  // namespace detail
 
-// size(attr): a number compared with sizes (string bytes, elements of a list, map or set).
+// size(attr): a number compared with sizes (string bytes, elements of a list, map or set). The
+// number is stored as given, as a member's comparison stores it: size(a) > -1 holds for every
+// sized value, where a conversion to std::size_t would have made it false for all.
 template <class T>
 struct SizeOf {
-  AttributePath path;
+  AttributePath path{};
 
   Operand operand() const { return {Operand::Kind::size, path, {}}; }
-  static Operand number(std::size_t n) {
-    return detail::value_operand(AttributeValue::from_number(std::to_string(n)));
+
+  template <class V>
+  friend Expr<T> operator==(const SizeOf& s, const V& n) {
+    return s.compare(Condition::Op::eq, n);
   }
-  friend Expr<T> operator==(const SizeOf& s, std::size_t n) {
-    return detail::binary<T>(Condition::Op::eq, s.operand(), number(n));
+  template <class V>
+  friend Expr<T> operator!=(const SizeOf& s, const V& n) {
+    return s.compare(Condition::Op::ne, n);
   }
-  friend Expr<T> operator!=(const SizeOf& s, std::size_t n) {
-    return detail::binary<T>(Condition::Op::ne, s.operand(), number(n));
+  template <class V>
+  friend Expr<T> operator<(const SizeOf& s, const V& n) {
+    return s.compare(Condition::Op::lt, n);
   }
-  friend Expr<T> operator<(const SizeOf& s, std::size_t n) {
-    return detail::binary<T>(Condition::Op::lt, s.operand(), number(n));
+  template <class V>
+  friend Expr<T> operator<=(const SizeOf& s, const V& n) {
+    return s.compare(Condition::Op::le, n);
   }
-  friend Expr<T> operator<=(const SizeOf& s, std::size_t n) {
-    return detail::binary<T>(Condition::Op::le, s.operand(), number(n));
+  template <class V>
+  friend Expr<T> operator>(const SizeOf& s, const V& n) {
+    return s.compare(Condition::Op::gt, n);
   }
-  friend Expr<T> operator>(const SizeOf& s, std::size_t n) {
-    return detail::binary<T>(Condition::Op::gt, s.operand(), number(n));
+  template <class V>
+  friend Expr<T> operator>=(const SizeOf& s, const V& n) {
+    return s.compare(Condition::Op::ge, n);
   }
-  friend Expr<T> operator>=(const SizeOf& s, std::size_t n) {
-    return detail::binary<T>(Condition::Op::ge, s.operand(), number(n));
+
+ private:
+  // Any type, checked here, for the reason Attr's comparisons are (one error naming the rule).
+  template <class V>
+  Expr<T> compare(Condition::Op op, const V& n) const {
+    if constexpr (detail::size_comparable_v<T, V>) {
+      return detail::binary<T>(op, operand(), detail::value_operand(to_attribute_value(n)));
+    } else {
+      return {};
+    }
   }
 };
 
