@@ -65,6 +65,8 @@ foreach(case IN ITEMS
     "condition_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
     "size_value_wrong_type|condition_compares_a_size_with_a_value_that_is_not_a_number"
     "update_value_wrong_type|update_gives_a_member_a_value_of_another_type"
+    "update_value_wrong_type_template_argument|update_gives_a_member_a_value_of_another_type"
+    "append_value_wrong_type|update_gives_a_member_a_value_of_another_type"
     "key_condition_other_entity|key_condition_names_a_member_of_another_entity"
     "key_condition_not_a_field|key_condition_names_a_member_that_is_not_a_field_of_the_key_template"
     "key_condition_skips_a_field|key_condition_members_are_not_the_key_templates_first_fields_in_order"

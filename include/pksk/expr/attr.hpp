@@ -484,10 +484,20 @@ Update<T> make_update(UpdateAction::Kind kind, AttributePath path, AttributeValu
   return {{kind, std::move(path), std::move(value)}};
 }
 
-// A value an update action cannot store in M: what the action's constructor takes instead of
-// its value, so that the misuse is one error naming the rule rather than a failed deduction.
-template <class V, class M>
-concept ForeignUpdateValue = !std::is_convertible_v<const V&, member_value_t<M>>;
+// A value an update action cannot store in M: for append neither a list of M's elements nor
+// one element, for the others not M's value type. What MemberUpdate's constructors take instead
+// of a value, so that the misuse is one error naming the rule rather than a failed deduction.
+template <class V, class M, bool Append>
+consteval bool foreign_update_value() {
+  if constexpr (Append) {
+    return !std::is_convertible_v<const V&, member_value_t<M>> &&
+           !std::is_convertible_v<const V&, typename member_value_t<M>::value_type>;
+  } else {
+    return !std::is_convertible_v<const V&, member_value_t<M>>;
+  }
+}
+template <class V, class M, bool Append = false>
+concept ForeignUpdateValue = foreign_update_value<V, M, Append>();
 
 template <class T, class M, class V>
 Update<T> refuse_update_value() {
@@ -528,6 +538,23 @@ struct NonKeyMember {
   }
 };
 
+// What the actions on a member M of T share: the Update<T> they make, and, for a value they
+// cannot store in M, the constructors that report it in each spelling (the member as an
+// argument, as an attr() path, as a template argument). The actions inherit them.
+template <class T, class M, bool Append = false>
+struct MemberUpdate : Update<T> {
+  template <ForeignUpdateValue<M, Append> V>
+  MemberUpdate(NonKeyMember<T, M>, const V&) : Update<T>(refuse_update_value<T, M, V>()) {}
+  template <ForeignUpdateValue<M, Append> V>
+  MemberUpdate(Attr<T, M>, const V&) : Update<T>(refuse_update_value<T, M, V>()) {}
+  template <ForeignUpdateValue<M, Append> V>
+  MemberUpdate(const V&)  // NOLINT: implicit on purpose, as the actions' own
+      : Update<T>(refuse_update_value<T, M, V>()) {}
+
+ protected:
+  explicit MemberUpdate(Update<T> made) : Update<T>(std::move(made)) {}
+};
+
 }  // namespace detail
 
 // The actions are class templates, not functions, so that the member can be checked at compile
@@ -543,25 +570,20 @@ struct NonKeyMember {
 template <auto Member>
 struct set;
 template <class T, class M, M T::*Member>
-struct set<Member> : Update<T> {
+struct set<Member> : detail::MemberUpdate<T, M> {
+  using detail::MemberUpdate<T, M>::MemberUpdate;
+
   set(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : set(attr(target.member), value) {}
-  template <detail::ForeignUpdateValue<M> V>
-  set(detail::NonKeyMember<T, M>, const V&)
-    requires(Member == nullptr)
-      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
-  template <detail::ForeignUpdateValue<M> V>
-  set(Attr<T, M>, const V&)
-    requires(Member == nullptr)
-      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
   set(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : Update<T>(detail::make_update<T>(UpdateAction::Kind::set, std::move(a).path(),
-                                         to_attribute_value(value))) {}
+      : detail::MemberUpdate<T, M>(detail::make_update<T>(
+            UpdateAction::Kind::set, std::move(a).path(), to_attribute_value(value))) {}
   set(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
-      : Update<T>(set<static_cast<M T::*>(nullptr)>(attr(Member), value)) {
+      : detail::MemberUpdate<T, M>(
+            Update<T>(set<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -578,25 +600,21 @@ set(Attr<T, M>, const V&) -> set<static_cast<M T::*>(nullptr)>;
 template <auto Member>
 struct if_not_exists;
 template <class T, class M, M T::*Member>
-struct if_not_exists<Member> : Update<T> {
+struct if_not_exists<Member> : detail::MemberUpdate<T, M> {
+  using detail::MemberUpdate<T, M>::MemberUpdate;
+
   if_not_exists(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : if_not_exists(attr(target.member), value) {}
-  template <detail::ForeignUpdateValue<M> V>
-  if_not_exists(detail::NonKeyMember<T, M>, const V&)
-    requires(Member == nullptr)
-      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
-  template <detail::ForeignUpdateValue<M> V>
-  if_not_exists(Attr<T, M>, const V&)
-    requires(Member == nullptr)
-      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
   if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : Update<T>(detail::make_update<T>(UpdateAction::Kind::set_if_not_exists, std::move(a).path(),
-                                         to_attribute_value(value))) {}
+      : detail::MemberUpdate<T, M>(detail::make_update<T>(UpdateAction::Kind::set_if_not_exists,
+                                                          std::move(a).path(),
+                                                          to_attribute_value(value))) {}
   if_not_exists(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
-      : Update<T>(if_not_exists<static_cast<M T::*>(nullptr)>(attr(Member), value)) {
+      : detail::MemberUpdate<T, M>(
+            Update<T>(if_not_exists<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -614,25 +632,20 @@ template <auto Member>
 struct add;
 template <class T, class M, M T::*Member>
   requires detail::AddableMember<M>
-struct add<Member> : Update<T> {
+struct add<Member> : detail::MemberUpdate<T, M> {
+  using detail::MemberUpdate<T, M>::MemberUpdate;
+
   add(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : add(attr(target.member), value) {}
-  template <detail::ForeignUpdateValue<M> V>
-  add(detail::NonKeyMember<T, M>, const V&)
-    requires(Member == nullptr)
-      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
-  template <detail::ForeignUpdateValue<M> V>
-  add(Attr<T, M>, const V&)
-    requires(Member == nullptr)
-      : Update<T>(detail::refuse_update_value<T, M, V>()) {}
   add(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : Update<T>(detail::make_update<T>(UpdateAction::Kind::add, std::move(a).path(),
-                                         to_attribute_value(value))) {}
+      : detail::MemberUpdate<T, M>(detail::make_update<T>(
+            UpdateAction::Kind::add, std::move(a).path(), to_attribute_value(value))) {}
   add(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
-      : Update<T>(add<static_cast<M T::*>(nullptr)>(attr(Member), value)) {
+      : detail::MemberUpdate<T, M>(
+            Update<T>(add<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -671,7 +684,8 @@ template <auto Member>
 struct append;
 template <class T, class M, M T::*Member>
   requires detail::ListMember<M>
-struct append<Member> : Update<T> {
+struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
+  using detail::MemberUpdate<T, M, true>::MemberUpdate;
   using list_type = member_value_t<M>;
   using element_type = typename list_type::value_type;
 
@@ -683,14 +697,15 @@ struct append<Member> : Update<T> {
       : append(attr(target.member), list_type{element}) {}
   append(Attr<T, M> a, const list_type& elements)
     requires(Member == nullptr)
-      : Update<T>(detail::make_update<T>(UpdateAction::Kind::append, std::move(a).path(),
-                                         to_attribute_value(elements))) {}
+      : detail::MemberUpdate<T, M, true>(detail::make_update<T>(
+            UpdateAction::Kind::append, std::move(a).path(), to_attribute_value(elements))) {}
   append(Attr<T, M> a, const element_type& element)
     requires(Member == nullptr)
       : append(std::move(a), list_type{element}) {}
   append(const list_type& elements)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
-      : Update<T>(append<static_cast<M T::*>(nullptr)>(attr(Member), elements)) {
+      : detail::MemberUpdate<T, M, true>(
+            Update<T>(append<static_cast<M T::*>(nullptr)>(attr(Member), elements))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -704,5 +719,9 @@ append(Attr<T, M>, const member_value_t<M>&) -> append<static_cast<M T::*>(nullp
 template <class T, detail::ListMember M>
 append(Attr<T, M>, const typename member_value_t<M>::value_type&)
     -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
+append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
+append(Attr<T, M>, const V&) -> append<static_cast<M T::*>(nullptr)>;
 
 }  // namespace pksk
