@@ -754,6 +754,16 @@ TEST_CASE("the raw API refuses a key that is empty or past DynamoDB's limits", "
   CHECK_THROWS_AS(found("", "A"), pksk::ValidationError);
   CHECK_THROWS_AS(store.backend.erase(handle, pksk::EraseRequest{.key = {"P", sk_over}}),
                   pksk::ValidationError);
+  // A query's partition key too: DynamoDB refuses it rather than finding nothing.
+  const auto query = [&](std::string_view pk) {
+    std::size_t seen = 0;
+    const auto visit = [&](const pksk::ItemView&) { ++seen; };
+    store.backend.query(handle, pksk::RawQuery{.pk = pk}, pksk::ItemVisitor(visit));
+    return seen;
+  };
+  CHECK(query(pk_at_limit) == 1);
+  CHECK_THROWS_AS(query(pk_over), pksk::ValidationError);
+  CHECK_THROWS_AS(query(""), pksk::ValidationError);
   // A batch with one such key writes nothing.
   const std::vector<pksk::WriteRequest> batch{
       pksk::PutRequest{.item = {.pk = "P", .sk = "ok", .type = "Raw", .body = "{}", .size = 0}},

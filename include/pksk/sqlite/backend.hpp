@@ -467,6 +467,7 @@ class Backend {
                               std::string(query.index) + "\" (TableOptions::indexes)");
       }
     }
+    check_query_key(k.t, query);
     const KeyCondition* cond = query.sk;
     ds::RangeShape shape = ds::RangeShape::any;
     std::optional<std::string> prefix_end;
@@ -1069,6 +1070,21 @@ class Backend {
       return;
     }
     throw_key_refused(t, operation, key);
+  }
+
+  // A query's partition key has the same limits (DynamoDB: "Size of hashkey has exceeded the
+  // maximum size limit"), in the table and in an index alike; a longer one could match nothing.
+  static void check_query_key(const detail::sqlite::TableState& t, const RawQuery& query) {
+    if (!query.pk.empty() && query.pk.size() <= max_partition_key_size) [[likely]]
+      return;
+    throw ValidationError(
+        "pksk::sqlite: query on table \"" + t.name + "\"" +
+        (query.index.empty() ? std::string() : " index \"" + std::string(query.index) + "\"") +
+        ": the partition key " +
+        (query.pk.empty()
+             ? std::string("is empty")
+             : "is " + std::to_string(query.pk.size()) + " bytes, over DynamoDB's limit of " +
+                   std::to_string(max_partition_key_size)));
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] static void throw_key_refused(

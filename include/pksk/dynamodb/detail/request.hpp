@@ -17,6 +17,7 @@
 #include "../../codec/attribute_value.hpp"
 #include "../../codec/detail/json_writer.hpp"
 #include "../../expr/render.hpp"
+#include "../../key/key.hpp"
 
 namespace pksk::dynamodb::detail {
 
@@ -291,6 +292,14 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
   ReadRequest request;
   std::string& out = request.body;
   const QueryKeys keys = query_keys(spec, q.index);
+  // DynamoDB refuses a partition key over its limit ("Size of hashkey has exceeded the maximum
+  // size limit"); DynamoDB Local 2.6 answers it with an empty page, so it is refused here.
+  if (q.pk.size() > max_partition_key_size) {
+    throw ValidationError("pksk::dynamodb: query on table \"" + spec.name +
+                          "\": the partition key is " + std::to_string(q.pk.size()) +
+                          " bytes, over DynamoDB's limit of " +
+                          std::to_string(max_partition_key_size));
+  }
   out = "{";
   append_table_name(out, spec);
   if (!q.index.empty()) {
