@@ -238,6 +238,12 @@ TEST_CASE("every update action on each member kind, absent members included", "[
   CHECK(a.items[2].sku == "fig");
   a = f.table.update(key, pksk::append(&Account::labels, std::vector<std::string>{"z", "w"}));
   CHECK(a.labels == std::vector<std::string>{"x", "y", "z", "w"});
+  // A braced list of two literals is the list, not one std::string made from two iterators.
+  a = f.table.update(key, pksk::append(&Account::labels, {"v", "u"}));
+  CHECK(a.labels == std::vector<std::string>{"x", "y", "z", "w", "v", "u"});
+  f.table.update(key, pksk::remove(attr(&Account::labels)[4]));
+  a = f.table.update(key, pksk::remove(attr(&Account::labels)[4]));
+  CHECK(a.labels == std::vector<std::string>{"x", "y", "z", "w"});
   a = f.table.update(key, pksk::set(attr(&Account::items)[0]->*&LineItem::qty, 7),
                      pksk::remove(attr(&Account::labels)[0]));
   CHECK(a.items[0].qty == 7);

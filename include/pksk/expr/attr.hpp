@@ -702,6 +702,14 @@ struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
   append(Attr<T, M> a, const element_type& element)
     requires(Member == nullptr)
       : append(std::move(a), list_type{element}) {}
+  // A braced list is the list, as written: {"a", "b"} would otherwise also make one
+  // std::string (its constructor from two iterators), and the call be ambiguous.
+  append(detail::NonKeyMember<T, M> target, std::initializer_list<element_type> elements)
+    requires(Member == nullptr)
+      : append(attr(target.member), list_type(elements)) {}
+  append(Attr<T, M> a, std::initializer_list<element_type> elements)
+    requires(Member == nullptr)
+      : append(std::move(a), list_type(elements)) {}
   append(const list_type& elements)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M, true>(
@@ -718,6 +726,12 @@ template <class T, detail::ListMember M>
 append(Attr<T, M>, const member_value_t<M>&) -> append<static_cast<M T::*>(nullptr)>;
 template <class T, detail::ListMember M>
 append(Attr<T, M>, const typename member_value_t<M>::value_type&)
+    -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(M T::*, std::initializer_list<typename member_value_t<M>::value_type>)
+    -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(Attr<T, M>, std::initializer_list<typename member_value_t<M>::value_type>)
     -> append<static_cast<M T::*>(nullptr)>;
 template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
 append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
