@@ -52,6 +52,7 @@ foreach(case IN ITEMS
     "key_malformed_empty|malformed_key_template_empty_field"
     "key_malformed_adjacent|malformed_key_template_two_fields_with_no_literal_text_between_them"
     "key_unsupported_type|key_field_must_be_a_string_an_integer_or_an_enum"
+    "member_type_unsupported|member_type_is_not_one_pksk_can_store"
     "collection_partition_shape|item_collection_members_have_different_partition_key_shapes"
     "collection_same_type|item_collection_members_have_the_same_type_discriminator"
     "collection_identical_sort_key|item_collection_members_have_identical_sort_key_templates"

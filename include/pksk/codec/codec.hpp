@@ -32,6 +32,8 @@
 
 #include "../error.hpp"
 #include "../key/detail/utf8.hpp"
+#include "../key/diagnose.hpp"
+#include "../key/key.hpp"
 #include "../reflect/detail/std_traits.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
@@ -44,10 +46,20 @@
 #include "detail/padded_buffer.hpp"
 
 namespace pksk {
-namespace detail {
 
-template <class T>
-inline constexpr bool dependent_false_v = false;
+namespace diagnostics {
+// A member of Record (named Member, declared as Type) of a type pksk cannot store. What it
+// stores: std::string, bool, integer types (not character types), float, double, enums,
+// std::chrono::system_clock::time_point, nested aggregates and Hana-adapted structs, and
+// std::optional, std::vector and std::map<std::string, T> of those, and std::set<std::string>.
+template <class Record, detail::fixed_string Member, class Type>
+struct member_type_is_not_one_pksk_can_store;
+// A value of such a type given alone: to to_attribute_value, or to an update action.
+template <class Type>
+struct value_type_is_not_one_pksk_can_store;
+}  // namespace diagnostics
+
+namespace detail {
 
 template <class T>
 inline constexpr bool is_string_map_v = false;
@@ -99,14 +111,40 @@ concept CodecInteger = std::is_integral_v<T> && !std::is_same_v<T, bool> && !is_
 template <class T>
 concept CodecRecord = Reflectable<T> && !is_std_array_v<T>;
 
-// Spelled once for encode and decode, so both reject the same types with the same words.
+// Whether encode_value and decode_value take a T: they branch on the same tests in this order.
+// A record's own members are checked where the record is encoded or decoded.
 template <class T>
-inline constexpr bool unsupported_member_v = dependent_false_v<T>;
-#define PKSK_CODEC_UNSUPPORTED_MESSAGE                                                       \
-  "pksk codec: unsupported member type (see the 'with T = ...' line). Supported: "           \
-  "std::string, bool, integer types (not char types), float, double, enums, std::optional, " \
-  "std::vector, std::map<std::string, T>, std::set<std::string>, "                           \
-  "std::chrono::system_clock::time_point and nested aggregates or Hana-adapted structs"
+consteval bool storable() {
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || CodecInteger<T> ||
+                std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_enum_v<T> ||
+                std::is_same_v<T, TimePoint> || is_string_set_v<T>) {
+    return true;
+  } else if constexpr (is_optional_v<T> || is_vector_v<T> || is_string_map_v<T>) {
+    return storable<held_t<T>>();
+  } else {
+    return CodecRecord<T>;
+  }
+}
+
+// Every member of record T storable, else one error per member that is not, naming the rule,
+// the record, the member and its type. Checked where T's fields are encoded or decoded, which
+// skip such a member, so that each writer and reader instantiated for T adds no error of its own.
+template <class T>
+struct MembersStorable {
+  static constexpr bool ok = []<std::size_t... I>(std::index_sequence<I...>) {
+    return (
+        diagnose_v<storable<field_type_t<T, I>>(),
+                   diagnostics::member_type_is_not_one_pksk_can_store<T, field_name_text_v<T, I>,
+                                                                      field_type_t<T, I>>> &
+        ...);
+  }(std::make_index_sequence<field_count_v<T>>{});
+};
+
+// A value given alone (to to_attribute_value, or to an update action) whose type is not
+// storable: reported once per type, however many writers meet it.
+template <class T>
+inline constexpr bool value_storable_v =
+    diagnose_v<storable<T>(), diagnostics::value_type_is_not_one_pksk_can_store<T>>;
 
 // ---------------------------------------------------------------------------------- encode
 
@@ -149,17 +187,20 @@ void encode_value(Writer& w, const T& value);
 
 template <class Writer, class T>
 void encode_fields(Writer& w, const T& record) {
+  static_assert(checked_v<MembersStorable<T>>);
   for_each_field(record, [&](auto index, const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
-    if constexpr (is_optional_v<Field>) {
-      if (!field) return;  // absent attribute
+    if constexpr (storable<Field>()) {  // else MembersStorable has reported it
+      if constexpr (is_optional_v<Field>) {
+        if (!field) return;  // absent attribute
+      }
+      if constexpr (is_string_set_v<Field> && Writer::omits_empty_sets) {
+        if (field.empty()) return;
+      }
+      constexpr std::string_view name = field_names_v<T>[decltype(index)::value];
+      w.field(name, FieldJson<T>::template get<decltype(index)::value>());
+      at_member(name, [&] { encode_value(w, field); });
     }
-    if constexpr (is_string_set_v<Field> && Writer::omits_empty_sets) {
-      if (field.empty()) return;
-    }
-    constexpr std::string_view name = field_names_v<T>[decltype(index)::value];
-    w.field(name, FieldJson<T>::template get<decltype(index)::value>());
-    at_member(name, [&] { encode_value(w, field); });
   });
 }
 
@@ -240,7 +281,7 @@ void encode_value(Writer& w, const T& value) {
     encode_fields(w, value);
     w.end_record();
   } else {
-    static_assert(unsupported_member_v<T>, PKSK_CODEC_UNSUPPORTED_MESSAGE);
+    (void)value_storable_v<T>;
   }
 }
 
@@ -336,16 +377,18 @@ consteval ValueKind value_kind() {
 
 template <class Reader, class T, std::size_t I>
 [[gnu::always_inline]] inline void decode_field(ondemand::value raw, T& out) {
-  try {
-    typename Reader::Value value;
-    using Field = std::remove_cvref_t<decltype(get_field<I>(out))>;
-    if (auto error = Reader::template open<value_kind<Field>()>(raw, value)) [[unlikely]] {
-      throw_read_error<Reader>("an AttributeValue", value, error);
+  using Field = std::remove_cvref_t<decltype(get_field<I>(out))>;
+  if constexpr (storable<Field>()) {  // else MembersStorable has reported it
+    try {
+      typename Reader::Value value;
+      if (auto error = Reader::template open<value_kind<Field>()>(raw, value)) [[unlikely]] {
+        throw_read_error<Reader>("an AttributeValue", value, error);
+      }
+      decode_value<Reader>(value, get_field<I>(out));
+    } catch (PathedFailure& failure) {
+      failure.prepend_member(field_names_v<T>[I]);
+      throw;
     }
-    decode_value<Reader>(value, get_field<I>(out));
-  } catch (PathedFailure& failure) {
-    failure.prepend_member(field_names_v<T>[I]);
-    throw;
   }
 }
 
@@ -391,6 +434,7 @@ inline constexpr bool is_leaf_record_v = [] {
 // and old bodies decode into newer structs.
 template <class Reader, class T>
 [[gnu::always_inline]] inline void decode_fields_inline(ondemand::object& object, T& out) {
+  static_assert(checked_v<MembersStorable<T>>);
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   for (auto member : object) {
@@ -433,6 +477,7 @@ template <class Reader, class T, std::size_t... I>
 template <class Reader, class T>
 void decode_fields_selected(ondemand::object& object, T& out,
                             const std::bitset<field_count_v<T>>& wanted) {
+  static_assert(checked_v<MembersStorable<T>>);
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   if (wanted.any()) {
@@ -716,7 +761,7 @@ template <class Reader, class T>
       decode_fields<Reader>(object, out);
     }
   } else {
-    static_assert(unsupported_member_v<T>, PKSK_CODEC_UNSUPPORTED_MESSAGE);
+    (void)value_storable_v<T>;
   }
 }
 
@@ -887,5 +932,3 @@ T decode_body(std::string_view json) {
 }
 
 }  // namespace pksk
-
-#undef PKSK_CODEC_UNSUPPORTED_MESSAGE
