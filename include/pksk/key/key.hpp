@@ -187,6 +187,11 @@ struct item_collection_members_have_identical_sort_key_templates;
 template <class A, detail::fixed_string SortKeyA, class B, detail::fixed_string SortKeyB>
 struct item_collection_members_have_sort_key_templates_that_can_produce_the_same_key;
 
+// A member of the collection (Member, one of Members) without a pksk::Entity<Member>
+// specialization giving its type, pk and sk.
+template <class Member, class... Members>
+struct item_collection_member_is_not_an_entity;
+
 }  // namespace diagnostics
 
 namespace detail {
@@ -371,6 +376,24 @@ template <EntityType... Ts>
 consteval bool check_collection_members() {
   return CollectionMembersCheck<Ts...>::ok;
 }
+
+// CollectionMembersCheck, after each member is found to be an entity (one error for each that is
+// not); the rules between members are checked only when all are.
+template <class... Ts>
+struct CollectionCheck {
+  static constexpr bool entities =
+      (diagnose_v<EntityType<Ts>, diagnostics::item_collection_member_is_not_an_entity<Ts, Ts...>> &
+       ...);
+  template <bool AllEntities, class = void>
+  struct Rules {
+    static constexpr bool ok = false;
+  };
+  template <class Unused>
+  struct Rules<true, Unused> {
+    static constexpr bool ok = CollectionMembersCheck<Ts...>::ok;
+  };
+  static constexpr bool ok = entities && Rules<(EntityType<Ts> && ...)>::ok;
+};
 
 }  // namespace detail
 

@@ -35,11 +35,12 @@ struct RawItem {
 template <class... Ts>
 class ItemCollection {
   static_assert(sizeof...(Ts) > 0, "pksk: an ItemCollection needs at least one entity type");
-  static_assert((EntityType<Ts> && ...),
-                "pksk: every member of an ItemCollection must be an entity (specialize "
-                "pksk::Entity<T> with type, pk and sk)");
   // A broken rule is reported by itself, once, naming the members (key/diagnose.hpp).
-  static_assert(detail::checked_v<detail::CollectionMembersCheck<Ts...>>);
+  static_assert(detail::checked_v<detail::CollectionCheck<Ts...>>);
+
+  // False only in a collection already reported (CollectionCheck): its members' code is then
+  // left out, so that the report is the one error.
+  static constexpr bool all_entities = (EntityType<Ts> && ...);
 
   template <class T>
   static constexpr std::size_t index_of = [] {
@@ -134,8 +135,12 @@ class ItemCollection {
   template <BodyFormat Format = BodyFormat::json>
   bool append_member(std::string_view type, std::string_view body, BodyDecoder& decoder,
                      simdjson::ondemand::object* live = nullptr) {
-    return ((type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder), true)) ||
-            ...);
+    if constexpr (all_entities) {
+      return ((type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder), true)) ||
+              ...);
+    } else {
+      return false;
+    }
   }
 
   // The fields each member type decodes in a projection (reflect order), one mask per type.
@@ -145,10 +150,14 @@ class ItemCollection {
   template <BodyFormat Format = BodyFormat::json>
   bool append_member_selected(std::string_view type, std::string_view body, BodyDecoder& decoder,
                               const Masks& masks, simdjson::ondemand::object* live = nullptr) {
-    return ((type == type_name_v<Ts> &&
-             (decode_back_selected<Format, Ts>(live, body, decoder, std::get<index_of<Ts>>(masks)),
-              true)) ||
-            ...);
+    if constexpr (all_entities) {
+      return ((type == type_name_v<Ts> && (decode_back_selected<Format, Ts>(
+                                               live, body, decoder, std::get<index_of<Ts>>(masks)),
+                                           true)) ||
+              ...);
+    } else {
+      return false;
+    }
   }
 
   // Entities need no operator== of their own: they compare member by member.

@@ -148,7 +148,14 @@ template <class R>
 struct CollectionTypes;
 template <class... Ts>
 struct CollectionTypes<ItemCollection<Ts...>> {
-  static constexpr std::array<std::string_view, sizeof...(Ts)> value{type_name_v<Ts>...};
+  static constexpr std::array<std::string_view, sizeof...(Ts)> value = [] {
+    // A collection with a member that is not an entity is reported by ItemCollection itself.
+    if constexpr ((EntityType<Ts> && ...)) {
+      return std::array<std::string_view, sizeof...(Ts)>{type_name_v<Ts>...};
+    } else {
+      return std::array<std::string_view, sizeof...(Ts)>{};
+    }
+  }();
 };
 
 // What one query or scan call reads, worked out once before its first page.

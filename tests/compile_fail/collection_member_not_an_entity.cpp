@@ -1,0 +1,34 @@
+// An ItemCollection with a member that has no pksk::Entity specialization, queried with a
+// projection and scanned: the one error names the member and the collection's members:
+// expect: item_collection_member_is_not_an_entity<Note, Customer, Note>
+#include <string>
+
+#include <pksk/pksk.hpp>
+#include <pksk/sqlite.hpp>
+
+struct Customer {
+  std::string id;
+  std::string name;
+};
+
+struct Note {
+  std::string text;
+};
+
+template <>
+struct pksk::Entity<Customer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "A";
+};
+
+using CustomerNotes = pksk::ItemCollection<Customer, Note>;
+
+int main() {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "shop"};
+  const CustomerNotes one = table.query<CustomerNotes>(pksk::PartitionKey{"CUSTOMER#1"},
+                                                       {.select = pksk::members(&Customer::name)});
+  const CustomerNotes all = table.scan<CustomerNotes>();
+  return static_cast<int>(one.size() + all.count<Customer>());
+}
