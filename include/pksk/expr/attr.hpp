@@ -205,41 +205,59 @@ Expr<T> binary(Condition::Op op, Operand a, Operand b) {
 
 }  // namespace detail
 
+namespace detail {
+
+// The six comparisons of an operand of a condition on T (Attr, SizeOf), each handing its
+// operator to Left::compare, which checks the value: one error naming the rule for a value of
+// the wrong type, rather than a list of every operator in scope.
+template <class Left, class T>
+struct Comparisons {
+  template <class V>
+  friend Expr<T> operator==(const Left& left, const V& v) {
+    return compare(left, Condition::Op::eq, v);
+  }
+  template <class V>
+  friend Expr<T> operator!=(const Left& left, const V& v) {
+    return compare(left, Condition::Op::ne, v);
+  }
+  template <class V>
+  friend Expr<T> operator<(const Left& left, const V& v) {
+    return compare(left, Condition::Op::lt, v);
+  }
+  template <class V>
+  friend Expr<T> operator<=(const Left& left, const V& v) {
+    return compare(left, Condition::Op::le, v);
+  }
+  template <class V>
+  friend Expr<T> operator>(const Left& left, const V& v) {
+    return compare(left, Condition::Op::gt, v);
+  }
+  template <class V>
+  friend Expr<T> operator>=(const Left& left, const V& v) {
+    return compare(left, Condition::Op::ge, v);
+  }
+
+ private:
+  // Left::compare is private to Left, which befriends this class (not its friend functions).
+  template <class V>
+  static Expr<T> compare(const Left& left, Condition::Op op, const V& v) {
+    return left.compare(op, v);
+  }
+};
+
+}  // namespace detail
+
 // size(attr): a number compared with sizes (string bytes, elements of a list, map or set). The
 // number is stored as given, as a member's comparison stores it: size(a) > -1 holds for every
 // sized value, where a conversion to std::size_t would have made it false for all.
 template <class T>
-struct SizeOf {
+struct SizeOf : detail::Comparisons<SizeOf<T>, T> {
   AttributePath path{};
 
   Operand operand() const { return {Operand::Kind::size, path, {}}; }
 
-  template <class V>
-  friend Expr<T> operator==(const SizeOf& s, const V& n) {
-    return s.compare(Condition::Op::eq, n);
-  }
-  template <class V>
-  friend Expr<T> operator!=(const SizeOf& s, const V& n) {
-    return s.compare(Condition::Op::ne, n);
-  }
-  template <class V>
-  friend Expr<T> operator<(const SizeOf& s, const V& n) {
-    return s.compare(Condition::Op::lt, n);
-  }
-  template <class V>
-  friend Expr<T> operator<=(const SizeOf& s, const V& n) {
-    return s.compare(Condition::Op::le, n);
-  }
-  template <class V>
-  friend Expr<T> operator>(const SizeOf& s, const V& n) {
-    return s.compare(Condition::Op::gt, n);
-  }
-  template <class V>
-  friend Expr<T> operator>=(const SizeOf& s, const V& n) {
-    return s.compare(Condition::Op::ge, n);
-  }
-
  private:
+  friend struct detail::Comparisons<SizeOf, T>;
   // Any type, checked here, for the reason Attr's comparisons are (one error naming the rule).
   template <class V>
   Expr<T> compare(Condition::Op op, const V& n) const {
@@ -253,7 +271,7 @@ struct SizeOf {
 
 // A typed path into entity T that ends at a value of type M.
 template <class T, class M>
-class Attr {
+class Attr : public detail::Comparisons<Attr<T, M>, T> {
  public:
   using entity_type = T;
   using member_type = M;
@@ -282,31 +300,6 @@ class Attr {
     return Attr<T, N>(std::move(p));
   }
 
-  template <class V>
-  friend Expr<T> operator==(const Attr& a, const V& v) {
-    return a.compare(Condition::Op::eq, v);
-  }
-  template <class V>
-  friend Expr<T> operator!=(const Attr& a, const V& v) {
-    return a.compare(Condition::Op::ne, v);
-  }
-  template <class V>
-  friend Expr<T> operator<(const Attr& a, const V& v) {
-    return a.compare(Condition::Op::lt, v);
-  }
-  template <class V>
-  friend Expr<T> operator<=(const Attr& a, const V& v) {
-    return a.compare(Condition::Op::le, v);
-  }
-  template <class V>
-  friend Expr<T> operator>(const Attr& a, const V& v) {
-    return a.compare(Condition::Op::gt, v);
-  }
-  template <class V>
-  friend Expr<T> operator>=(const Attr& a, const V& v) {
-    return a.compare(Condition::Op::ge, v);
-  }
-
   Operand operand() const { return detail::path_operand(path_); }
   // A value compared with this member; V must be comparable with it (detail::comparable_value).
   template <class V>
@@ -315,6 +308,7 @@ class Attr {
   }
 
  private:
+  friend struct detail::Comparisons<Attr, T>;
   // Values are any type, checked here rather than by overload resolution, so that a value of
   // the wrong type is one error naming the entity, the member's type and the value's, not a
   // list of every operator== in scope.
@@ -418,7 +412,7 @@ Expr<T> contains(const Attr<T, M>& a, const typename member_value_t<M>::value_ty
 
 template <class T, class M>
 SizeOf<T> size(const Attr<T, M>& a) {
-  return {a.path()};
+  return {{}, a.path()};
 }
 
 // exists / not_exists: of an attribute, exists(attr(&Order::note)); `exists` alone is also
