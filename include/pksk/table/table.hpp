@@ -44,10 +44,30 @@
 
 namespace pksk {
 
+namespace diagnostics {
+// query<R>, scan<R>, each<R> or another read of an R that is neither an entity (a type with a
+// pksk::Entity<R> specialization giving its type, pk and sk) nor an ItemCollection.
+template <class R>
+struct read_type_is_neither_an_entity_nor_an_item_collection;
+}  // namespace diagnostics
+
 namespace detail {
 
+// What the read functions take as R: an entity or an ItemCollection of entities.
 template <class R>
-struct QueryResult;
+inline constexpr bool readable_v = EntityType<R>;
+template <class... Ts>
+inline constexpr bool readable_v<ItemCollection<Ts...>> = true;
+
+// For any other R, the one error of a read: query<R>, scan<R> and the rest then compile to
+// nothing (run_query and run_scan), so that nothing else is reported.
+template <class R>
+struct QueryResult {
+  static_assert(
+      checked_v<
+          Diagnose<false, diagnostics::read_type_is_neither_an_entity_nor_an_item_collection<R>>>);
+  using type = std::vector<R>;
+};
 
 template <class... Ts>
 struct QueryResult<ItemCollection<Ts...>> {
@@ -1076,33 +1096,38 @@ class Table {
   std::optional<Cursor> run_query(const PartitionKey& pk, const BasicQueryOptions<R>& options,
                                   Result& result, bool all_pages,
                                   const TableIndex* index = nullptr) {
-    if (options.segment != 0 || options.segments != 0) {
-      throw ValidationError("pksk table " + detail::quoted(name_) +
-                            ": segment and segments are for scans, not queries");
-    }
-    const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
-    if constexpr (EntityType<R>) {
-      if (!condition) condition = type_prefix_condition<R>(index);
-    }
-    const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/false);
-    // Reading every page, the query ends at the limit: no cursor is needed there.
-    RawQuery raw{.pk = pk.value,
-                 .sk = condition,
-                 .forward = options.forward,
-                 .limit = options.limit,
-                 .last_key_at_limit = !all_pages,
-                 .filter = plan.filter_ptr(),
-                 .projection = plan.projection,
-                 .index = index ? std::string_view(index->name) : std::string_view()};
-    if (options.start) {
-      check_cursor(*options.start, pk, condition, index);
-      raw.exclusive_start_sk = options.start->sk;
-      if (index) raw.exclusive_start_item = ItemKey{options.start->item_pk, options.start->item_sk};
-    }
+    if constexpr (!detail::readable_v<R>) {
+      return std::nullopt;  // reported by detail::QueryResult<R>
+    } else {
+      if (options.segment != 0 || options.segments != 0) {
+        throw ValidationError("pksk table " + detail::quoted(name_) +
+                              ": segment and segments are for scans, not queries");
+      }
+      const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
+      if constexpr (EntityType<R>) {
+        if (!condition) condition = type_prefix_condition<R>(index);
+      }
+      const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/false);
+      // Reading every page, the query ends at the limit: no cursor is needed there.
+      RawQuery raw{.pk = pk.value,
+                   .sk = condition,
+                   .forward = options.forward,
+                   .limit = options.limit,
+                   .last_key_at_limit = !all_pages,
+                   .filter = plan.filter_ptr(),
+                   .projection = plan.projection,
+                   .index = index ? std::string_view(index->name) : std::string_view()};
+      if (options.start) {
+        check_cursor(*options.start, pk, condition, index);
+        raw.exclusive_start_sk = options.start->sk;
+        if (index)
+          raw.exclusive_start_item = ItemKey{options.start->item_pk, options.start->item_sk};
+      }
 
-    return with_visitor(result, plan, [&](ItemVisitor visit) {
-      return query_pages(raw, pk, all_pages, index, visit);
-    });
+      return with_visitor(result, plan, [&](ItemVisitor visit) {
+        return query_pages(raw, pk, all_pages, index, visit);
+      });
+    }
   }
 
   // The pages of a query, each row handed to `visit`: every page up to raw.limit items, or the
@@ -1141,33 +1166,38 @@ class Table {
   template <class R, class Result>
   std::optional<Cursor> run_scan(const BasicQueryOptions<R>& options, Result& result,
                                  bool all_pages) {
-    const auto refuse = [&](std::string_view why) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ", scan: " + std::string(why));
-    };
-    if (options.sk) refuse("a scan has no key condition (.sk); use a filter");
-    if (!options.forward) refuse("a scan has no direction (.forward)");
-    // DynamoDB's TotalSegments is 1 to 1,000,000, Segment below it.
-    if (options.segments > 1000000) refuse("segments is at most 1000000");
-    if (options.segments == 0 ? options.segment != 0 : options.segment >= options.segments) {
-      refuse("segment " + std::to_string(options.segment) + " is not below segments " +
-             std::to_string(options.segments));
-    }
-    if (options.start) {
-      check_cursor_origin(*options.start);
-      if (!options.start->index.empty())
-        refuse("the cursor belongs to index " + detail::quoted(options.start->index));
-    }
-    const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/true);
-    RawScan raw{.segment = options.segment,
-                .segments = options.segments,
-                .limit = options.limit,
-                .last_key_at_limit = !all_pages,
-                .filter = plan.filter_ptr(),
-                .projection = plan.projection};
-    if (options.start) raw.exclusive_start = ItemKey{options.start->pk, options.start->sk};
+    if constexpr (!detail::readable_v<R>) {
+      return std::nullopt;  // reported by detail::QueryResult<R>
+    } else {
+      const auto refuse = [&](std::string_view why) {
+        throw ValidationError("pksk table " + detail::quoted(name_) +
+                              ", scan: " + std::string(why));
+      };
+      if (options.sk) refuse("a scan has no key condition (.sk); use a filter");
+      if (!options.forward) refuse("a scan has no direction (.forward)");
+      // DynamoDB's TotalSegments is 1 to 1,000,000, Segment below it.
+      if (options.segments > 1000000) refuse("segments is at most 1000000");
+      if (options.segments == 0 ? options.segment != 0 : options.segment >= options.segments) {
+        refuse("segment " + std::to_string(options.segment) + " is not below segments " +
+               std::to_string(options.segments));
+      }
+      if (options.start) {
+        check_cursor_origin(*options.start);
+        if (!options.start->index.empty())
+          refuse("the cursor belongs to index " + detail::quoted(options.start->index));
+      }
+      const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/true);
+      RawScan raw{.segment = options.segment,
+                  .segments = options.segments,
+                  .limit = options.limit,
+                  .last_key_at_limit = !all_pages,
+                  .filter = plan.filter_ptr(),
+                  .projection = plan.projection};
+      if (options.start) raw.exclusive_start = ItemKey{options.start->pk, options.start->sk};
 
-    return with_visitor(result, plan,
-                        [&](ItemVisitor visit) { return scan_pages(raw, all_pages, visit); });
+      return with_visitor(result, plan,
+                          [&](ItemVisitor visit) { return scan_pages(raw, all_pages, visit); });
+    }
   }
 
   // The pages of a scan, as query_pages reads a query's.
