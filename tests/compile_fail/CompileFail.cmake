@@ -2,7 +2,8 @@
 # source uses the public API only and must be rejected with exactly one `error:` line that names
 # the rule given here and carries the `// expect:` lines of the source (the entity or entities
 # and the offending text). Every case runs on both g++-12 and clang++-16, whichever compiler
-# builds the tree, since each spells diagnostics its own way.
+# builds the tree, since each spells diagnostics its own way. Cases that misuse valid entities
+# take them from shop.hpp; a case whose misuse is an entity's definition defines its own.
 
 get_target_property(_pksk_cf_boost Boost::headers INTERFACE_INCLUDE_DIRECTORIES)
 get_target_property(_pksk_cf_simdjson simdjson::simdjson INTERFACE_INCLUDE_DIRECTORIES)

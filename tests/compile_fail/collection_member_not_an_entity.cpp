@@ -3,23 +3,12 @@
 // expect: item_collection_member_is_not_an_entity<Note, Customer, Note>
 #include <string>
 
-#include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
-struct Customer {
-  std::string id;
-  std::string name;
-};
+#include "shop.hpp"
 
 struct Note {
   std::string text;
-};
-
-template <>
-struct pksk::Entity<Customer> {
-  static constexpr std::string_view type = "Customer";
-  static constexpr std::string_view pk = "CUSTOMER#{id}";
-  static constexpr std::string_view sk = "A";
 };
 
 using CustomerNotes = pksk::ItemCollection<Customer, Note>;

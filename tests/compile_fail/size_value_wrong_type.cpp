@@ -2,24 +2,9 @@
 // or orders with a string, so it is refused where it is written. The one error names the entity
 // and the value's type:
 // expect: condition_compares_a_size_with_a_value_that_is_not_a_number<Order, char
-#include <string>
-#include <vector>
-
-#include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
-struct Order {
-  std::string customer_id;
-  std::string order_id;
-  std::vector<std::string> items;
-};
-
-template <>
-struct pksk::Entity<Order> {
-  static constexpr std::string_view type = "Order";
-  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
-  static constexpr std::string_view sk = "#ORDER#{order_id}";
-};
+#include "shop.hpp"
 
 int main() {
   pksk::sqlite::Backend backend{":memory:"};

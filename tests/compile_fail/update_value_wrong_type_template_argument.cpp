@@ -1,23 +1,9 @@
 // An update sets a number member to a string, the member given as a template argument. The one
 // error names the entity, the member's type and the value's:
 // expect: update_gives_a_member_a_value_of_another_type<Order, double, char
-#include <string>
-
-#include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
-struct Order {
-  std::string customer_id;
-  std::string order_id;
-  double total{};
-};
-
-template <>
-struct pksk::Entity<Order> {
-  static constexpr std::string_view type = "Order";
-  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
-  static constexpr std::string_view sk = "#ORDER#{order_id}";
-};
+#include "shop.hpp"
 
 int main() {
   pksk::sqlite::Backend backend{":memory:"};
