@@ -53,32 +53,33 @@ struct read_type_is_neither_an_entity_nor_an_item_collection;
 
 namespace detail {
 
-// What the read functions take as R: an entity or an ItemCollection of entities.
-template <class R>
-inline constexpr bool readable_v = EntityType<R>;
-template <class... Ts>
-inline constexpr bool readable_v<ItemCollection<Ts...>> = true;
-
-// For any other R, the one error of a read: query<R>, scan<R> and the rest then compile to
-// nothing (run_query and run_scan), so that nothing else is reported.
+// What a read of R returns; `readable` is false for an R that is neither an entity nor an
+// ItemCollection of entities, whose one error this is: query<R>, scan<R> and the rest then
+// compile to nothing (run_query and run_scan), so that nothing else is reported.
 template <class R>
 struct QueryResult {
   static_assert(
       checked_v<
           Diagnose<false, diagnostics::read_type_is_neither_an_entity_nor_an_item_collection<R>>>);
+  static constexpr bool readable = false;
   using type = std::vector<R>;
 };
 
 template <class... Ts>
 struct QueryResult<ItemCollection<Ts...>> {
+  static constexpr bool readable = true;
   using type = ItemCollection<Ts...>;
 };
 
 template <class T>
   requires EntityType<T>
 struct QueryResult<T> {
+  static constexpr bool readable = true;
   using type = std::vector<T>;
 };
+
+template <class R>
+inline constexpr bool readable_v = QueryResult<R>::readable;
 
 // A key or name in an error message, quoted, with bytes a terminal would not show escaped:
 // keys read back from a store are not trusted to be printable.
