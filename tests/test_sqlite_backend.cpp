@@ -224,6 +224,24 @@ std::string backend_error_of(F&& f) {
   return {};
 }
 
+// What a failing call's BackendError says as data.
+struct Failure {
+  std::error_code code;
+  bool retryable = false;
+  pksk::NativeError native;
+};
+template <class F>
+Failure backend_failure_of(F&& f) {
+  try {
+    f();
+  } catch (const pksk::BackendError& e) {
+    INFO(e.what());
+    return {e.code(), e.retryable(), e.native()};
+  }
+  FAIL("no pksk::BackendError was thrown");
+  return {};
+}
+
 const std::vector<std::string> unicode_keys = {
     "a",
     "B",
@@ -767,15 +785,28 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   CHECK(contains(msg, "attempt to write a readonly database"));
   msg = backend_error_of([&] { ro.erase(t, pksk::EraseRequest{{"P", "A"}}); });
   CHECK(contains(msg, "readonly"));
+  Failure failure = backend_failure_of([&] { put(ro, t, "P", "B"); });
+  CHECK(failure.code == pksk::errc::access_denied);
+  CHECK_FALSE(failure.retryable);
+  CHECK(failure.native.origin == pksk::NativeError::Origin::sqlite);
+  CHECK(failure.native.code == SQLITE_READONLY);
+  CHECK(failure.native.type == sqlite3_errstr(SQLITE_READONLY));
   msg = backend_error_of([&] { ro.open_table({.name = "absent"}); });
   CHECK(contains(msg, "\"absent\""));
-  CHECK(contains(msg, "readonly"));
+  CHECK(contains(msg, "read-only"));
+  CHECK(backend_failure_of([&] { ro.open_table({.name = "absent"}); }).code ==
+        pksk::errc::missing_table);
   CHECK(get(ro, t, "P", "A"));
 
   // Read-only on a path with no file: nothing to open, and nothing is created.
   msg = backend_error_of([&] { pksk::sqlite::Backend{dir.file("none.db"), {.read_only = true}}; });
   CHECK(contains(msg, "none.db"));
   CHECK(contains(msg, "unable to open database file"));
+  failure = backend_failure_of([&] {
+    pksk::sqlite::Backend{dir.file("none.db"), {.read_only = true}};
+  });
+  CHECK(failure.code == pksk::errc::io_error);
+  CHECK((failure.native.code & 0xff) == SQLITE_CANTOPEN);
   CHECK_FALSE(fs::exists(dir.file("none.db")));
 
   // A file without write permission: only meaningful when permissions apply to us.
@@ -808,6 +839,11 @@ TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
   CHECK(contains(msg, "on table \"shop\""));
   CHECK(contains(msg, "put"));
   CHECK(contains(backend_error_of([&] { b.erase(t, pksk::EraseRequest{{"P", "A"}}); }), "locked"));
+  // Another writer holding the lock is SQLite's throttling: retryable, as DynamoDB's is.
+  const Failure failure = backend_failure_of([&] { put(b, t, "P", "B"); });
+  CHECK(failure.code == pksk::errc::throttled);
+  CHECK(failure.retryable);
+  CHECK((failure.native.code & 0xff) == SQLITE_BUSY);
   // WAL: reads go on while another connection holds the write lock.
   CHECK(sks_of(b, t, "P") == std::vector<std::string>{"A"});
   other.exec("COMMIT");
@@ -936,4 +972,8 @@ TEST_CASE("a file that is not a database fails at construction with SQLite's mes
   const std::string msg = backend_error_of([&] { pksk::sqlite::Backend{path}; });
   CHECK(contains(msg, "junk.db"));
   CHECK(contains(msg, "file is not a database"));
+  const Failure failure = backend_failure_of([&] { pksk::sqlite::Backend{path}; });
+  CHECK(failure.code == pksk::errc::corrupt);
+  CHECK_FALSE(failure.retryable);
+  CHECK(failure.native.code == SQLITE_NOTADB);
 }

@@ -1,44 +1,193 @@
 #pragma once
-// The error hierarchy. Every error pksk throws derives from pksk::Error, itself a
-// std::runtime_error, so `catch (const std::exception&)` still sees them all.
+// The error model. Every error pksk throws derives from pksk::Error, itself a
+// std::runtime_error, so `catch (const std::exception&)` still sees them all. An error is data,
+// not only text: code() says what went wrong as a pksk::errc (a std::error_code of pksk's own
+// category, comparable with `==`), retryable() whether the same request may succeed if sent
+// again later, native() the store's own answer (SQLite's extended result code, DynamoDB's error
+// type and HTTP status) and cause() the error it wraps, when it wraps one. Nothing in pksk
+// decides anything by reading what(): the message is for people.
 
 #include <cstddef>
+#include <exception>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace pksk {
 
+// What went wrong, whichever backend saw it. The subclasses of Error each carry one code
+// (KeyError: invalid_key, ...); BackendError carries the codes of a store's own failures.
+enum class errc : int {
+  // 0 means success, as in every error code enumeration.
+  invalid_key = 1,       // KeyError: a key member value that cannot be part of a key
+  decode_failed,         // DecodeError: a stored item that does not decode into its entity
+  encode_failed,         // EncodeError: a value that cannot be written (NaN, an unnamed enum)
+  condition_failed,      // ConditionFailed: a write's condition was false; nothing written
+  transaction_canceled,  // TransactionCanceled: nothing of the transaction was written
+  item_too_large,        // ItemTooLarge: past 400 KB by DynamoDB's measure
+  validation,            // ValidationError: a request DynamoDB would refuse as invalid
+  // The store refuses requests for now: DynamoDB's throttling (after the backend's own
+  // retries), or SQLite's write lock held by another connection past the busy timeout.
+  throttled,
+  // Another transaction held the item: DynamoDB's TransactionConflict on a write that is not
+  // itself in a transaction (a canceled transaction is transaction_canceled, its reasons
+  // saying conflict).
+  conflict,
+  // The store could not be reached or answered with a server error, after the backend's own
+  // retries: DynamoDB's 5xx, a refused or dropped connection, a timeout.
+  unavailable,
+  // The request may or may not have been applied: its answer was lost, and sending it again
+  // could apply it twice. Not retryable blindly; read the item to find out.
+  unknown_outcome,
+  corrupt,          // the store's data is damaged or is not a pksk store (SQLite: not a database)
+  missing_table,    // the table does not exist, and the backend was not asked to create it
+  schema_mismatch,  // the table exists with another key schema, columns or indexes
+  access_denied,    // the credentials were refused or lack a permission; a read-only file
+  io_error,         // the file system failed: cannot open, disk full, an I/O error
+  misuse,           // a call the API cannot serve: an empty handle, a moved-from backend
+  backend_failure,  // any other failure of the store; native() says which
+};
+
+namespace detail {
+class ErrorCategory final : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "pksk"; }
+  std::string message(int value) const override {
+    switch (static_cast<errc>(value)) {
+      case errc::invalid_key:
+        return "invalid key";
+      case errc::decode_failed:
+        return "an item does not decode";
+      case errc::encode_failed:
+        return "a value cannot be encoded";
+      case errc::condition_failed:
+        return "condition failed";
+      case errc::transaction_canceled:
+        return "transaction canceled";
+      case errc::item_too_large:
+        return "item too large";
+      case errc::validation:
+        return "invalid request";
+      case errc::throttled:
+        return "throttled";
+      case errc::conflict:
+        return "conflict with a transaction";
+      case errc::unavailable:
+        return "store unavailable";
+      case errc::unknown_outcome:
+        return "outcome unknown";
+      case errc::corrupt:
+        return "store corrupt";
+      case errc::missing_table:
+        return "table does not exist";
+      case errc::schema_mismatch:
+        return "table schema does not match";
+      case errc::access_denied:
+        return "access denied";
+      case errc::io_error:
+        return "I/O error";
+      case errc::misuse:
+        return "API misuse";
+      case errc::backend_failure:
+        return "backend failure";
+    }
+    return value == 0 ? "success" : "unknown pksk error";
+  }
+};
+}  // namespace detail
+
+// One category object for the program: an inline function's static is one object across TUs.
+inline const std::error_category& error_category() noexcept {
+  static const detail::ErrorCategory category;
+  return category;
+}
+
+inline std::error_code make_error_code(errc code) noexcept {
+  return {static_cast<int>(code), error_category()};
+}
+
+// Whether a failure of this kind may go away when the same request is sent again later.
+constexpr bool is_retryable(errc code) noexcept {
+  return code == errc::throttled || code == errc::conflict || code == errc::unavailable;
+}
+
+// Where an error came from, in the store's own words.
+struct NativeError {
+  enum class Origin : unsigned char { none, sqlite, dynamodb };
+  Origin origin = Origin::none;
+  // SQLite: the extended result code (SQLITE_BUSY_SNAPSHOT, ...). DynamoDB: the HTTP status,
+  // 0 when no answer came.
+  int code = 0;
+  // DynamoDB: the error type without its namespace ("ConditionalCheckFailedException").
+  // SQLite: sqlite3_errstr() of the code.
+  std::string type{};
+};
+
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& what) : std::runtime_error(what) {}
+  Error(errc code, const std::string& what, NativeError native = {},
+        std::exception_ptr cause = nullptr)
+      : std::runtime_error(what),
+        code_(code),
+        retryable_(is_retryable(code)),
+        native_(std::move(native)),
+        cause_(std::move(cause)) {}
+
+  std::error_code code() const noexcept { return make_error_code(code_); }
+  errc kind() const noexcept { return code_; }
+  bool retryable() const noexcept { return retryable_; }
+  const NativeError& native() const noexcept { return native_; }
+  // The error this one wraps (std::rethrow_exception to inspect it), or null.
+  const std::exception_ptr& cause() const noexcept { return cause_; }
+
+ protected:
+  void set_retryable(bool retryable) noexcept { retryable_ = retryable; }
+
+ private:
+  errc code_;
+  bool retryable_;
+  NativeError native_;
+  std::exception_ptr cause_;
 };
+
+namespace detail {
+// The base of the subclasses a caller catches by kind; each fixes its code.
+template <errc Code>
+class ErrorOf : public Error {
+ public:
+  explicit ErrorOf(const std::string& what, NativeError native = {},
+                   std::exception_ptr cause = nullptr)
+      : Error(Code, what, std::move(native), std::move(cause)) {}
+};
+}  // namespace detail
 
 // A key field value that cannot be part of a key (it holds the template's delimiter, a NUL
 // or invalid UTF-8), or a key that does not fit the table.
-class KeyError : public Error {
+class KeyError : public detail::ErrorOf<errc::invalid_key> {
  public:
-  using Error::Error;
+  using ErrorOf::ErrorOf;
 };
 
 // An item body that does not decode into its entity: names pk, sk, type and the JSON path.
-class DecodeError : public Error {
+class DecodeError : public detail::ErrorOf<errc::decode_failed> {
  public:
-  using Error::Error;
+  using ErrorOf::ErrorOf;
 };
 
 // A value that cannot be written as an item (NaN, infinity, an unnamed enum value).
-class EncodeError : public Error {
+class EncodeError : public detail::ErrorOf<errc::encode_failed> {
  public:
-  using Error::Error;
+  using ErrorOf::ErrorOf;
 };
 
 // A write's condition (if_absent, exists, when(...), or an optimistic-locking version check)
 // was false on the stored item: nothing was written. Names the table, the key and the condition.
-class ConditionFailed : public Error {
+class ConditionFailed : public detail::ErrorOf<errc::condition_failed> {
  public:
-  using Error::Error;
+  using ErrorOf::ErrorOf;
 };
 
 // Why one action of a canceled transaction did not go through, as DynamoDB's
@@ -47,9 +196,11 @@ enum class CancellationReason : unsigned char {
   none,              // this action was fine; another one canceled the transaction
   condition_failed,  // ConditionalCheckFailed
   conflict,          // TransactionConflict: another write held the item
-  item_too_large,    // ItemCollectionSizeLimitExceeded / the item would exceed 400 KB
-  validation,        // ValidationError: the action itself was invalid
-  throttled,         // ThrottlingError / ProvisionedThroughputExceeded
+  // ItemCollectionSizeLimitExceeded (a collection past 10 GB on a table with a local secondary
+  // index), or the item itself past 400 KB
+  item_too_large,
+  validation,  // ValidationError: the action itself was invalid
+  throttled,   // ThrottlingError / ProvisionedThroughputExceeded
 };
 
 inline const char* to_string(CancellationReason reason) noexcept {
@@ -71,34 +222,53 @@ inline const char* to_string(CancellationReason reason) noexcept {
 }
 
 // A transaction was canceled as a whole: nothing of it was written. reasons()[i] is the reason
-// of the i-th action, in the order the actions were added.
-class TransactionCanceled : public Error {
+// of the i-th action, in the order the actions were added. retryable() when every action that
+// failed failed for a conflict or throttling, which the same transaction may not meet again.
+class TransactionCanceled : public detail::ErrorOf<errc::transaction_canceled> {
  public:
-  TransactionCanceled(const std::string& what, std::vector<CancellationReason> reasons)
-      : Error(what), reasons_(std::move(reasons)) {}
+  TransactionCanceled(const std::string& what, std::vector<CancellationReason> reasons,
+                      NativeError native = {})
+      : ErrorOf(what, std::move(native)), reasons_(std::move(reasons)) {
+    bool transient = false;
+    bool permanent = false;
+    for (const CancellationReason reason : reasons_) {
+      if (reason == CancellationReason::conflict || reason == CancellationReason::throttled) {
+        transient = true;
+      } else if (reason != CancellationReason::none) {
+        permanent = true;
+      }
+    }
+    set_retryable(transient && !permanent);
+  }
   const std::vector<CancellationReason>& reasons() const noexcept { return reasons_; }
 
  private:
   std::vector<CancellationReason> reasons_;
 };
 
-class ItemTooLarge : public Error {
+class ItemTooLarge : public detail::ErrorOf<errc::item_too_large> {
  public:
-  using Error::Error;
+  using ErrorOf::ErrorOf;
 };
 
 // A request DynamoDB would refuse as a ValidationException: a bad cursor, between with
 // low > high, more than 100 actions in a transaction, two actions on one item, an update of a
 // key attribute, a number DynamoDB cannot hold.
-class ValidationError : public Error {
+class ValidationError : public detail::ErrorOf<errc::validation> {
  public:
-  using Error::Error;
+  using ErrorOf::ErrorOf;
 };
 
-// The store itself failed: SQLite's or DynamoDB's own message is part of what().
+// The store itself failed, or was used in a way it cannot serve: code() says which (throttled,
+// unavailable, corrupt, missing_table, ...), native() what the store answered.
 class BackendError : public Error {
  public:
-  using Error::Error;
+  BackendError(errc code, const std::string& what, NativeError native = {},
+               std::exception_ptr cause = nullptr)
+      : Error(code, what, std::move(native), std::move(cause)) {}
 };
 
 }  // namespace pksk
+
+template <>
+struct std::is_error_code_enum<pksk::errc> : std::true_type {};

@@ -772,3 +772,89 @@ TEST_CASE("the raw API refuses a key that is empty or past DynamoDB's limits", "
   CHECK_THROWS_AS(store.backend.batch_write(handle, batch, unprocessed), pksk::ValidationError);
   CHECK_FALSE(found("P", "ok"));
 }
+
+// Errors are data: the same failure has the same code() on both backends, whatever the message.
+TEST_CASE("errors carry their code, whether to retry, and the store's own answer",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const auto code_of = [](auto&& write) -> std::error_code {
+    try {
+      write();
+    } catch (const pksk::Error& e) {
+      return e.code();
+    }
+    return {};
+  };
+
+  table.put(order("o1", "pending", 10));
+  try {
+    table.put(order("o1", "x", 1), pksk::if_absent);
+    FAIL("if_absent held on a present item");
+  } catch (const pksk::ConditionFailed& e) {
+    CHECK(e.code() == pksk::errc::condition_failed);
+    CHECK(e.kind() == pksk::errc::condition_failed);
+    CHECK_FALSE(e.retryable());
+    CHECK(std::string(e.code().category().name()) == "pksk");
+  }
+  CHECK(code_of([&] {
+          table.update(Order{.customer_id = "c1", .order_id = "o1"},
+                       pksk::when(pksk::attr(&Order::status) == "shipped"),
+                       pksk::set(&Order::total, 2.0));
+        }) == pksk::errc::condition_failed);
+  CHECK(code_of([&] {
+          table.erase(Order{.customer_id = "c1", .order_id = "o1"},
+                      pksk::when(pksk::attr(&Order::total) > 100.0));
+        }) == pksk::errc::condition_failed);
+
+  try {
+    table.transact().put(order("o2", "paid", 1)).check(Customer{.id = "c9"}, pksk::exists).commit();
+    FAIL("the transaction was not canceled");
+  } catch (const pksk::TransactionCanceled& e) {
+    CHECK(e.code() == pksk::errc::transaction_canceled);
+    CHECK_FALSE(e.retryable());  // a condition failed: the same transaction fails again
+    // DynamoDB says it as TransactionCanceledException; SQLite decides it in C++.
+    if (e.native().origin == pksk::NativeError::Origin::dynamodb) {
+      CHECK(e.native().type == "TransactionCanceledException");
+      CHECK(e.native().code == 400);
+    } else {
+      CHECK(e.native().origin == pksk::NativeError::Origin::none);
+    }
+  }
+
+  const auto pk = pksk::partition(Customer{.id = "c1"});
+  CHECK(code_of([&] {
+          (void)table.query<Order>(pk, {.sk = pksk::between("#ORDER#9", "#ORDER#1")});
+        }) == pksk::errc::validation);
+  CHECK(code_of([&] {
+          auto tx = table.transact();
+          for (int i = 0; i < 101; ++i) tx.put(order(numbered("t", i), "a", 1));
+          tx.commit();
+        }) == pksk::errc::validation);
+
+  const std::string too_large(pksk::max_item_bytes, 'a');
+  CHECK(code_of([&] { table.put(Blob{.id = "big", .data = too_large}); }) ==
+        pksk::errc::item_too_large);
+  table.put(Blob{.id = "small", .data = "a"});
+  try {
+    table.update(Blob{.id = "small"}, pksk::set(&Blob::data, too_large));
+    FAIL("an update past 400 KB went through");
+  } catch (const pksk::ItemTooLarge& e) {
+    CHECK(e.code() == pksk::errc::item_too_large);
+    CHECK_FALSE(e.retryable());
+  }
+
+  // A table that is absent, on a backend that does not create tables.
+  Store::NoCreate no_create;
+  try {
+    pksk::Table absent{no_create.backend, fresh_table_name()};
+    FAIL("an absent table was opened");
+  } catch (const pksk::BackendError& e) {
+    INFO(e.what());
+    CHECK(e.code() == pksk::errc::missing_table);
+    CHECK_FALSE(e.retryable());
+  }
+  // Codes compare with std::error_code as std::errc values do, and say themselves.
+  CHECK(pksk::make_error_code(pksk::errc::throttled).message() == "throttled");
+  CHECK(std::error_code(pksk::errc::missing_table) != std::error_code(pksk::errc::corrupt));
+}

@@ -16,7 +16,18 @@ inline pksk::dynamodb::Options local_options() {
 }
 
 struct OnDynamoDB {
+  static constexpr auto origin = pksk::NativeError::Origin::dynamodb;
   pksk::dynamodb::Backend backend{local_options()};
+
+  // A backend that opens tables without creating them, as in production.
+  struct NoCreate {
+    pksk::dynamodb::Backend backend{make()};
+    static pksk::dynamodb::Options make() {
+      pksk::dynamodb::Options options = local_options();
+      options.create_missing_tables = false;
+      return options;
+    }
+  };
 };
 
 }  // namespace conformance

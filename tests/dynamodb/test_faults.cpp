@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <pksk/dynamodb.hpp>
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -183,6 +184,8 @@ TEST_CASE("through faults, with exactly_once_writes off, a lost update is never 
       ++applied;
     } catch (const pksk::BackendError& e) {
       CHECK_THAT(e.what(), Catch::Contains("whether it was applied is unknown"));
+      CHECK(e.code() == pksk::errc::unknown_outcome);
+      CHECK_FALSE(e.retryable());  // sent again, it could count twice
       ++unknown;
     }
   }
@@ -192,4 +195,66 @@ TEST_CASE("through faults, with exactly_once_writes off, a lost update is never 
   const long long n = s.direct.get(Counter{.id = "u"})->n;
   CHECK(n >= applied);
   CHECK(n <= applied + unknown);
+}
+
+TEST_CASE("through faults, a request that runs out of attempts says why as data") {
+  // One attempt: each fault the proxy injects reaches the caller.
+  pksk::dynamodb::Options one_attempt =
+      options(pksk_test::endpoint_in("PKSK_FAULT_PROXY_ENDPOINT_FILE"));
+  one_attempt.retry.max_attempts = 1;
+  Setup s;
+  s.direct.put(item("codes", 1));
+  pksk::dynamodb::Backend backend{one_attempt};
+  std::optional<pksk::Table<pksk::dynamodb::Backend>> opened;
+  for (int i = 0; i < 20 && !opened; ++i) {
+    try {
+      opened.emplace(backend, s.name);  // DescribeTable meets the faults too
+    } catch (const pksk::BackendError&) {
+    }
+  }
+  REQUIRE(opened);
+  auto& table = *opened;
+  bool throttled = false;
+  bool unavailable = false;
+  for (int i = 0; i < 60 && !(throttled && unavailable); ++i) {
+    try {
+      const bool found = table.get(item("codes", 1)).has_value();
+      CHECK(found);
+    } catch (const pksk::BackendError& e) {
+      INFO(e.what());
+      CHECK(e.retryable());
+      CHECK(e.native().origin == pksk::NativeError::Origin::dynamodb);
+      if (e.code() == pksk::errc::throttled) {
+        throttled = true;
+        CHECK(e.native().type == "ThrottlingException");
+        CHECK(e.native().code == 400);
+      } else if (e.native().code == 500) {
+        unavailable = true;
+        CHECK(e.code() == pksk::errc::unavailable);
+        CHECK(e.native().type == "InternalServerError");
+      } else {
+        // A connection dropped before an answer: no status, and unavailable too.
+        CHECK(e.code() == pksk::errc::unavailable);
+        CHECK(e.native().code == 0);
+      }
+    }
+  }
+  CHECK(throttled);
+  CHECK(unavailable);
+}
+
+TEST_CASE("an endpoint where nothing listens is unavailable, and retryable") {
+  pksk::dynamodb::Options nowhere = options("http://127.0.0.1:9");  // discard: nothing listens
+  nowhere.retry.max_attempts = 2;
+  nowhere.connect_timeout = std::chrono::milliseconds(500);
+  pksk::dynamodb::Backend backend{nowhere};
+  try {
+    pksk::Table<pksk::dynamodb::Backend> table{backend, fresh_table_name()};
+    FAIL("a table was opened where nothing listens");
+  } catch (const pksk::BackendError& e) {
+    INFO(e.what());
+    CHECK(e.code() == pksk::errc::unavailable);
+    CHECK(e.retryable());
+    CHECK(e.native().code == 0);
+  }
 }

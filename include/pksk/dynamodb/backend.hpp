@@ -70,6 +70,13 @@ struct Options {
 
 namespace detail {
 
+// DynamoDB tells an item past 400 KB only in a ValidationException's message ("Item size has
+// exceeded the maximum allowed size", "Item size to update has exceeded ..."): the one place
+// pksk reads a store's message, because DynamoDB gives no other sign.
+inline bool says_item_too_large(std::string_view message) {
+  return message.find("has exceeded the maximum allowed size") != std::string_view::npos;
+}
+
 // What DynamoDB answered when it refused a request.
 struct ServiceError {
   std::string type{};  // the part of __type after '#': "ConditionalCheckFailedException"
@@ -80,8 +87,7 @@ struct ServiceError {
 // An update that would grow the item past 400 KB is a ValidationError whose message says so.
 inline CancellationReason cancellation_reason(std::string_view code, std::string_view message) {
   if (code == "None") return CancellationReason::none;
-  if (code == "ValidationError" &&
-      message.find("has exceeded the maximum allowed size") != std::string_view::npos) {
+  if (code == "ValidationError" && says_item_too_large(message)) {
     return CancellationReason::item_too_large;
   }
   if (code == "ConditionalCheckFailed") return CancellationReason::condition_failed;
@@ -94,11 +100,34 @@ inline CancellationReason cancellation_reason(std::string_view code, std::string
   return CancellationReason::validation;  // ValidationError and any code not known here
 }
 
+// What DynamoDB's refusal means to a caller, from its error type and HTTP status. The types
+// are DynamoDB's documented error codes; a type not known here keeps its status's meaning.
+inline errc error_code_of(std::string_view type, int status) {
+  if (type == "ConditionalCheckFailedException") return errc::condition_failed;
+  if (type == "TransactionCanceledException") return errc::transaction_canceled;
+  if (type == "ValidationException" || type == "SerializationException") return errc::validation;
+  if (type == "ProvisionedThroughputExceededException" || type == "ThrottlingException" ||
+      type == "RequestLimitExceeded" || type == "LimitExceededException") {
+    return errc::throttled;
+  }
+  // The same client token's transaction is still being applied: asking again is the answer.
+  if (type == "TransactionInProgressException") return errc::unavailable;
+  if (type == "TransactionConflictException") return errc::conflict;
+  if (type == "ResourceNotFoundException") return errc::missing_table;
+  if (type == "AccessDeniedException" || type == "UnrecognizedClientException" ||
+      type == "InvalidSignatureException" || type == "MissingAuthenticationTokenException" ||
+      type == "IncompleteSignatureException" || type == "ExpiredTokenException" ||
+      type == "InvalidClientTokenId" || type == "MissingAuthenticationToken") {
+    return errc::access_denied;
+  }
+  if (type == "InternalServerError" || type == "ServiceUnavailable" || status >= 500)
+    return errc::unavailable;
+  return errc::backend_failure;
+}
+
+// The refusals DynamoDB's own SDKs send again after a backoff.
 inline bool is_retryable(std::string_view type) {
-  return type == "ProvisionedThroughputExceededException" || type == "ThrottlingException" ||
-         type == "RequestLimitExceeded" || type == "InternalServerError" ||
-         type == "ServiceUnavailable" || type == "LimitExceededException" ||
-         type == "TransactionInProgressException";
+  return is_retryable(error_code_of(type, 0));
 }
 
 // Reads {"__type":"...#Name","message":"...","CancellationReasons":[...]}; what does not
@@ -150,8 +179,9 @@ inline std::string_view string_attribute(simdjson::ondemand::value value) {
   const bool first = text[0] == '{' && text[1] == '"' && text[2] == 'S' && text[3] == '"';
   if (auto error =
           (first ? value.find_field("S") : value.find_field_unordered("S")).get_string().get(out)) {
-    throw BackendError(std::string("pksk::dynamodb: a key attribute that is not a string: ") +
-                       simdjson::error_message(error));
+    throw BackendError(errc::backend_failure,
+                       std::string("pksk::dynamodb: a key attribute that is not a string: ") +
+                           simdjson::error_message(error));
   }
   return out;
 }
@@ -179,12 +209,14 @@ inline void read_string_attributes(simdjson::ondemand::object& item,
   for (auto member : item) {
     simdjson::ondemand::field field;
     if (std::move(member).get(field)) {
-      throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
+      throw BackendError(errc::backend_failure,
+                         "pksk::dynamodb: an item whose attributes do not parse");
     }
     const simdjson::ondemand::raw_json_string key = field.key();
     std::string_view unescaped;
     if (!plain && field.unescaped_key().get(unescaped)) {
-      throw BackendError("pksk::dynamodb: an item whose attributes do not parse");
+      throw BackendError(errc::backend_failure,
+                         "pksk::dynamodb: an item whose attributes do not parse");
     }
     for (unsigned i = 0; i < 3; ++i) {
       if ((wanted & ~found & (1u << i)) == 0) continue;
@@ -231,7 +263,8 @@ inline LastKey last_key(simdjson::ondemand::object& key, const TableSpec& spec,
 inline ItemView item_view(simdjson::ondemand::object& item, const TableSpec& spec) {
   ItemView view = key_view(item, spec);
   if (auto error = item.reset().error()) {
-    throw BackendError(std::string("pksk::dynamodb: ") + simdjson::error_message(error));
+    throw BackendError(errc::backend_failure,
+                       std::string("pksk::dynamodb: ") + simdjson::error_message(error));
   }
   view.live = &item;
   return view;
@@ -297,7 +330,8 @@ class Backend {
     TableHandle() = default;
     const std::string& name() const { return spec().name; }
     const TableSpec& spec() const {
-      if (spec_ == nullptr) throw Error("pksk::dynamodb: use of an empty TableHandle");
+      if (spec_ == nullptr)
+        throw BackendError(errc::misuse, "pksk::dynamodb: use of an empty TableHandle");
       return *spec_;
     }
     friend bool operator==(const TableHandle&, const TableHandle&) = default;
@@ -347,9 +381,10 @@ class Backend {
     std::string status = describe(spec);
     if (status.empty()) {
       if (!shared_->options.create_missing_tables) {
-        throw BackendError("pksk::dynamodb: table \"" + spec.name + "\" does not exist at " +
-                           shared_->endpoint +
-                           " (create it, or set Options::create_missing_tables for development)");
+        throw BackendError(
+            errc::missing_table,
+            "pksk::dynamodb: table \"" + spec.name + "\" does not exist at " + shared_->endpoint +
+                " (create it, or set Options::create_missing_tables for development)");
       }
       create(spec);
       status = describe(spec);
@@ -357,8 +392,8 @@ class Backend {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (status != "ACTIVE") {
       if (std::chrono::steady_clock::now() > deadline) {
-        throw BackendError("pksk::dynamodb: table \"" + spec.name + "\" is still " + status +
-                           " after 60 s");
+        throw BackendError(errc::unavailable, "pksk::dynamodb: table \"" + spec.name +
+                                                  "\" is still " + status + " after 60 s");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       status = describe(spec);
@@ -405,9 +440,10 @@ class Backend {
       send_once(spec, request, request.key, "update");
       // Read back at once; a write by someone else in between shows in the result.
       if (!get(table, request.key, visit)) {
-        throw BackendError("pksk::dynamodb: update on table \"" + spec.name + "\"" +
-                           key_text(request.key) +
-                           ": applied, but another write erased the item before it was read back");
+        throw BackendError(
+            errc::unknown_outcome,
+            "pksk::dynamodb: update on table \"" + spec.name + "\"" + key_text(request.key) +
+                ": applied, but another write erased the item before it was read back");
       }
       return;
     }
@@ -624,8 +660,9 @@ class Backend {
   };
 
   [[noreturn]] static void fail_parse(simdjson::error_code error) {
-    throw BackendError(std::string("pksk::dynamodb: an answer that does not parse: ") +
-                       simdjson::error_message(error));
+    throw BackendError(errc::backend_failure,
+                       std::string("pksk::dynamodb: an answer that does not parse: ") +
+                           simdjson::error_message(error));
   }
   static simdjson::ondemand::object object_of(simdjson::ondemand::value value) {
     simdjson::ondemand::object out;
@@ -748,18 +785,20 @@ class Backend {
                        [&](const Description::Gsi& g) { return g.name == index.name; });
       if (found == d.indexes.end()) {
         if (!shared_->options.create_missing_tables) {
-          throw BackendError("pksk::dynamodb: table \"" + spec.name +
-                             "\" has no global secondary " + "index \"" + index.name +
-                             "\" (add it, or set " +
-                             "Options::create_missing_tables for development)");
+          throw BackendError(errc::schema_mismatch,
+                             "pksk::dynamodb: table \"" + spec.name +
+                                 "\" has no global secondary " + "index \"" + index.name +
+                                 "\" (add it, or set " +
+                                 "Options::create_missing_tables for development)");
         }
         if (d.status == "ACTIVE") add_index(spec, index);
         return "ADDING INDEX";
       }
       if (found->schema != expected) {
-        throw BackendError("pksk::dynamodb: index \"" + index.name + "\" of table \"" + spec.name +
-                           "\" does not have the key schema [" + index.pk_attribute + " HASH, " +
-                           index.sk_attribute + " RANGE]");
+        throw BackendError(errc::schema_mismatch,
+                           "pksk::dynamodb: index \"" + index.name + "\" of table \"" + spec.name +
+                               "\" does not have the key schema [" + index.pk_attribute +
+                               " HASH, " + index.sk_attribute + " RANGE]");
       }
       if (found->status != "ACTIVE") status = "index " + found->status;
     }
@@ -796,8 +835,9 @@ class Backend {
               }
             });
       });
-    } catch (const MissingTable&) {
-      return {};
+    } catch (const BackendError& e) {
+      if (e.kind() == errc::missing_table) return {};
+      throw;
     }
     return d;
   }
@@ -818,9 +858,10 @@ class Backend {
       std::string found;
       for (const auto& [n, t] : schema)
         found += (found.empty() ? "" : ", ") + n + " " + t + " " + type_of(n);
-      throw BackendError("pksk::dynamodb: table \"" + spec.name + "\" has the key schema [" +
-                         found + "]; pksk needs [" + spec.pk_attribute + " HASH S, " +
-                         spec.sk_attribute + " RANGE S]");
+      throw BackendError(errc::schema_mismatch, "pksk::dynamodb: table \"" + spec.name +
+                                                    "\" has the key schema [" + found +
+                                                    "]; pksk needs [" + spec.pk_attribute +
+                                                    " HASH S, " + spec.sk_attribute + " RANGE S]");
     }
   }
 
@@ -877,8 +918,7 @@ class Backend {
       (void)send("CreateTable", std::move(body), spec, std::nullopt, "open_table (creating it)");
     } catch (const BackendError& e) {
       // Another process created it between the look and the create: its schema is checked next.
-      if (std::string_view(e.what()).find("ResourceInUseException") == std::string_view::npos)
-        throw;
+      if (e.native().type != "ResourceInUseException") throw;
     }
   }
 
@@ -898,13 +938,11 @@ class Backend {
       (void)send("UpdateTable", std::move(body), spec, std::nullopt, "open_table (adding index)");
     } catch (const BackendError& e) {
       // Another process is adding it (or another index) already: waited for by the caller.
-      if (std::string_view(e.what()).find("ResourceInUseException") == std::string_view::npos &&
-          std::string_view(e.what()).find("LimitExceeded") == std::string_view::npos)
+      if (e.native().type != "ResourceInUseException" &&
+          e.native().type != "LimitExceededException")
         throw;
     }
   }
-
-  struct MissingTable {};
 
   // An unconditional put or erase leaves the same item however often it is applied (a retried
   // erase may then report that it removed nothing); a conditional one could fail its own
@@ -947,6 +985,8 @@ class Backend {
 
     const auto start = std::chrono::steady_clock::now();
     std::string last_failure;
+    NativeError last_native{NativeError::Origin::dynamodb};
+    errc last_code = errc::unavailable;
     for (int attempt = 1;; ++attempt) {
       detail::sign_v4(x.request, shared_->credentials, shared_->region, "dynamodb",
                       detail::amz_timestamp(std::chrono::system_clock::now()));
@@ -956,28 +996,38 @@ class Backend {
       if (x.response.status == 0) {
         last_failure = "no answer: " + x.response.transport_error;
         maybe_applied = x.response.maybe_sent;
+        last_native = {NativeError::Origin::dynamodb, 0, {}};
+        last_code = errc::unavailable;
       } else {
         detail::ServiceError error = detail::parse_service_error(x.parser, x.response.body);
-        if (x.response.status < 500 && !detail::is_retryable(error.type)) {
-          raise(std::move(error), spec, key, what, cancellation);
+        last_code = detail::error_code_of(error.type, x.response.status);
+        if (x.response.status < 500 && !is_retryable(last_code)) {
+          raise(std::move(error), static_cast<int>(x.response.status), spec, key, what,
+                cancellation);
         }
         last_failure =
             "HTTP " + std::to_string(x.response.status) + " " + error.type + ": " + error.message;
+        last_native = {NativeError::Origin::dynamodb, static_cast<int>(x.response.status),
+                       std::move(error.type)};
         // Throttling refuses a request before it is applied; a 5xx may come after.
         maybe_applied = x.response.status >= 500;
       }
       if (maybe_applied && retry == detail::Retry::when_not_applied) {
-        throw BackendError("pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
-                           "\"" + key_text(key) +
-                           ": the answer was lost, so whether it was applied is unknown (it is "
-                           "not sent again: it could apply twice): " +
-                           last_failure);
+        throw BackendError(errc::unknown_outcome,
+                           "pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
+                               "\"" + key_text(key) +
+                               ": the answer was lost, so whether it was applied is unknown (it "
+                               "is not sent again: it could apply twice): " +
+                               last_failure,
+                           std::move(last_native));
       }
       const auto elapsed = std::chrono::steady_clock::now() - start;
       if (attempt >= options.retry.max_attempts || elapsed >= options.retry.max_total) {
-        throw BackendError("pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
-                           "\"" + key_text(key) + " failed after " + std::to_string(attempt) +
-                           " attempts: " + last_failure);
+        throw BackendError(last_code,
+                           "pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
+                               "\"" + key_text(key) + " failed after " + std::to_string(attempt) +
+                               " attempts: " + last_failure,
+                           std::move(last_native));
       }
       const auto ceiling = std::min<std::chrono::milliseconds>(
           options.retry.max_delay, options.retry.base_delay * (1LL << std::min(attempt - 1, 20)));
@@ -988,46 +1038,49 @@ class Backend {
     }
   }
 
-  [[noreturn]] void raise(detail::ServiceError error, const TableSpec& spec,
+  [[noreturn]] void raise(detail::ServiceError error, int status, const TableSpec& spec,
                           const std::optional<ItemKey>& key, std::string_view what,
                           detail::Cancellation cancellation) {
     const std::string where =
         "pksk table \"" + spec.name + "\": " + std::string(what) + key_text(key) + ": ";
     const std::string said = " (DynamoDB: " + error.type + ": " + error.message + ")";
+    NativeError native{NativeError::Origin::dynamodb, status, error.type};
     if (error.type == "TransactionCanceledException" &&
         cancellation == detail::Cancellation::as_single_write && error.reasons.size() == 1) {
       switch (error.reasons.front()) {
         case CancellationReason::condition_failed:
-          throw ConditionFailed(where + "condition failed" + said);
+          throw ConditionFailed(where + "condition failed" + said, std::move(native));
         case CancellationReason::item_too_large:
-          throw ItemTooLarge(where + "item too large" + said);
+          throw ItemTooLarge(where + "item too large" + said, std::move(native));
         case CancellationReason::validation:
-          throw ValidationError(where + "refused" + said);
-        default:
-          throw BackendError("pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
-                             "\"" + key_text(key) + " failed" + said);
+          throw ValidationError(where + "refused" + said, std::move(native));
+        case CancellationReason::throttled:
+          throw BackendError(errc::throttled, where + "throttled" + said, std::move(native));
+        case CancellationReason::conflict:
+          throw BackendError(errc::conflict, where + "conflict" + said, std::move(native));
+        case CancellationReason::none:
+          break;
       }
     }
-    if (error.type == "ConditionalCheckFailedException") {
-      throw ConditionFailed(where + "condition failed" + said);
-    }
-    if (error.type == "TransactionCanceledException") {
-      std::string msg = where + "transaction canceled, reasons [";
-      for (std::size_t i = 0; i < error.reasons.size(); ++i) {
-        if (i) msg += ", ";
-        msg += to_string(error.reasons[i]);
+    switch (detail::error_code_of(error.type, status)) {
+      case errc::condition_failed:
+        throw ConditionFailed(where + "condition failed" + said, std::move(native));
+      case errc::transaction_canceled: {
+        std::string msg = where + "transaction canceled, reasons [";
+        for (std::size_t i = 0; i < error.reasons.size(); ++i) {
+          if (i) msg += ", ";
+          msg += to_string(error.reasons[i]);
+        }
+        throw TransactionCanceled(msg + "]" + said, std::move(error.reasons), std::move(native));
       }
-      throw TransactionCanceled(msg + "]" + said, std::move(error.reasons));
+      case errc::validation:
+        if (detail::says_item_too_large(error.message))
+          throw ItemTooLarge(where + "item too large" + said, std::move(native));
+        throw ValidationError(where + "refused" + said, std::move(native));
+      default:
+        throw BackendError(detail::error_code_of(error.type, status), where + "failed" + said,
+                           std::move(native));
     }
-    if (error.type == "ValidationException") {
-      // "Item size has exceeded ..." (PutItem), "Item size to update has exceeded ..." (UpdateItem)
-      if (error.message.find("has exceeded the maximum allowed size") != std::string::npos)
-        throw ItemTooLarge(where + "item too large" + said);
-      throw ValidationError(where + "refused" + said);
-    }
-    if (error.type == "ResourceNotFoundException" && what == "open_table") throw MissingTable{};
-    throw BackendError("pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name + "\"" +
-                       key_text(key) + " failed" + said);
   }
 
   std::shared_ptr<Shared> shared_;

@@ -80,8 +80,9 @@ inline std::optional<Credentials> credentials_from(std::string access_key_id,
   if (access_key_id.empty() && secret_access_key.empty()) return std::nullopt;
   if (access_key_id.empty() || secret_access_key.empty()) {
     throw BackendError(
+        errc::access_denied,
         std::string("pksk::dynamodb: partial AWS credentials in ") + std::string(source) + ": " +
-        (access_key_id.empty() ? "an access key id" : "a secret access key") + " is missing");
+            (access_key_id.empty() ? "an access key id" : "a secret access key") + " is missing");
   }
   return Credentials{std::move(access_key_id), std::move(secret_access_key),
                      std::move(session_token)};
@@ -130,9 +131,10 @@ inline Credentials resolve_credentials(const std::optional<Credentials>& explici
     return *c;
   }
   throw BackendError(
+      errc::access_denied,
       "pksk::dynamodb: no AWS credentials: none given, none in AWS_ACCESS_KEY_ID and "
       "AWS_SECRET_ACCESS_KEY, and profile " +
-      profile + " has none in the shared credentials or config file");
+          profile + " has none in the shared credentials or config file");
 }
 
 // The region requests are signed for: `explicit_region` when not empty, else AWS_REGION, else
@@ -147,10 +149,10 @@ inline std::string resolve_region(std::string_view explicit_region,
   if (const auto section = detail::profile_section(options, true)) {
     if (std::string region = section->get("region"); !region.empty()) return region;
   }
-  throw BackendError(
-      "pksk::dynamodb: no AWS region: none given, none in AWS_REGION or "
-      "AWS_DEFAULT_REGION, and profile " +
-      detail::profile_name(options) + " names none in the config file");
+  throw BackendError(errc::misuse,
+                     "pksk::dynamodb: no AWS region: none given, none in AWS_REGION or "
+                     "AWS_DEFAULT_REGION, and profile " +
+                         detail::profile_name(options) + " names none in the config file");
 }
 
 }  // namespace pksk::dynamodb

@@ -123,9 +123,9 @@ std::size_t member_index(M T::*member) {
            ...);
   }(std::make_index_sequence<field_count_v<T>>{});
   if (found == field_count_v<T>) {
-    throw Error(
-        "pksk: the member pointer names a member that pksk does not map (a Hana-adapted "
-        "struct lists only its adapted members)");
+    throw Error(errc::misuse,
+                "pksk: the member pointer names a member that pksk does not map (a Hana-adapted "
+                "struct lists only its adapted members)");
   }
   return found;
 }

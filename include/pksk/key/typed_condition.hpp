@@ -362,10 +362,12 @@ struct KeyConditions {
         const bool same[] = {is_field_at<P, Members>(probe)...};
         for (std::size_t i = 0; i < sizeof...(P); ++i) {
           if (same[i]) continue;
-          throw Error("pksk: a key condition on " + std::string(Entity<T>::type) +
-                      " names members that are not the first fields of its key template \"" +
-                      std::string(Template::text) + "\" in order (member " + std::to_string(i + 1) +
-                      " is not " + std::string(field_names_v<T>[expected_field(i)]) + ")");
+          throw Error(errc::misuse,
+                      "pksk: a key condition on " + std::string(Entity<T>::type) +
+                          " names members that are not the first fields of its key template \"" +
+                          std::string(Template::text) + "\" in order (member " +
+                          std::to_string(i + 1) + " is not " +
+                          std::string(field_names_v<T>[expected_field(i)]) + ")");
         }
       }(std::index_sequence_for<decltype(Members)...>{});
     }

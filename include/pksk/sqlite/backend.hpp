@@ -142,7 +142,8 @@ class Backend {
     friend class Backend;
     explicit TableHandle(const detail::sqlite::TableState* state) : state_(state) {}
     const detail::sqlite::TableState& state() const {
-      if (state_ == nullptr) throw Error("pksk::sqlite: use of an empty TableHandle");
+      if (state_ == nullptr)
+        throw BackendError(errc::misuse, "pksk::sqlite: use of an empty TableHandle");
       return *state_;
     }
     const detail::sqlite::TableState* state_ = nullptr;
@@ -155,8 +156,9 @@ class Backend {
     namespace ds = detail::sqlite;
     // The headers may be newer than the library the program is linked or loaded with.
     if (sqlite3_libversion_number() < 3037000) {
-      throw Error(std::string("pksk::sqlite: needs SQLite 3.37 or later, found ") +
-                  sqlite3_libversion());
+      throw BackendError(
+          errc::backend_failure,
+          std::string("pksk::sqlite: needs SQLite 3.37 or later, found ") + sqlite3_libversion());
     }
     shared_->path = std::move(path);
     shared_->options = options;
@@ -169,14 +171,16 @@ class Backend {
     // a UTF-16 database would transcode them. The pragma only affects a still empty file.
     if (!options.read_only) pragma(db, "PRAGMA encoding = 'UTF-8'");
     if (const std::string encoding = pragma(db, "PRAGMA encoding"); encoding != "UTF-8") {
-      throw Error("pksk::sqlite: \"" + this->path() + "\" uses the " + encoding +
-                  " encoding; pksk needs a UTF-8 database");
+      throw BackendError(errc::schema_mismatch, "pksk::sqlite: \"" + this->path() + "\" uses the " +
+                                                    encoding +
+                                                    " encoding; pksk needs a UTF-8 database");
     }
     if (is_file() && !options.read_only) {
       // Persistent in the file: every later connection, in any process, opens it in WAL.
       if (const std::string mode = pragma(db, "PRAGMA journal_mode = WAL"); mode != "wal") {
-        throw BackendError("pksk::sqlite: " + open_operation() +
-                           " failed: could not switch to WAL (journal_mode is " + mode + ")");
+        throw BackendError(errc::backend_failure,
+                           "pksk::sqlite: " + open_operation() +
+                               " failed: could not switch to WAL (journal_mode is " + mode + ")");
       }
     }
     ds::check_storage_format(db, this->path());
@@ -221,6 +225,11 @@ class Backend {
     }
 
     if (!ds::table_info(db, spec.name).exists) {
+      if (shared_->options.read_only) {
+        throw BackendError(errc::missing_table, "pksk table \"" + spec.name +
+                                                    "\": does not exist in \"" + path() +
+                                                    "\", which is open read-only");
+      }
       // IF NOT EXISTS: another connection may create it between the look and the create; the
       // check below then judges whatever it created.
       ds::record_storage_format(db, spec.name);
@@ -235,7 +244,7 @@ class Backend {
       for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
       msg += ". Expected: " + ds::create_table_sql(spec) +
              ". pksk never alters an existing table; migrate it or use another name";
-      throw Error(msg);
+      throw BackendError(errc::schema_mismatch, msg);
     }
     add_indexes(lease.conn, spec);
 
@@ -306,9 +315,7 @@ class Backend {
       try {
         patch.parse(row.body, names);
       } catch (const DecodeError& e) {
-        throw DecodeError("pksk::sqlite: table \"" + t.name + "\": the stored item " +
-                          key_text(request.key) +
-                          " has a body that is not a JSON object: " + e.what());
+        throw_not_an_object(t, request.key, e);
       }
       stored_type = row.type;
       stored_size = row.size;
@@ -652,7 +659,8 @@ class Backend {
 
   Lease connection() const {
     detail::sqlite::Shared* shared = shared_.get();
-    if (shared == nullptr) throw Error("pksk::sqlite: use of a moved-from Backend");
+    if (shared == nullptr)
+      throw BackendError(errc::misuse, "pksk::sqlite: use of a moved-from Backend");
     detail::sqlite::ThreadCache& cache = detail::sqlite::thread_cache;
     detail::sqlite::ConnectionState* conn = cache.backend_id == shared->id
                                                 ? cache.connection
@@ -664,8 +672,8 @@ class Backend {
   Call enter(const TableHandle& table) const {
     const detail::sqlite::TableState& t = table.state();
     if (t.owner != shared_.get()) {
-      throw Error("pksk::sqlite: the handle of table \"" + t.name +
-                  "\" belongs to another Backend");
+      throw BackendError(errc::misuse, "pksk::sqlite: the handle of table \"" + t.name +
+                                           "\" belongs to another Backend");
     }
     Lease lease = connection();
     return Call{t, lease.conn, lease.conn.statements(t.index), std::move(lease.serial)};
@@ -748,16 +756,20 @@ class Backend {
       if (!diffs.empty()) {
         std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() + "\": ";
         for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
-        throw Error(msg + ". pksk never alters an existing index; drop it or rename the index");
+        throw BackendError(
+            errc::schema_mismatch,
+            msg + ". pksk never alters an existing index; drop it or rename the index");
       }
       return none_missing;
     };
     // The usual case, every index there: no write lock taken.
     if (complete()) return;
     if (shared_->options.read_only) {
-      throw BackendError("pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
-                         "\" lacks some of its indexes' columns or SQLite indexes, and the file "
-                         "is open read-only");
+      throw BackendError(
+          errc::access_denied,
+          "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
+              "\" lacks some of its indexes' columns or SQLite indexes, and the file "
+              "is open read-only");
     }
     const std::string_view operation = "open_table (adding its indexes)";
     run_control(conn, Control::begin, spec.name, operation);
@@ -935,8 +947,7 @@ class Backend {
       try {
         body = parse_plain_body(row.body);
       } catch (const DecodeError& e) {
-        throw DecodeError("pksk::sqlite: table \"" + t.name + "\": the stored item " +
-                          key_text(key) + " has a body that is not a JSON object: " + e.what());
+        throw_not_an_object(t, key, e);
       }
       item.emplace(AttributeValue::empty_map());
       item->map.reserve(body.map.size() + 3);
@@ -1042,6 +1053,15 @@ class Backend {
              name == t.spec.type_attribute;
     });
     return out;
+  }
+
+  // Called from the handler of `e`: the error thrown wraps it.
+  [[noreturn, gnu::cold]] static void throw_not_an_object(const detail::sqlite::TableState& t,
+                                                          const ItemKey& key,
+                                                          const DecodeError& e) {
+    throw DecodeError("pksk table \"" + t.name + "\": the stored item " + key_text(key) +
+                          " has a body that is not a JSON object: " + e.what(),
+                      {}, std::current_exception());
   }
 
   [[noreturn]] static void throw_canceled(const detail::sqlite::TableState& t,

@@ -888,9 +888,10 @@ class Table {
       attempt(std::span<const std::size_t>(pending), unprocessed);
       if (unprocessed.empty()) return;
       if (round == 8) {
-        throw BackendError("pksk table " + detail::quoted(name_) + ", " + std::string(operation) +
-                           ": " + std::to_string(unprocessed.size()) +
-                           " items still unprocessed after 8 retries");
+        throw BackendError(errc::throttled, "pksk table " + detail::quoted(name_) + ", " +
+                                                std::string(operation) + ": " +
+                                                std::to_string(unprocessed.size()) +
+                                                " items still unprocessed after 8 retries");
       }
       std::this_thread::sleep_for(delay);
       delay *= 2;

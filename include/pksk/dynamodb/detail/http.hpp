@@ -31,7 +31,7 @@ struct HttpResponse {
 struct CurlGlobal {
   CurlGlobal() {
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-      throw BackendError("pksk::dynamodb: curl_global_init failed");
+      throw BackendError(errc::backend_failure, "pksk::dynamodb: curl_global_init failed");
   }
   ~CurlGlobal() { curl_global_cleanup(); }
   CurlGlobal(const CurlGlobal&) = delete;
@@ -45,7 +45,8 @@ inline void ensure_curl_global() {
 class CurlHandle {
  public:
   CurlHandle() : handle_(curl_easy_init()) {
-    if (handle_ == nullptr) throw BackendError("pksk::dynamodb: curl_easy_init failed");
+    if (handle_ == nullptr)
+      throw BackendError(errc::backend_failure, "pksk::dynamodb: curl_easy_init failed");
   }
   ~CurlHandle() {
     curl_slist_free_all(headers_);

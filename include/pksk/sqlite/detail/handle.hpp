@@ -48,9 +48,43 @@ inline std::string failure_message(sqlite3* db, int code, std::string_view table
   return msg;
 }
 
+// What a failed SQLite call means to a caller, from its primary result code.
+inline errc error_code_of(int code) noexcept {
+  switch (code & 0xff) {
+    case SQLITE_BUSY:  // another connection holds the write lock past the busy timeout
+    case SQLITE_LOCKED:
+      return errc::throttled;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_FORMAT:
+      return errc::corrupt;
+    case SQLITE_CANTOPEN:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_NOLFS:
+      return errc::io_error;
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      return errc::access_denied;
+    default:
+      return errc::backend_failure;
+  }
+}
+
+// SQLite's own answer: the extended result code where the connection has it (the primary
+// code, `code`, loses which kind of I/O error or busy it was).
+inline NativeError native_error(sqlite3* db, int code) {
+  const int extended = db != nullptr && (sqlite3_extended_errcode(db) & 0xff) == (code & 0xff)
+                           ? sqlite3_extended_errcode(db)
+                           : code;
+  return {NativeError::Origin::sqlite, extended, sqlite3_errstr(extended)};
+}
+
 [[noreturn]] inline void throw_failure(sqlite3* db, int code, std::string_view table,
                                        std::string_view operation) {
-  throw BackendError(failure_message(db, code, table, operation));
+  throw BackendError(error_code_of(code), failure_message(db, code, table, operation),
+                     native_error(db, code));
 }
 
 inline void check(sqlite3* db, int code, std::string_view table, std::string_view operation) {
@@ -108,8 +142,10 @@ class StatementUse {
                bool rebinds_all = false)
       : stmt_(stmt), in_use_(in_use), clear_(!rebinds_all) {
     if (in_use_) {
-      throw Error("pksk::sqlite: " + std::string(operation) + " on table \"" + std::string(table) +
-                  "\" re-entered the backend from a visitor with a statement still in use");
+      throw BackendError(
+          errc::misuse,
+          "pksk::sqlite: " + std::string(operation) + " on table \"" + std::string(table) +
+              "\" re-entered the backend from a visitor with a statement still in use");
     }
     in_use_ = true;
   }

@@ -220,9 +220,10 @@ inline std::string storage_format(sqlite3* db) {
 inline void check_storage_format(sqlite3* db, std::string_view path) {
   const std::string version = storage_format(db);
   if (!version.empty() && version != std::to_string(storage_format_version)) {
-    throw Error("pksk::sqlite: \"" + std::string(path) + "\" has storage format version " +
-                version + "; this pksk reads version " + std::to_string(storage_format_version) +
-                " only");
+    throw BackendError(errc::schema_mismatch, "pksk::sqlite: \"" + std::string(path) +
+                                                  "\" has storage format version " + version +
+                                                  "; this pksk reads version " +
+                                                  std::to_string(storage_format_version) + " only");
   }
 }
 

@@ -37,19 +37,19 @@ inline bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
 
 inline void validate_table_name(std::string_view name) {
   if (!is_plain_identifier(name)) {
-    throw Error("pksk::sqlite: invalid table name \"" + std::string(name) +
-                "\": only ASCII letters, digits and underscores are allowed");
+    throw ValidationError("pksk::sqlite: invalid table name \"" + std::string(name) +
+                          "\": only ASCII letters, digits and underscores are allowed");
   }
   if (iequals_ascii(name, "pksk_meta")) {
-    throw Error(
+    throw ValidationError(
         "pksk::sqlite: invalid table name \"pksk_meta\": pksk keeps the file's metadata "
         "there");
   }
   // SQLite reserves the prefix for its own tables (in any letter case) and would refuse to
   // create one; saying so here is clearer than its "object name reserved" error.
   if (name.size() >= 7 && iequals_ascii(name.substr(0, 7), "sqlite_")) {
-    throw Error("pksk::sqlite: invalid table name \"" + std::string(name) +
-                "\": the prefix sqlite_ is reserved by SQLite");
+    throw ValidationError("pksk::sqlite: invalid table name \"" + std::string(name) +
+                          "\": the prefix sqlite_ is reserved by SQLite");
   }
 }
 
@@ -68,10 +68,11 @@ inline void validate_attribute_names(const TableSpec& spec) {
     bool duplicate = false;
     for (std::size_t j = 0; j < i; ++j) duplicate = duplicate || iequals_ascii(names[i], names[j]);
     if (!is_plain_identifier(names[i]) || reserved || duplicate) {
-      throw Error("pksk::sqlite: table \"" + spec.name + "\": invalid " + roles[i] +
-                  " attribute name \"" + std::string(names[i]) +
-                  "\": key attribute names must be ASCII letters, digits or underscores, "
-                  "distinct from each other (whatever the letter case) and not body or size");
+      throw ValidationError(
+          "pksk::sqlite: table \"" + spec.name + "\": invalid " + roles[i] + " attribute name \"" +
+          std::string(names[i]) +
+          "\": key attribute names must be ASCII letters, digits or underscores, "
+          "distinct from each other (whatever the letter case) and not body or size");
     }
   }
   // Index key attributes become columns too, and index names part of the SQLite index's name.
@@ -79,23 +80,25 @@ inline void validate_attribute_names(const TableSpec& spec) {
   for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
     const TableIndex& index = spec.indexes[i];
     if (!is_plain_identifier(index.name)) {
-      throw Error("pksk::sqlite: table \"" + spec.name + "\": invalid index name \"" + index.name +
-                  "\": only ASCII letters, digits and underscores are allowed");
+      throw ValidationError("pksk::sqlite: table \"" + spec.name + "\": invalid index name \"" +
+                            index.name +
+                            "\": only ASCII letters, digits and underscores are allowed");
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (iequals_ascii(spec.indexes[j].name, index.name)) {
-        throw Error("pksk::sqlite: table \"" + spec.name + "\": two indexes are named \"" +
-                    index.name + "\"");
+        throw ValidationError("pksk::sqlite: table \"" + spec.name +
+                              "\": two indexes are named \"" + index.name + "\"");
       }
     }
     for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
       bool duplicate = iequals_ascii(*name, "body") || iequals_ascii(*name, "size");
       for (std::string_view other : taken) duplicate = duplicate || iequals_ascii(*name, other);
       if (!is_plain_identifier(*name) || duplicate) {
-        throw Error("pksk::sqlite: table \"" + spec.name + "\": index \"" + index.name +
-                    "\" has an invalid key attribute name \"" + *name +
-                    "\": it must be ASCII letters, digits or underscores, distinct from every "
-                    "other key attribute (whatever the letter case) and not body or size");
+        throw ValidationError(
+            "pksk::sqlite: table \"" + spec.name + "\": index \"" + index.name +
+            "\" has an invalid key attribute name \"" + *name +
+            "\": it must be ASCII letters, digits or underscores, distinct from every "
+            "other key attribute (whatever the letter case) and not body or size");
       }
       taken.push_back(*name);
     }
