@@ -8,6 +8,7 @@
 
 #include "backend.hpp"
 #include "codec/attribute_value.hpp"
+#include "codec/attribute_value_json.hpp"
 #include "codec/codec.hpp"
 #include "codec/decimal.hpp"
 #include "codec/item_size.hpp"

@@ -8,8 +8,7 @@
 #include <string_view>
 #include <variant>
 
-#include <simdjson.h>
-
+#include "../codec/parsed_item.hpp"
 #include "../expr/expression.hpp"
 
 namespace pksk {
@@ -24,11 +23,11 @@ struct ItemView {
   std::string_view type{};
   std::string_view body{};
   std::size_t size = 0;
-  // The same attributes as a live On-Demand object at its start, when the backend read them
-  // from a larger document (a DynamoDB answer): decoders read it in place, once, rather than
-  // parse `body` again. nullptr: decode `body`. With a live object `body` may be empty (its
-  // end is not known before it is read): detail::item_text gives the text then.
-  simdjson::ondemand::object* live = nullptr;
+  // The same attributes already parsed, at their start, when the backend read them from a
+  // larger document (a DynamoDB answer): decoders read them in place, once, rather than parse
+  // `body` again. Empty: decode `body`. With a parsed item `body` may be empty (its end is not
+  // known before it is read): detail::item_text gives the text then.
+  ParsedItem live{};
   // A backend that pays for every column it reads (SQLite) may hand a query's row over with
   // `pk` or `sk` unread: read_pk(key_source) and read_sk(key_source) read them then. Few rows
   // need their key (an unknown type, an error, a filter naming it, the page's last), so

@@ -44,6 +44,7 @@
 #include "detail/json_reader_attribute_value.hpp"
 #include "detail/json_writer.hpp"
 #include "detail/padded_buffer.hpp"
+#include "parsed_item.hpp"
 
 namespace pksk {
 
@@ -768,10 +769,18 @@ template <class Reader, class T>
 // An item's text: `body`, or for an item a backend hands over live with no body (a DynamoDB
 // answer's item, whose end is only known once it was read), the live object's raw JSON. That
 // reads the object to its end: only for an item that is not decoded, or rewound after.
-inline std::string_view item_text(simdjson::ondemand::object* live, std::string_view body) {
-  if (live == nullptr || !body.empty()) return body;
+// A ParsedItem holds a simdjson On-Demand object; these two are the only casts of it.
+inline ParsedItem parsed_item(simdjson::ondemand::object& object) noexcept {
+  return ParsedItem(&object);
+}
+inline simdjson::ondemand::object* ondemand_object(ParsedItem item) noexcept {
+  return static_cast<simdjson::ondemand::object*>(item.get());
+}
+
+inline std::string_view item_text(ParsedItem live, std::string_view body) {
+  if (!live || !body.empty()) return body;
   std::string_view text;
-  if (auto error = live->raw_json().get(text)) [[unlikely]] {
+  if (auto error = ondemand_object(live)->raw_json().get(text)) [[unlikely]] {
     throw DecodeError("pksk: an item that is not JSON (" +
                       std::string(simdjson::error_message(error)) + ")");
   }
@@ -828,20 +837,21 @@ class BodyDecoder {
   // DynamoDB answer), where it lies: no copy, no second parse. `object` must be at its start;
   // `text` (its raw JSON) is decoded instead when `object` is null.
   template <BodyFormat Format, Reflectable T>
-  void decode(simdjson::ondemand::object* object, std::string_view text, T& out) {
-    if (object == nullptr) return decode<Format>(text, out);
+  void decode(ParsedItem object, std::string_view text, T& out) {
+    if (!object) return decode<Format>(text, out);
     try {
-      detail::decode_fields<reader_of<Format>>(*object, out);
+      detail::decode_fields<reader_of<Format>>(*detail::ondemand_object(object), out);
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }
   }
   template <BodyFormat Format, Reflectable T>
-  void decode_selected(simdjson::ondemand::object* object, std::string_view text, T& out,
+  void decode_selected(ParsedItem object, std::string_view text, T& out,
                        const std::bitset<field_count_v<T>>& wanted) {
-    if (object == nullptr) return decode_selected<Format>(text, out, wanted);
+    if (!object) return decode_selected<Format>(text, out, wanted);
     try {
-      detail::decode_fields_selected<reader_of<Format>>(*object, out, wanted);
+      detail::decode_fields_selected<reader_of<Format>>(*detail::ondemand_object(object), out,
+                                                        wanted);
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
-#include "../codec/attribute_value.hpp"
+#include "../codec/attribute_value_json.hpp"
 #include "../codec/body_format.hpp"
 #include "../error.hpp"
 #include "../expr/evaluate.hpp"
@@ -266,7 +266,7 @@ inline ItemView item_view(simdjson::ondemand::object& item, const TableSpec& spe
     throw BackendError(errc::backend_failure,
                        std::string("pksk::dynamodb: ") + simdjson::error_message(error));
   }
-  view.live = &item;
+  view.live = pksk::detail::parsed_item(item);
   return view;
 }
 

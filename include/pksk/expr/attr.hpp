@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "../codec/attribute_value.hpp"
+#include "../codec/attribute_value_json.hpp"
 #include "../codec/codec.hpp"
 #include "../codec/decimal.hpp"
 #include "../error.hpp"

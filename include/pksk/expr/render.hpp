@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "../codec/attribute_value.hpp"
+#include "../codec/attribute_value_json.hpp"
 #include "expression.hpp"
 
 namespace pksk {

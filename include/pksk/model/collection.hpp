@@ -114,8 +114,7 @@ class ItemCollection {
   // Decodes one stored item in place at the end of the collection, dispatching on its type.
   template <BodyFormat Format = BodyFormat::json>
   void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
-                      std::string_view body, BodyDecoder& decoder,
-                      simdjson::ondemand::object* live = nullptr) {
+                      std::string_view body, BodyDecoder& decoder, ParsedItem live = {}) {
     if (!append_member<Format>(type, body, decoder, live)) {
       append_unknown<Format>(pk, sk, type, body, live);
     }
@@ -124,7 +123,7 @@ class ItemCollection {
   // Keeps an item of a type that is no member's as it is stored (unknown()).
   template <BodyFormat Format = BodyFormat::json>
   void append_unknown(std::string_view pk, std::string_view sk, std::string_view type,
-                      std::string_view body, simdjson::ondemand::object* live = nullptr) {
+                      std::string_view body, ParsedItem live = {}) {
     unknown_.push_back(RawItem{std::string(pk), std::string(sk), std::string(type),
                                std::string(detail::item_text(live, body)), Format});
   }
@@ -134,7 +133,7 @@ class ItemCollection {
   // to read (a row's sort key in SQLite) reads them only for such an item.
   template <BodyFormat Format = BodyFormat::json>
   bool append_member(std::string_view type, std::string_view body, BodyDecoder& decoder,
-                     simdjson::ondemand::object* live = nullptr) {
+                     ParsedItem live = {}) {
     if constexpr (all_entities) {
       return ((type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder), true)) ||
               ...);
@@ -149,7 +148,7 @@ class ItemCollection {
   // As append_member, decoding only the fields of the type's mask (the others default).
   template <BodyFormat Format = BodyFormat::json>
   bool append_member_selected(std::string_view type, std::string_view body, BodyDecoder& decoder,
-                              const Masks& masks, simdjson::ondemand::object* live = nullptr) {
+                              const Masks& masks, ParsedItem live = {}) {
     if constexpr (all_entities) {
       return ((type == type_name_v<Ts> && (decode_back_selected<Format, Ts>(
                                                live, body, decoder, std::get<index_of<Ts>>(masks)),
@@ -178,7 +177,7 @@ class ItemCollection {
 
  private:
   template <BodyFormat Format, class T>
-  void decode_back(simdjson::ondemand::object* live, std::string_view body, BodyDecoder& decoder) {
+  void decode_back(ParsedItem live, std::string_view body, BodyDecoder& decoder) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
       decoder.decode<Format>(live, body, *std::get_if<T>(&slot));
@@ -190,8 +189,8 @@ class ItemCollection {
   }
 
   template <BodyFormat Format, class T>
-  void decode_back_selected(simdjson::ondemand::object* live, std::string_view body,
-                            BodyDecoder& decoder, const std::bitset<field_count_v<T>>& mask) {
+  void decode_back_selected(ParsedItem live, std::string_view body, BodyDecoder& decoder,
+                            const std::bitset<field_count_v<T>>& mask) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
       decoder.decode_selected<Format>(live, body, *std::get_if<T>(&slot), mask);

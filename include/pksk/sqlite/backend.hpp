@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
-#include "../codec/attribute_value.hpp"
+#include "../codec/attribute_value_json.hpp"
 #include "../codec/body_patch.hpp"
 #include "../codec/item_size.hpp"
 #include "../error.hpp"

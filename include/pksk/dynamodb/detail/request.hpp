@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "../../backend/backend.hpp"
-#include "../../codec/attribute_value.hpp"
+#include "../../codec/attribute_value_json.hpp"
 #include "../../codec/detail/json_writer.hpp"
 #include "../../expr/render.hpp"
 #include "../../key/key.hpp"

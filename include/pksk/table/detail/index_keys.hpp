@@ -9,7 +9,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "../../codec/attribute_value.hpp"
+#include "../../codec/attribute_value_json.hpp"
 #include "../../codec/body_format.hpp"
 #include "../../codec/detail/json_writer.hpp"
 #include "../../reflect/enum_name.hpp"

@@ -1,0 +1,433 @@
+#pragma once
+// AttributeValue as JSON, both ways: written as DynamoDB's AttributeValue JSON or as a plain
+// JSON body, read back from either with simdjson On-Demand, and built from a C++ value through
+// the codec (to_attribute_value). What backends and the typed front end use; the contract
+// itself (attribute_value.hpp) needs none of it.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "../error.hpp"
+#include "attribute_value.hpp"
+#include "codec.hpp"
+#include "decimal.hpp"
+#include "detail/json_writer.hpp"
+#include "detail/padded_buffer.hpp"
+
+namespace pksk {
+
+// ------------------------------------------------------------------------ to JSON
+
+namespace detail {
+
+template <bool AttributeValueJson>
+void append_value_json(std::string& out, const AttributeValue& v) {
+  using Kind = AttributeValue::Kind;
+  switch (v.kind) {
+    case Kind::null:
+      out += AttributeValueJson ? "{\"NULL\":true}" : "null";
+      return;
+    case Kind::boolean:
+      if constexpr (AttributeValueJson) {
+        out += v.boolean ? "{\"BOOL\":true}" : "{\"BOOL\":false}";
+      } else {
+        out += v.boolean ? "true" : "false";
+      }
+      return;
+    case Kind::number:
+      if constexpr (AttributeValueJson) {
+        out += "{\"N\":";
+        append_json_string(out, v.text);
+        out += '}';
+      } else {
+        out += v.text;
+      }
+      return;
+    case Kind::string:
+      if constexpr (AttributeValueJson) out += "{\"S\":";
+      append_json_string(out, v.text);
+      if constexpr (AttributeValueJson) out += '}';
+      return;
+    case Kind::list:
+      out += AttributeValueJson ? "{\"L\":[" : "[";
+      for (std::size_t i = 0; i < v.list.size(); ++i) {
+        if (i) out += ',';
+        append_value_json<AttributeValueJson>(out, v.list[i]);
+      }
+      out += AttributeValueJson ? "]}" : "]";
+      return;
+    case Kind::map:
+      out += AttributeValueJson ? "{\"M\":{" : "{";
+      for (std::size_t i = 0; i < v.map.size(); ++i) {
+        if (i) out += ',';
+        append_json_string(out, v.map[i].first);
+        out += ':';
+        append_value_json<AttributeValueJson>(out, v.map[i].second);
+      }
+      out += AttributeValueJson ? "}}" : "}";
+      return;
+    case Kind::string_set:
+      out += AttributeValueJson ? "{\"SS\":[" : "[";
+      for (std::size_t i = 0; i < v.set.size(); ++i) {
+        if (i) out += ',';
+        append_json_string(out, v.set[i]);
+      }
+      out += AttributeValueJson ? "]}" : "]";
+      return;
+  }
+}
+
+}  // namespace detail
+
+// Plain JSON, as the SQLite backend stores a body: a string set becomes an array.
+inline void append_plain_json(std::string& out, const AttributeValue& v) {
+  detail::append_value_json<false>(out, v);
+}
+
+// The members of a map as a plain JSON object, leaving out those skip(name) is true for: what
+// append_plain_json writes for the map without them, with no map built to hold the rest.
+template <class Skip>
+void append_plain_json_members(std::string& out, const AttributeValue& map, Skip&& skip) {
+  out += '{';
+  bool first = true;
+  for (const auto& [name, value] : map.map) {
+    if (skip(std::string_view(name))) continue;
+    if (!first) out += ',';
+    first = false;
+    detail::append_json_string(out, name);
+    out += ':';
+    detail::append_value_json<false>(out, value);
+  }
+  out += '}';
+}
+
+// DynamoDB's AttributeValue JSON ({"S":"x"}).
+inline void append_attribute_value_json(std::string& out, const AttributeValue& v) {
+  detail::append_value_json<true>(out, v);
+}
+
+// The members of an item (a map) as an AttributeValue map body: {"a":{"S":"x"},...}.
+inline void append_item_attribute_value_json(std::string& out, const AttributeValue& item) {
+  out += '{';
+  for (std::size_t i = 0; i < item.map.size(); ++i) {
+    if (i) out += ',';
+    detail::append_json_string(out, item.map[i].first);
+    out += ':';
+    append_attribute_value_json(out, item.map[i].second);
+  }
+  out += '}';
+}
+
+// ------------------------------------------------------------------------ from entities
+
+namespace detail {
+
+// A codec writer (the vocabulary of json_writer.hpp) that builds an AttributeValue tree: how a
+// member's C++ value becomes an expression operand, with exactly the encoding a put uses.
+class AttributeValueBuilder {
+ public:
+  static constexpr bool omits_empty_sets = true;
+
+  AttributeValue result;
+
+  void begin_item() { open(AttributeValue::empty_map()); }
+  void end_item() { close(); }
+  void field(std::string_view name, std::string_view = {}) { pending_name_ = name; }
+  void map_key(std::string_view key) { pending_name_ = key; }
+  void element() {}
+  void set_element(std::string_view s) { current().set.emplace_back(s); }
+
+  void string(std::string_view s) { put(AttributeValue::from_string(std::string(s))); }
+  void boolean(bool b) { put(AttributeValue::from_bool(b)); }
+  void null() { put(AttributeValue{}); }
+  template <class Number>
+  void number(Number n) {
+    std::string text;
+    append_number(text, n);
+    put(AttributeValue::from_number(std::move(text)));
+  }
+  void begin_record() { open(AttributeValue::empty_map()); }
+  void end_record() { close(); }
+  void begin_map() { open(AttributeValue::empty_map()); }
+  void end_map() { close(); }
+  void begin_list() { open(AttributeValue::empty_list()); }
+  void end_list() { close(); }
+  void begin_string_set() {
+    AttributeValue s;
+    s.kind = AttributeValue::Kind::string_set;
+    open(std::move(s));
+  }
+  void end_string_set() {
+    // std::set iterates in byte order already: sorted and unique.
+    close();
+  }
+
+ private:
+  AttributeValue& current() { return *stack_.back(); }
+
+  AttributeValue& put(AttributeValue v) {
+    if (stack_.empty()) return result = std::move(v);
+    AttributeValue& parent = current();
+    if (parent.kind == AttributeValue::Kind::list) return parent.list.emplace_back(std::move(v));
+    return parent.map.emplace_back(AttributeValue::Member{std::string(pending_name_), std::move(v)})
+        .second;
+  }
+  void open(AttributeValue v) { stack_.push_back(&put(std::move(v))); }
+  void close() { stack_.pop_back(); }
+
+  std::vector<AttributeValue*> stack_;
+  std::string_view pending_name_;
+};
+
+}  // namespace detail
+
+// A C++ value as DynamoDB would store it (the same encoding as a put), or the whole record as a
+// map. Throws EncodeError for what cannot be stored (NaN, an unnamed enum value).
+template <class T>
+AttributeValue to_attribute_value(const T& value) {
+  detail::AttributeValueBuilder builder;
+  try {
+    detail::encode_value(builder, value);
+  } catch (const detail::PathedFailure& failure) {
+    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+  }
+  return std::move(builder.result);
+}
+
+// ------------------------------------------------------------------------ from plain JSON
+
+namespace detail {
+
+// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. simdjson's on-demand
+// type() looks only at a value's first byte, so the raw token of "1?" or "0<NUL>" reaches here
+// as a number and must be refused before it is kept as decimal text.
+constexpr bool is_json_number(std::string_view text) noexcept {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t first = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - first;
+  };
+  if (i < text.size() && text[i] == '-') ++i;
+  if (i < text.size() && text[i] == '0') {
+    ++i;
+  } else if (digits() == 0) {
+    return false;
+  }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == text.size();
+}
+
+// The elements of a JSON array appended to out.list, each read by read(value, element); a
+// failure's path gains the element's index. Shared by the plain and AttributeValue readers.
+template <class Read>
+void read_elements(simdjson::ondemand::array array, AttributeValue& out, Read&& read) {
+  std::size_t index = 0;
+  for (auto element : array) {
+    try {
+      simdjson::ondemand::value v;
+      if (auto error = std::move(element).get(v)) throw_invalid_json(error);
+      read(v, out.list.emplace_back());
+    } catch (PathedFailure& failure) {
+      failure.prepend_index(index);
+      throw;
+    }
+    ++index;
+  }
+}
+
+// The members of a JSON object appended to out.map, each value read by read(value, member);
+// a failure's path gains the member's name.
+template <class Read>
+void read_members(simdjson::ondemand::object object, AttributeValue& out, Read&& read) {
+  for (auto member : object) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (auto error = std::move(member).get(field)) throw_invalid_json(error);
+    if (auto error = field.unescaped_key().get(key)) throw_invalid_json(error);
+    auto& entry = out.map.emplace_back(AttributeValue::Member{std::string(key), AttributeValue{}});
+    try {
+      read(field.value(), entry.second);
+    } catch (PathedFailure& failure) {
+      failure.prepend_member(key);
+      throw;
+    }
+  }
+}
+
+// depth: the level of value in the document (the item is 1), bounded as the codec bounds it,
+// since each level is a level of recursion here.
+// A plain-JSON number's text as written, checked against JSON's number grammar (simdjson's
+// type() looks at the first byte only); a bad one throws, naming where it is.
+inline std::string_view plain_number_text(std::string_view raw) {
+  while (!raw.empty() &&
+         (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) {
+    raw.remove_suffix(1);
+  }
+  if (!is_json_number(raw)) [[unlikely]]
+    throw_pathed("invalid number");
+  return raw;
+}
+inline std::string_view plain_number_text(simdjson::ondemand::value& value) {
+  return plain_number_text(value.raw_json_token());
+}
+
+inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out,
+                             std::int32_t depth = 1) {
+  using simdjson::ondemand::json_type;
+  json_type type;
+  if (auto error = value.type().get(type)) throw_invalid_json(error);
+  switch (type) {
+    case json_type::null:
+      out = AttributeValue{};
+      return;
+    case json_type::boolean: {
+      bool b = false;
+      if (auto error = value.get_bool().get(b)) throw_invalid_json(error);
+      out = AttributeValue::from_bool(b);
+      return;
+    }
+    case json_type::number:
+      out = AttributeValue::from_number(std::string(plain_number_text(value)));
+      return;
+    case json_type::string: {
+      std::string_view s;
+      if (auto error = value.get_string().get(s)) throw_invalid_json(error);
+      out = AttributeValue::from_string(std::string(s));
+      return;
+    }
+    case json_type::array: {
+      if (depth > max_decode_depth) [[unlikely]]
+        throw_depth_error();
+      simdjson::ondemand::array array;
+      if (auto error = value.get_array().get(array)) throw_invalid_json(error);
+      out = AttributeValue::empty_list();
+      read_elements(array, out, [depth](simdjson::ondemand::value v, AttributeValue& element) {
+        read_plain_value(v, element, depth + 1);
+      });
+      return;
+    }
+    case json_type::object: {
+      if (depth > max_decode_depth) [[unlikely]]
+        throw_depth_error();
+      simdjson::ondemand::object object;
+      if (auto error = value.get_object().get(object)) throw_invalid_json(error);
+      out = AttributeValue::empty_map();
+      read_members(object, out, [depth](simdjson::ondemand::value v, AttributeValue& member) {
+        read_plain_value(v, member, depth + 1);
+      });
+      return;
+    }
+  }
+  throw_pathed("unexpected JSON value");
+}
+
+inline void read_attribute_value_members(simdjson::ondemand::object object, AttributeValue& out,
+                                         std::int32_t depth);
+
+// One DynamoDB AttributeValue ({"S":"x"}, {"N":"1"}, {"M":{...}}, ...) into `out`; depth as
+// in read_plain_value. Binary values and number or binary sets have no AttributeValue kind
+// here (pksk writes none): they are a DecodeError naming the tag.
+inline void read_attribute_value(simdjson::ondemand::value value, AttributeValue& out,
+                                 std::int32_t depth = 1) {
+  simdjson::ondemand::object wrapper;
+  if (auto error = value.get_object().get(wrapper)) throw_invalid_json(error);
+  for (auto member : wrapper) {
+    simdjson::ondemand::field field;
+    std::string_view tag;
+    if (auto error = std::move(member).get(field)) throw_invalid_json(error);
+    if (auto error = field.unescaped_key().get(tag)) throw_invalid_json(error);
+    simdjson::ondemand::value inner = field.value();
+    if (tag == "S" || tag == "N") {
+      std::string_view text;
+      if (auto error = inner.get_string().get(text)) throw_invalid_json(error);
+      if (tag == "N" && !is_json_number(text)) [[unlikely]]
+        throw_pathed("invalid number");
+      out = tag == "S" ? AttributeValue::from_string(std::string(text))
+                       : AttributeValue::from_number(std::string(text));
+    } else if (tag == "BOOL") {
+      bool b = false;
+      if (auto error = inner.get_bool().get(b)) throw_invalid_json(error);
+      out = AttributeValue::from_bool(b);
+    } else if (tag == "NULL") {
+      out = AttributeValue::null_value();
+    } else if (tag == "SS") {
+      simdjson::ondemand::array array;
+      if (auto error = inner.get_array().get(array)) throw_invalid_json(error);
+      std::vector<std::string> strings;
+      for (auto element : array) {
+        std::string_view text;
+        if (auto error = element.get_string().get(text)) throw_invalid_json(error);
+        strings.emplace_back(text);
+      }
+      out = AttributeValue::from_set(std::move(strings));
+    } else if (tag == "L") {
+      if (depth > max_decode_depth) [[unlikely]]
+        throw_depth_error();
+      simdjson::ondemand::array array;
+      if (auto error = inner.get_array().get(array)) throw_invalid_json(error);
+      out = AttributeValue::empty_list();
+      read_elements(array, out, [depth](simdjson::ondemand::value v, AttributeValue& element) {
+        read_attribute_value(v, element, depth + 1);
+      });
+    } else if (tag == "M") {
+      if (depth > max_decode_depth) [[unlikely]]
+        throw_depth_error();
+      simdjson::ondemand::object object;
+      if (auto error = inner.get_object().get(object)) throw_invalid_json(error);
+      out = AttributeValue::empty_map();
+      read_attribute_value_members(object, out, depth + 1);
+    } else {
+      throw_pathed("unsupported AttributeValue type \"" + std::string(tag) + "\"");
+    }
+    return;
+  }
+  throw_pathed("an AttributeValue with no type");
+}
+
+// The members of an AttributeValue map ("M", or a whole item) into `out`, a map.
+inline void read_attribute_value_members(simdjson::ondemand::object object, AttributeValue& out,
+                                         std::int32_t depth) {
+  read_members(object, out, [depth](simdjson::ondemand::value v, AttributeValue& member) {
+    read_attribute_value(v, member, depth);
+  });
+}
+
+}  // namespace detail
+
+// Parses a plain JSON body (an object) into an item map. Throws DecodeError.
+inline AttributeValue parse_plain_body(std::string_view json) {
+  thread_local simdjson::ondemand::parser parser;
+  thread_local detail::PaddedBuffer buffer;
+  try {
+    const std::string_view padded = buffer.assign(json);
+    simdjson::ondemand::document document;
+    if (auto error =
+            parser.iterate(padded.data(), padded.size(), buffer.padded_capacity()).get(document)) {
+      detail::throw_invalid_json(error);
+    }
+    simdjson::ondemand::value root;
+    if (auto error = document.get_value().get(root)) detail::throw_invalid_json(error);
+    AttributeValue item;
+    detail::read_plain_value(root, item);
+    if (item.kind != AttributeValue::Kind::map) detail::throw_pathed("expected an object");
+    return item;
+  } catch (const detail::PathedFailure& failure) {
+    throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+  }
+}
+
+}  // namespace pksk
