@@ -1,0 +1,46 @@
+#pragma once
+// The DynamoDB backend's options: where it sends requests, with which credentials, how it
+// retries, and whether it creates missing tables and writes exactly once.
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "credentials.hpp"
+
+namespace pksk::dynamodb {
+
+// Retries of throttled requests, 5xx answers and dropped connections: exponential backoff with
+// full jitter, until max_attempts requests were made or max_total time has passed, then a
+// BackendError with the last failure. Validation and condition failures are never retried.
+struct RetryOptions {
+  int max_attempts = 10;
+  std::chrono::milliseconds base_delay{25};
+  std::chrono::milliseconds max_delay{2000};
+  std::chrono::milliseconds max_total{30000};
+};
+
+struct Options {
+  // Empty: https://dynamodb.<region>.amazonaws.com. DynamoDB Local: "http://127.0.0.1:8000".
+  std::string endpoint{};
+  std::string region{};  // empty: resolve_region (AWS_REGION, AWS_DEFAULT_REGION, the profile)
+  // Empty: resolve_credentials (the environment, then the profile's files).
+  std::optional<Credentials> credentials{};
+  ProfileOptions profile{};
+  std::chrono::milliseconds connect_timeout{3000};
+  std::chrono::milliseconds request_timeout{10000};  // one attempt, answer included
+  RetryOptions retry{};
+  // open_table creates a missing table (on-demand capacity) and waits until it is ACTIVE. For
+  // development and tests: off, a missing table is a BackendError.
+  bool create_missing_tables = false;
+  // An update, or a put or erase with a condition, whose answer was lost cannot simply be sent
+  // again: applied twice, an ADD would count twice and a condition would fail on the write's own
+  // result. On (the default), such a write goes as a one-action TransactWriteItems with a client
+  // request token, which DynamoDB applies once however often it is retried; it costs twice the
+  // write capacity, and an update's result is read back with a consistent GetItem. Off, it goes
+  // as PutItem, UpdateItem or DeleteItem, and a lost answer is a BackendError saying that the
+  // outcome is unknown.
+  bool exactly_once_writes = true;
+};
+
+}  // namespace pksk::dynamodb

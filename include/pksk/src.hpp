@@ -1,0 +1,20 @@
+#pragma once
+// pksk's non-template code, for a program built with PKSK_SEPARATE_COMPILATION defined in every
+// translation unit: include this in exactly one of them, after the headers of the backends the
+// program uses (<pksk/sqlite.hpp>, <pksk/dynamodb.hpp>), and it defines those backends there.
+// That translation unit alone then includes <sqlite3.h> or <curl/curl.h>, and links against
+// SQLite or libcurl. The CMake targets pksk::sqlite_compiled and pksk::dynamodb_compiled are
+// this, built for you.
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#error "<pksk/src.hpp> is for programs that define PKSK_SEPARATE_COMPILATION in every translation unit; without it pksk is header-only and needs no source file"
+#endif
+
+#include "detail/config.hpp"
+
+#ifdef PKSK_DETAIL_SQLITE_BACKEND_DECLARED
+#include "sqlite/impl/backend.ipp"
+#endif
+#ifdef PKSK_DETAIL_DYNAMODB_BACKEND_DECLARED
+#include "dynamodb/impl/backend.ipp"
+#endif
