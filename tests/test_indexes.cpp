@@ -13,6 +13,7 @@
 
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
+#include <pksk/sqlite/detail/sql.hpp>  // the SQL the backend prepares, for its query plans
 
 #include "support/temp_dir.hpp"
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <pksk/sqlite.hpp>
+#include <pksk/sqlite/detail/sql.hpp>  // the SQL the backend prepares, for its query plans
 
 namespace {
 
