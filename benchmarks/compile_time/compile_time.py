@@ -11,6 +11,14 @@ matplotlib, else results/compile_time.svg).
     benchmarks/compile_time/compile_time.py --reps 1 --opts O2   # quicker
     git archive <commit> | tar -x -C /tmp/old     # then, both trees in one run, alternating:
     benchmarks/compile_time/compile_time.py --baseline /tmp/old
+    benchmarks/compile_time/compile_time.py --modes header-only separate --opts O2 --sizes 10
+
+Modes: `header-only` compiles everything in the TU, as pksk is by default. `separate` is a
+program built with PKSK_SEPARATE_COMPILATION: the TU declares each entity's code
+`extern template struct pksk::EntityCode<E>;`, and the entities' code is compiled in their own
+TUs (`template struct pksk::EntityCode<E>;`), the backend's in one with <pksk/src.hpp>. Besides
+the using TU, separate mode times one entity's own TU ("entity TU" rows), and links the whole
+program once, untimed, to show that it links.
 
 Each entity is what an application's entity looks like: strings, a double, an int, an
 optional and a vector of a nested struct, with put, get and a typed query. All entities share
@@ -33,7 +41,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
 
-def entity_source(i: int) -> str:
+def entity_definition(i: int, separate: bool = False) -> str:
+    promise = f"extern template struct pksk::EntityCode<E{i}>;\n" if separate else ""
     return f"""
 struct Part{i} {{
   std::string sku;
@@ -55,6 +64,11 @@ struct pksk::Entity<E{i}> {{
   static constexpr std::string_view pk = "ACC#{{acc}}";
   static constexpr std::string_view sk = "E{i}#{{id}}";
 }};
+{promise}"""
+
+
+def entity_use(i: int) -> str:
+    return f"""
 std::size_t use_e{i}(pksk::Table<pksk::sqlite::Backend>& table) {{
   table.put(E{i}{{.acc = "a", .id = "{i}", .name = "n", .amount = 1.5, .count = {i},
                  .note = "x", .parts = {{Part{i}{{"s", 1, 2.0}}}}}});
@@ -65,12 +79,24 @@ std::size_t use_e{i}(pksk::Table<pksk::sqlite::Backend>& table) {{
 """
 
 
-def tu_source(n: int) -> str:
-    head = "#include <pksk/pksk.hpp>\n#include <pksk/sqlite.hpp>\n"
+def entity_source(i: int) -> str:
+    return entity_definition(i) + entity_use(i)
+
+
+HEAD = "#include <pksk/pksk.hpp>\n#include <pksk/sqlite.hpp>\n"
+STD = "#include <optional>\n#include <string>\n#include <vector>\n"
+
+
+def tu_source(n: int, separate: bool = False) -> str:
+    head = HEAD
     if n == 0:
         return head + "\nint main() { return 0; }\n"
-    body = [head, "#include <optional>\n#include <string>\n#include <vector>\n"]
-    body += [entity_source(i) for i in range(n)]
+    body = [head, STD]
+    if separate:
+        body.append(f'#include "entities_{n}.hpp"\n')
+        body += [entity_use(i) for i in range(n)]
+    else:
+        body += [entity_source(i) for i in range(n)]
     members = ", ".join(f"E{i}" for i in range(n))
     calls = " + ".join(f"use_e{i}(table)" for i in range(n))
     body.append(f"""
@@ -86,6 +112,42 @@ int main() {{
 }}
 """)
     return "".join(body)
+
+
+def entities_header(n: int) -> str:
+    """Separate mode: the entities and the promise that their code is compiled elsewhere."""
+    return "#pragma once\n" + HEAD + STD + "".join(entity_definition(i, True) for i in range(n))
+
+
+def entity_tu_source(i: int) -> str:
+    """Separate mode: the one TU that compiles entity i's code."""
+    return f'#include "entities_{i + 1}.hpp"\ntemplate struct pksk::EntityCode<E{i}>;\n'
+
+
+def src_tu_source() -> str:
+    return "#include <pksk/sqlite.hpp>\n#include <pksk/src.hpp>\n"
+
+
+def link_separate(cxx: str, root: Path, n: int, tmpdir: Path) -> bool:
+    """Compiles and links the separate-mode program with n entities once: it must link."""
+    objects = []
+    for name, source in [("main", tu_source(n, True)), ("src", src_tu_source())] + [
+            (f"e{i}", entity_tu_source(i)) for i in range(n)]:
+        path = tmpdir / f"link_{name}.cpp"
+        path.write_text(source)
+        obj = tmpdir / f"link_{name}.o"
+        cmd = [cxx, "-std=c++20", "-O0", "-DPKSK_SEPARATE_COMPILATION", *include_flags(root),
+               f"-I{tmpdir}", "-c", str(path), "-o", str(obj)]
+        if subprocess.run(cmd, capture_output=True, text=True).returncode != 0:
+            print(f"separate mode: {name} does not compile", file=sys.stderr)
+            return False
+        objects.append(str(obj))
+    link = subprocess.run([cxx, *objects, "-o", str(tmpdir / "program"), "-lsqlite3",
+                           "-lsimdjson"], capture_output=True, text=True)
+    if link.returncode != 0:
+        print(f"separate mode: the program does not link\n{link.stderr[-3000:]}", file=sys.stderr)
+        return False
+    return subprocess.run([str(tmpdir / "program")]).returncode in (0, 1)
 
 
 def include_flags(root: Path) -> list[str]:
@@ -123,30 +185,48 @@ def run(args) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
         sources = {}
-        for n in args.sizes:
-            src = tmpdir / f"entities_{n}.cpp"
-            src.write_text(tu_source(n))
-            sources[n] = src
+        for mode in args.modes:
+            separate = mode == "separate"
+            for n in args.sizes:
+                src = tmpdir / f"{mode}_entities_{n}.cpp"
+                src.write_text(tu_source(n, separate))
+                sources[(mode, n)] = src
+            if separate:
+                for n in range(1, max(args.sizes) + 1):
+                    (tmpdir / f"entities_{n}.hpp").write_text(entities_header(n))
+                src = tmpdir / "separate_entity_tu.cpp"
+                src.write_text(entity_tu_source(0))
+                sources[(mode, "entity TU")] = src
+        results["modes"] = args.modes
         for cxx in args.compilers:
             results["compilers"][cxx] = compiler_version(cxx)
+            if "separate" in args.modes:
+                results.setdefault("links", {})[cxx] = all(
+                    link_separate(cxx, root, max(args.sizes), tmpdir) for root in roots.values())
+                print(f"separate mode with {cxx}: links and runs: {results['links'][cxx]}")
             for opt in args.opts:
-                for n in args.sizes:
+                for mode, n in sources:
+                    flags = ["-DPKSK_SEPARATE_COMPILATION", f"-I{tmpdir}"] if mode == "separate" \
+                        else []
                     # Trees alternate run by run, so that a change of load on a shared machine
                     # weighs on both alike.
                     runs = {label: [] for label in roots}
                     for _ in range(args.reps):
                         for label, root in roots.items():
-                            cmd = [cxx, "-std=c++20", f"-{opt}", *include_flags(root), "-c",
-                                   str(sources[n]), "-o", str(tmpdir / "out.o")]
+                            cmd = [cxx, "-std=c++20", f"-{opt}", *flags, *include_flags(root),
+                                   "-c", str(sources[(mode, n)]), "-o", str(tmpdir / "out.o")]
                             runs[label].append(measure(cmd, tmpdir))
                     for label, measured in runs.items():
                         cpu = [r[0] for r in measured]
                         rss = [r[1] for r in measured]
-                        cell = {"tree": label, "compiler": cxx, "opt": opt, "entities": n,
+                        tree = label if mode == "header-only" else f"{label} {mode}"
+                        cell = {"tree": tree, "compiler": cxx, "opt": opt,
+                                "entities": n if isinstance(n, int) else -1,
                                 "cpu_s": statistics.median(cpu), "rss_mb": statistics.median(rss),
                                 "runs_cpu_s": cpu, "runs_rss_mb": rss}
                         results["cells"].append(cell)
-                        print(f"{label:8} {cxx:10} -{opt} {n:3} entities: {cell['cpu_s']:7.2f} s "
+                        what = f"{n:3} entities" if isinstance(n, int) else "one entity's own TU"
+                        print(f"{tree:16} {cxx:10} -{opt} {what}: {cell['cpu_s']:7.2f} s "
                               f"{cell['rss_mb']:5} MB  (runs "
                               f"{', '.join(f'{c:.2f}' for c in cpu)})", flush=True)
     results["machine"]["load_after"] = os.getloadavg()
@@ -160,6 +240,9 @@ def derived(results: dict) -> list[dict]:
     for (tree, cxx, opt, n), cell in sorted(by_key.items()):
         base = by_key.get((tree, cxx, opt, 0))
         row = dict(cell)
+        if n < 0:  # separate mode's entity TU: reported as it is
+            rows.append(row)
+            continue
         if base and n > 0:
             row["ratio"] = cell["cpu_s"] / base["cpu_s"]
             row["per_entity_s"] = (cell["cpu_s"] - base["cpu_s"]) / n
@@ -188,7 +271,8 @@ def markdown(results: dict, rows: list[dict]) -> str:
             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in sorted(rows, key=lambda r: (r["compiler"], r["opt"], r["tree"] != "pksk",
                                          r["entities"])):
-        ratio = f"{r['ratio']:.2f}x" if "ratio" in r else "(includes only)"
+        ratio = f"{r['ratio']:.2f}x" if "ratio" in r else (
+            "(one entity's own TU)" if r["entities"] < 0 else "(includes only)")
         per = f"{r['per_entity_s']:.3f}" if "per_entity_s" in r else ""
         per_mb = f"{r['per_entity_mb']:.1f}" if "per_entity_mb" in r else ""
         marginal = f"{r['marginal_s']:.3f}" if "marginal_s" in r else ""
@@ -205,6 +289,8 @@ def markdown(results: dict, rows: list[dict]) -> str:
 def plot(rows: list[dict], outdir: Path) -> Path:
     series = {}
     for r in rows:
+        if r["entities"] < 0:
+            continue
         label = f"{r['compiler']} -{r['opt']}" + ("" if r["tree"] == "pksk" else f" ({r['tree']})")
         series.setdefault(label, []).append((r["entities"], r["cpu_s"]))
     try:
@@ -265,11 +351,13 @@ def main() -> None:
     parser.add_argument("--opts", nargs="+", default=["O0", "O2"])
     parser.add_argument("--sizes", nargs="+", type=int, default=[0, 1, 10, 30])
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--modes", nargs="+", default=["header-only"],
+                        choices=["header-only", "separate"])
     parser.add_argument("--emit", type=int, metavar="N", help="print the TU with N entities")
     parser.add_argument("--report", metavar="JSON", help="render a compile_time.json again")
     args = parser.parse_args()
     if args.emit is not None:
-        print(tu_source(args.emit), end="")
+        print(tu_source(args.emit, "separate" in args.modes), end="")
         return
     if args.report:  # renders a results file again, without compiling
         results = json.loads(Path(args.report).read_text())
