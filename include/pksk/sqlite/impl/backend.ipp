@@ -32,6 +32,7 @@
 #include "../detail/schema.hpp"
 #include "../detail/shared.hpp"
 #include "../detail/sql.hpp"
+#include "../detail/transaction.hpp"
 
 namespace pksk::sqlite {
 
@@ -148,7 +149,7 @@ struct Backend::Impl {
       insert(k, request.item);
       return;
     }
-    WriteTransaction transaction(k, "put");
+    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "put");
     require(k.t, "put", {request.item.pk, request.item.sk}, *request.condition,
             load(k, {request.item.pk, request.item.sk}));
     insert(k, request.item);
@@ -159,7 +160,7 @@ struct Backend::Impl {
     Call k = enter(table);
     const detail::sqlite::TableState& t = k.t;
     check_key(t, "update", request.key);
-    WriteTransaction transaction(k, "update");
+    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "update");
     // Per thread and reused: an update allocates for what it parses and writes, not for these.
     thread_local std::vector<std::string_view> names;
     thread_local BodyPatch patch;
@@ -233,7 +234,7 @@ struct Backend::Impl {
     Call k = enter(table);
     check_key(k.t, "erase", request.key);
     if (request.condition == nullptr) return remove(k, request.key);
-    WriteTransaction transaction(k, "erase");
+    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "erase");
     require(k.t, "erase", request.key, *request.condition, load(k, request.key));
     const bool removed = remove(k, request.key);
     transaction.commit();
@@ -243,7 +244,7 @@ struct Backend::Impl {
   void transact(TableHandle table, std::span<const WriteRequest> writes) {
     Call k = enter(table);
     for (const WriteRequest& write : writes) check_key(k.t, "transaction", key_of(write));
-    WriteTransaction transaction(k, "transaction");
+    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "transaction");
     std::vector<std::optional<AttributeValue>> items(writes.size());
     std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
     bool canceled = false;
@@ -285,7 +286,7 @@ struct Backend::Impl {
     Call k = enter(table);
     unprocessed.clear();
     for (const WriteRequest& write : writes) check_key(k.t, "batch write", key_of(write));
-    WriteTransaction transaction(k, "batch write");
+    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "batch write");
     for (const WriteRequest& write : writes) {
       if (const auto* put = std::get_if<PutRequest>(&write)) {
         insert(k, put->item);
@@ -615,7 +616,7 @@ struct Backend::Impl {
               "is open read-only");
     }
     const std::string_view operation = "open_table (adding its indexes)";
-    run_control(conn, Control::begin, spec.name, operation);
+    detail::sqlite::run_control(conn, detail::sqlite::Control::begin, spec.name, operation);
     try {
       // Looked at again under the write lock: another connection may have added them meanwhile.
       for (const std::string& column : ds::missing_index_columns(db, spec)) {
@@ -626,9 +627,9 @@ struct Backend::Impl {
         ds::for_each_row(db, ds::create_index_sql(spec, index), {}, spec.name, operation,
                          [](sqlite3_stmt*) {});
       }
-      run_control(conn, Control::commit, spec.name, operation);
+      detail::sqlite::run_control(conn, detail::sqlite::Control::commit, spec.name, operation);
     } catch (...) {
-      rollback(conn);
+      detail::sqlite::rollback(conn);
       throw;
     }
   }
@@ -638,71 +639,6 @@ struct Backend::Impl {
   // BEGIN IMMEDIATE takes the write lock before anything is read, so no other connection can
   // change the item between the read and the write; a transaction not committed is rolled back
   // however the scope is left (a failed condition, an exception from anywhere).
-  class WriteTransaction {
-   public:
-    WriteTransaction(Call& call, std::string_view what)
-        : conn_(call.c), table_(call.t.name), what_(what) {
-      run_control(conn_, Control::begin, table_, what_);
-    }
-    WriteTransaction(const WriteTransaction&) = delete;
-    WriteTransaction& operator=(const WriteTransaction&) = delete;
-    void commit() {
-      run_control(conn_, Control::commit, table_, what_);
-      done_ = true;
-    }
-    ~WriteTransaction() {
-      if (!done_) rollback(conn_);
-    }
-
-   private:
-    detail::sqlite::ConnectionState& conn_;
-    std::string_view table_;
-    std::string_view what_;
-    bool done_ = false;
-  };
-
-  // BEGIN IMMEDIATE, COMMIT and ROLLBACK, prepared once per connection on first use: every
-  // conditional write, update, transaction and batch runs two of them, and sqlite3_exec would
-  // parse and prepare each again (a few microseconds a write).
-  enum class Control : unsigned char { begin, commit, rollback };
-  static constexpr std::array<const char*, 3> control_sql{"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"};
-
-  static sqlite3_stmt* control(detail::sqlite::ConnectionState& c, Control which,
-                               std::string_view table, std::string_view operation) {
-    detail::sqlite::Statement& stmt = c.control[static_cast<std::size_t>(which)];
-    if (!stmt) {
-      const char* sql = control_sql[static_cast<std::size_t>(which)];
-      stmt = detail::sqlite::prepare(c.db(), sql, table, std::string(operation) + " (" + sql + ")");
-    }
-    return stmt.get();
-  }
-
-  // BEGIN IMMEDIATE waits for the write lock (busy handler) and is retried where SQLite answers
-  // SQLITE_BUSY without waiting; past Options::busy_timeout, BackendError names the table.
-  static void run_control(detail::sqlite::ConnectionState& c, Control which, std::string_view table,
-                          std::string_view operation) {
-    sqlite3_stmt* s = control(c, which, table, operation);
-    const int rc = which == Control::begin ? c.step_first(s) : sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-      detail::sqlite::throw_failure(
-          c.db(), rc, table,
-          std::string(operation) + " (" + control_sql[static_cast<std::size_t>(which)] + ")");
-    }
-  }
-
-  // Never throws: a failed write's scope is being left, and there may be no transaction left
-  // to roll back (SQLite rolls some failures back itself).
-  static void rollback(detail::sqlite::ConnectionState& c) noexcept {
-    try {
-      sqlite3_stmt* s = control(c, Control::rollback, {}, "rollback");
-      sqlite3_step(s);
-      sqlite3_reset(s);
-    } catch (...) {
-      sqlite3_exec(c.db(), "ROLLBACK", nullptr, nullptr, nullptr);
-    }
-  }
-
   // A statement's SQL and the operation its preparation's error names.
   struct StatementText {
     std::string sql;

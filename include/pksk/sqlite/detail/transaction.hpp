@@ -1,0 +1,84 @@
+#pragma once
+// Write transactions on one connection: BEGIN IMMEDIATE, COMMIT and ROLLBACK as statements
+// prepared once, and WriteTransaction, which rolls back whatever leaves its scope uncommitted.
+
+#include <sqlite3.h>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "connections.hpp"
+#include "handle.hpp"
+
+namespace pksk::detail::sqlite {
+
+// BEGIN IMMEDIATE, COMMIT and ROLLBACK, prepared once per connection on first use: every
+// conditional write, update, transaction and batch runs two of them, and sqlite3_exec would
+// parse and prepare each again (a few microseconds a write).
+enum class Control : unsigned char { begin, commit, rollback };
+inline constexpr std::array<const char*, 3> control_sql{"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"};
+
+inline sqlite3_stmt* control(ConnectionState& c, Control which, std::string_view table,
+                             std::string_view operation) {
+  Statement& stmt = c.control[static_cast<std::size_t>(which)];
+  if (!stmt) {
+    const char* sql = control_sql[static_cast<std::size_t>(which)];
+    stmt = prepare(c.db(), sql, table, std::string(operation) + " (" + sql + ")");
+  }
+  return stmt.get();
+}
+
+// BEGIN IMMEDIATE waits for the write lock (busy handler) and is retried where SQLite answers
+// SQLITE_BUSY without waiting; past Options::busy_timeout, BackendError names the table.
+inline void run_control(ConnectionState& c, Control which, std::string_view table,
+                        std::string_view operation) {
+  sqlite3_stmt* s = control(c, which, table, operation);
+  const int rc = which == Control::begin ? c.step_first(s) : sqlite3_step(s);
+  sqlite3_reset(s);
+  if (rc != SQLITE_DONE) {
+    throw_failure(
+        c.db(), rc, table,
+        std::string(operation) + " (" + control_sql[static_cast<std::size_t>(which)] + ")");
+  }
+}
+
+// Never throws: a failed write's scope is being left, and there may be no transaction left
+// to roll back (SQLite rolls some failures back itself).
+inline void rollback(ConnectionState& c) noexcept {
+  try {
+    sqlite3_stmt* s = control(c, Control::rollback, {}, "rollback");
+    sqlite3_step(s);
+    sqlite3_reset(s);
+  } catch (...) {
+    sqlite3_exec(c.db(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+}
+
+// One write transaction (BEGIN IMMEDIATE), rolled back unless committed: a failed write leaves
+// no trace.
+class WriteTransaction {
+ public:
+  WriteTransaction(ConnectionState& conn, std::string_view table, std::string_view what)
+      : conn_(conn), table_(table), what_(what) {
+    run_control(conn_, Control::begin, table_, what_);
+  }
+  WriteTransaction(const WriteTransaction&) = delete;
+  WriteTransaction& operator=(const WriteTransaction&) = delete;
+  void commit() {
+    run_control(conn_, Control::commit, table_, what_);
+    done_ = true;
+  }
+  ~WriteTransaction() {
+    if (!done_) rollback(conn_);
+  }
+
+ private:
+  ConnectionState& conn_;
+  std::string_view table_;
+  std::string_view what_;
+  bool done_ = false;
+};
+
+}  // namespace pksk::detail::sqlite
