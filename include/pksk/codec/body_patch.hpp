@@ -16,7 +16,7 @@
 #include <simdjson.h>
 
 #include "../error.hpp"
-#include "attribute_value_json.hpp"
+#include "attribute_value_read.hpp"
 #include "detail/json_path.hpp"
 #include "detail/json_writer.hpp"
 #include "detail/padded_buffer.hpp"

@@ -10,10 +10,10 @@
 #include <utility>
 
 #include "attribute_value.hpp"
-#include "codec.hpp"
 #include "decimal.hpp"
 #include "detail/json_path.hpp"
 #include "detail/json_writer.hpp"
+#include "encode.hpp"
 
 namespace pksk {
 

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <utility>
 
-#include "../codec/attribute_value_json.hpp"
+#include "../codec/attribute_value_read.hpp"
 #include "../codec/decimal.hpp"
 #include "../error.hpp"
 #include "expression.hpp"

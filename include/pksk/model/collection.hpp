@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../codec/codec.hpp"
+#include "../codec/entity_code.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
 #include "../reflect/equal.hpp"
@@ -180,7 +181,7 @@ class ItemCollection {
   void decode_back(ParsedItem live, std::string_view body, BodyDecoder& decoder) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      decoder.decode<Format>(live, body, *std::get_if<T>(&slot));
+      EntityCode<T>::decode(Format, decoder, live, body, *std::get_if<T>(&slot));
     } catch (...) {
       items_.pop_back();
       throw;
@@ -193,7 +194,7 @@ class ItemCollection {
                             const std::bitset<field_count_v<T>>& mask) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      decoder.decode_selected<Format>(live, body, *std::get_if<T>(&slot), mask);
+      EntityCode<T>::decode_selected(Format, decoder, live, body, *std::get_if<T>(&slot), mask);
     } catch (...) {
       items_.pop_back();
       throw;

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "../../backend/backend.hpp"
-#include "../../codec/attribute_value_json.hpp"
+#include "../../codec/attribute_value_read.hpp"
 #include "../../codec/codec.hpp"
 #include "../../error.hpp"
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 #include "../../backend/backend.hpp"
-#include "../../codec/attribute_value_json.hpp"
+#include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_format.hpp"
 #include "../../error.hpp"
 #include "../../expr/evaluate.hpp"

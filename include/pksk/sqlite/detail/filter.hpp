@@ -23,7 +23,7 @@
 #include <simdjson.h>
 
 #include "../../backend/backend.hpp"
-#include "../../codec/attribute_value_json.hpp"
+#include "../../codec/attribute_value_read.hpp"
 #include "../../codec/detail/padded_buffer.hpp"
 #include "../../error.hpp"
 #include "../../expr/evaluate.hpp"

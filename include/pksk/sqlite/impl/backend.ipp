@@ -18,7 +18,7 @@
 #include <variant>
 #include <vector>
 #include "../../backend/backend.hpp"
-#include "../../codec/attribute_value_json.hpp"
+#include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_patch.hpp"
 #include "../../codec/item_size.hpp"
 #include "../../error.hpp"

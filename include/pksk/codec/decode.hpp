@@ -1,0 +1,650 @@
+#pragma once
+// Item text -> entity, in the two formats encode.hpp writes: one traversal straight from
+// simdjson On-Demand into the struct, no DOM, a reused parser and padded buffer, keys matched
+// against compile-time field names, strings assigned into the members' own storage.
+
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <simdjson.h>
+
+#include "../error.hpp"
+#include "../reflect/reflect.hpp"
+#include "body_format.hpp"
+#include "detail/json_path.hpp"
+#include "detail/json_reader.hpp"
+#include "detail/json_reader_attribute_value.hpp"
+#include "detail/padded_buffer.hpp"
+#include "encode.hpp"
+#include "parsed_item.hpp"
+
+namespace pksk {
+
+namespace detail {
+
+// ---------------------------------------------------------------------------------- decode
+//
+// The traversal below runs for every value of every item a query returns, so it is written
+// for the optimiser: no path bookkeeping (see json_path.hpp), keys dispatched on their first
+// character before any comparison, and every failure, message building included, in a cold
+// function kept out of line. Everything between two records (a field, its value, the reader's
+// call into simdjson) is always inlined, so that an entity decodes in a few functions, as a
+// hand-written decoder does; decode_fields is left to the optimiser, which is what lets a
+// record contain itself (a tree of vector<Node>) without inlining without end.
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_invalid_json(simdjson::error_code error) {
+  throw_pathed("invalid JSON (" + std::string(simdjson::error_message(error)) + ")");
+}
+
+// A read failed: a type mismatch names what was expected and found; anything else is
+// malformed input.
+template <class Reader>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_read_error(std::string_view expected,
+                                                             typename Reader::Value& value,
+                                                             simdjson::error_code error) {
+  if (error != simdjson::INCORRECT_TYPE && error != simdjson::NUMBER_OUT_OF_RANGE) {
+    throw_invalid_json(error);
+  }
+  throw_pathed("expected " + std::string(expected) + ", found " + Reader::describe(value));
+}
+
+template <class T>
+std::string integer_range_text() {
+  return "an integer between " + std::to_string(std::numeric_limits<T>::min()) + " and " +
+         std::to_string(std::numeric_limits<T>::max());
+}
+
+template <class E>
+std::string enum_names_text() {
+  std::string text = "one of";
+  const char* separator = " ";
+  for (const auto& entry : enum_entries_v<E>) {
+    text += separator;
+    text += entry.name;
+    separator = ", ";
+  }
+  return text;
+}
+
+// One default-constructed record per type, the source of a missing field's value.
+template <class T>
+const T& default_record() {
+  static const T instance{};
+  return instance;
+}
+
+template <class Reader, class T>
+[[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out);
+
+// What decode_value<T> reads, for Reader::open.
+template <class T>
+consteval ValueKind value_kind() {
+  if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T> ||
+                std::is_same_v<T, TimePoint>) {
+    return ValueKind::string;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return ValueKind::boolean;
+  } else if constexpr (CodecInteger<T> || std::is_floating_point_v<T>) {
+    return ValueKind::number;
+  } else if constexpr (is_optional_v<T>) {
+    return value_kind<typename T::value_type>();  // null is the exception: omitted in fields
+  } else if constexpr (is_vector_v<T>) {
+    return ValueKind::list;
+  } else if constexpr (is_string_set_v<T>) {
+    return ValueKind::string_set;
+  } else if constexpr (is_string_map_v<T> || CodecRecord<T>) {
+    return ValueKind::object;
+  } else {
+    return ValueKind::any;
+  }
+}
+
+template <class Reader, class T, std::size_t I>
+[[gnu::always_inline]] inline void decode_field(ondemand::value raw, T& out) {
+  using Field = std::remove_cvref_t<decltype(get_field<I>(out))>;
+  if constexpr (storable<Field>()) {  // else MembersStorable has reported it
+    try {
+      typename Reader::Value value;
+      if (auto error = Reader::template open<value_kind<Field>()>(raw, value)) [[unlikely]] {
+        throw_read_error<Reader>("an AttributeValue", value, error);
+      }
+      decode_value<Reader>(value, get_field<I>(out));
+    } catch (PathedFailure& failure) {
+      failure.prepend_member(field_names_v<T>[I]);
+      throw;
+    }
+  }
+}
+
+// One member of T's object, dispatched on its key: a comparison of the key's first character
+// against each name's (a constant, so a compare-and-branch each) picks the candidates, and
+// only those are compared whole. An unknown key matches nothing and is left for On-Demand to
+// skip.
+template <class Reader, class T, std::size_t... I>
+[[gnu::always_inline]] inline void decode_member(ondemand::field& field, T& out,
+                                                 std::bitset<sizeof...(I)>& seen,
+                                                 std::index_sequence<I...>) {
+  const ondemand::raw_json_string key = field.key();
+  // A key is quoted in the input, so its first byte is readable even when it is "".
+  const char first = *key.raw();
+  (void)((first == field_names_v<T>[I][0] && key.unsafe_is_equal(field_names_v<T>[I]) &&
+          (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
+         ...);
+}
+
+// A value that holds no record: what decodes it cannot recurse, so inlining it ends.
+template <class T>
+consteval bool holds_no_record() {
+  if constexpr (!std::is_void_v<held_t<T>>) {
+    return holds_no_record<held_t<T>>();
+  } else {
+    return !CodecRecord<T>;
+  }
+}
+
+// A record whose members are all scalars, strings and lists of them (an order's line item):
+// decoded inside its parent's decoder, as a hand-written decoder does, saving a call and the
+// object's setup per element. Records that hold records keep their own function, which is what
+// lets a record contain itself (a tree of vector<Node>) without inlining without end.
+template <class T>
+inline constexpr bool is_leaf_record_v = [] {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    return (holds_no_record<field_type_t<T, I>>() && ...);
+  }(std::make_index_sequence<field_count_v<T>>{});
+}();
+
+// Fields in document order, each dispatched on its key (decode_member). Fields that did not
+// appear get their default value back, so a reused struct never keeps a previous item's value
+// and old bodies decode into newer structs.
+template <class Reader, class T>
+[[gnu::always_inline]] inline void decode_fields_inline(ondemand::object& object, T& out) {
+  static_assert(checked_v<MembersStorable<T>>);
+  constexpr std::size_t count = field_count_v<T>;
+  std::bitset<count> seen;
+  for (auto member : object) {
+    if (auto error = member.error()) [[unlikely]] {
+      throw_invalid_json(error);
+    }
+    // The field is used where it lies in `member`: copying it out (get) made g++ 12 move its
+    // iterator with vector loads right after the scalar stores that built it, a
+    // store-forwarding stall for every member.
+    ondemand::field&& field = std::move(member).value_unsafe();
+    decode_member<Reader>(field, out, seen, std::make_index_sequence<count>{});
+  }
+  if (!seen.all()) [[unlikely]] {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((seen.test(I) ? void() : void(get_field<I>(out) = get_field<I>(default_record<T>()))), ...);
+    }(std::make_index_sequence<count>{});
+  }
+}
+
+template <class Reader, class T>
+void decode_fields(ondemand::object& object, T& out) {
+  decode_fields_inline<Reader>(object, out);
+}
+
+// A projection: only the wanted fields are decoded, the others take their default value, and
+// the object is left as soon as every wanted field has been read.
+template <class Reader, class T, std::size_t... I>
+[[gnu::always_inline]] inline void decode_member_selected(ondemand::field& field, T& out,
+                                                          std::bitset<sizeof...(I)>& seen,
+                                                          const std::bitset<sizeof...(I)>& wanted,
+                                                          std::index_sequence<I...>) {
+  const ondemand::raw_json_string key = field.key();
+  const char first = *key.raw();
+  (void)((wanted.test(I) && first == field_names_v<T>[I][0] &&
+          key.unsafe_is_equal(field_names_v<T>[I]) &&
+          (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
+         ...);
+}
+
+template <class Reader, class T>
+void decode_fields_selected(ondemand::object& object, T& out,
+                            const std::bitset<field_count_v<T>>& wanted) {
+  static_assert(checked_v<MembersStorable<T>>);
+  constexpr std::size_t count = field_count_v<T>;
+  std::bitset<count> seen;
+  if (wanted.any()) {
+    for (auto member : object) {
+      if (auto error = member.error()) [[unlikely]] {
+        throw_invalid_json(error);
+      }
+      ondemand::field&& field = std::move(member).value_unsafe();  // not copied: decode_fields
+      decode_member_selected<Reader>(field, out, seen, wanted, std::make_index_sequence<count>{});
+      if (seen == wanted) break;
+    }
+  }
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((seen.test(I) ? void() : void(get_field<I>(out) = get_field<I>(default_record<T>()))), ...);
+  }(std::make_index_sequence<count>{});
+}
+
+// simdjson reports an integer beyond 64 bits as INCORRECT_TYPE, like 1.5; the message tells
+// them apart by the number's text.
+template <class Reader, class T>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_integer_error(typename Reader::Value& value,
+                                                                simdjson::error_code error) {
+  std::string_view text = Reader::number_text(value);
+  if (!text.empty() && text.front() == '-') text.remove_prefix(1);
+  const bool integral = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+  throw_read_error<Reader>(
+      error == simdjson::NUMBER_OUT_OF_RANGE || integral ? integer_range_text<T>() : "an integer",
+      value, integral ? simdjson::NUMBER_OUT_OF_RANGE : error);
+}
+
+template <class T>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_integer_range_error(std::int64_t n) {
+  throw_pathed("expected " + integer_range_text<T>() + ", found the number " + std::to_string(n));
+}
+
+template <class Reader, class T>
+[[gnu::always_inline]] inline void decode_integer(typename Reader::Value& value, T& out) {
+  if constexpr (std::is_unsigned_v<T> && sizeof(T) == sizeof(std::uint64_t)) {
+    std::uint64_t n;
+    if (auto error = Reader::get_uint64(value, n)) [[unlikely]] {
+      throw_integer_error<Reader, T>(value, error);
+    }
+    out = static_cast<T>(n);
+  } else {
+    std::int64_t n;
+    if (auto error = Reader::get_int64(value, n)) [[unlikely]] {
+      throw_integer_error<Reader, T>(value, error);
+    }
+    if constexpr (!std::is_same_v<T, std::int64_t> && sizeof(T) <= sizeof(std::int64_t)) {
+      if (n < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+          (sizeof(T) < sizeof(std::int64_t) &&
+           n > static_cast<std::int64_t>(std::numeric_limits<T>::max()))) [[unlikely]] {
+        throw_integer_range_error<T>(n);
+      }
+    }
+    out = static_cast<T>(n);
+  }
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_floating_error(double d, bool is_float) {
+  if (is_float && std::isfinite(d)) {
+    throw_pathed("expected a number in the range of float, found the number " + std::to_string(d));
+  }
+  throw_pathed("expected a finite number, found " + std::to_string(d));
+}
+
+template <class Reader, class E>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_enum_read_error(typename Reader::Value& value,
+                                                                  simdjson::error_code error) {
+  throw_read_error<Reader>("an enumerator name (" + enum_names_text<E>() + ")", value, error);
+}
+
+template <class E>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_enum_name_error(std::string_view name) {
+  throw_pathed("expected " + enum_names_text<E>() + ", found \"" + std::string(name) + "\"");
+}
+
+// How deep in the document a list, map, set or record may sit (the item itself is level 1).
+// simdjson On-Demand enforces no depth limit of its own: its max_depth (1024) only exists in
+// builds with SIMDJSON_DEVELOPMENT_CHECKS (those without NDEBUG), where it is an assertion,
+// an abort. And decoding a record type that contains itself (a tree of vector<Node>) recurses
+// once per level: a body nested 100,000 deep overflowed the stack. Checking before every
+// container is opened bounds both; the margin below 1024 leaves room for the AttributeValue
+// wrapper around a value. DynamoDB itself allows 32 levels.
+inline constexpr std::int32_t max_decode_depth = 1000;
+inline constexpr std::int32_t max_counted_depth = 32;
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_depth_error() {
+  throw_pathed("nested deeper than " + std::to_string(max_decode_depth) + " levels");
+}
+
+template <class Reader>
+[[gnu::always_inline]] inline void check_depth(const typename Reader::Value& value) {
+  if (Reader::depth(value) > max_decode_depth) [[unlikely]]
+    throw_depth_error();
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_timestamp_error(std::string_view text) {
+  throw_pathed(
+      "expected an ISO 8601 UTC timestamp such as \"2024-02-29T23:59:58.123456789Z\" (at most " +
+      std::to_string(kTimeFractionDigits) + " fraction digits, ending in Z), found \"" +
+      std::string(text) + "\"");
+}
+
+// `out = s` for a string read from a body, by the cheapest of libstdc++'s paths: assign() goes
+// through _M_replace, which allows for `s` aliasing `out`, and when `out` must grow, _M_mutate,
+// which copies the old contents it then discards. `s` lies in the parser's buffer, never in
+// `out`: a string that must grow is built anew and moved in (one allocation, one copy), and one
+// that fits is cleared and appended to.
+[[gnu::always_inline]] inline void assign_text(std::string& out, std::string_view s) {
+  if (s.size() > out.capacity()) {
+    out = std::string(s);
+  } else {
+    out.clear();
+    out.append(s);
+  }
+}
+
+template <class Reader, class T>
+[[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out) {
+  using Value = typename Reader::Value;
+  if constexpr (std::is_same_v<T, std::string>) {
+    std::string_view s;
+    if (auto error = Reader::get_string(value, s)) [[unlikely]] {
+      throw_read_error<Reader>("a string", value, error);
+    }
+    assign_text(out, s);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (auto error = Reader::get_bool(value, out)) [[unlikely]] {
+      throw_read_error<Reader>("a boolean", value, error);
+    }
+  } else if constexpr (CodecInteger<T>) {
+    decode_integer<Reader>(value, out);
+  } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    double d;
+    if (auto error = Reader::get_double(value, d)) [[unlikely]] {
+      throw_read_error<Reader>("a number", value, error);
+    }
+    // Beyond float's max() by less than half an ulp still rounds to max(): the shortest text
+    // of max() reads back as a double slightly above it.
+    constexpr double limit =
+        std::is_same_v<T, float> ? 0x1.ffffffp+127 : std::numeric_limits<double>::infinity();
+    // One comparison rejects infinities, NaN (every comparison with it is false) and, for
+    // float, what float cannot hold.
+    if (!(std::abs(d) < limit)) [[unlikely]] {
+      throw_floating_error(d, std::is_same_v<T, float>);
+    }
+    out = static_cast<T>(d);
+  } else if constexpr (std::is_enum_v<T>) {
+    std::string_view s;
+    if (auto error = Reader::get_string(value, s)) [[unlikely]] {
+      throw_enum_read_error<Reader, T>(value, error);
+    }
+    const std::optional<T> e = enum_from_name<T>(s);
+    if (!e) [[unlikely]]
+      throw_enum_name_error<T>(s);
+    out = *e;
+  } else if constexpr (std::is_same_v<T, TimePoint>) {
+    std::string_view s;
+    if (auto error = Reader::get_string(value, s)) [[unlikely]] {
+      throw_read_error<Reader>("an ISO 8601 UTC timestamp", value, error);
+    }
+    if (!parse_iso8601(s, out)) [[unlikely]]
+      throw_timestamp_error(s);
+  } else if constexpr (is_optional_v<T>) {
+    if (Reader::is_null(value)) {
+      out.reset();
+    } else {
+      if (!out) out.emplace();
+      decode_value<Reader>(value, *out);
+    }
+  } else if constexpr (is_vector_v<T>) {
+    check_depth<Reader>(value);
+    ondemand::array array;
+    if (auto error = Reader::get_list(value, array)) [[unlikely]] {
+      throw_read_error<Reader>("an array", value, error);
+    }
+    // One allocation for the elements, not one per doubling: counting is a walk over
+    // structural indexes simdjson already has, far cheaper than a malloc. It also checks the
+    // array's structure, so it runs whatever the vector's capacity: skipped for a reused
+    // vector, a malformed element of an unknown member went unnoticed there and the same
+    // bytes decoded or failed depending on the struct (a fuzzing finding). Counting walks the
+    // whole subtree, so it is limited to the depths DynamoDB can store (32): counting at every
+    // level of a body nested 100,000 deep walked it once per level, quadratic time.
+    if (Reader::depth(value) <= max_counted_depth) {
+      std::size_t count = 0;
+      if (auto error = array.count_elements().get(count)) [[unlikely]] {
+        throw_invalid_json(error);
+      }
+      out.reserve(count);
+    }
+    // Elements already there are decoded over in place, so a reused struct keeps not only the
+    // vector's capacity but its elements' strings too.
+    const std::size_t reused = out.size();
+    std::size_t i = 0;
+    for (auto element : array) {
+      try {
+        ondemand::value raw;
+        if (auto error = std::move(element).get(raw)) [[unlikely]] {
+          throw_invalid_json(error);
+        }
+        Value item;
+        if (auto error = Reader::template open<value_kind<typename T::value_type>()>(raw, item))
+            [[unlikely]] {
+          throw_read_error<Reader>("an AttributeValue", item, error);
+        }
+        if constexpr (std::is_same_v<typename T::value_type, bool>) {
+          bool b;
+          decode_value<Reader>(item, b);
+          if (i < reused) {
+            out[i] = b;
+          } else {
+            out.push_back(b);
+          }
+        } else {
+          decode_value<Reader>(item, i < reused ? out[i] : out.emplace_back());
+        }
+      } catch (PathedFailure& failure) {
+        failure.prepend_index(i);
+        throw;
+      }
+      ++i;
+    }
+    if (i < reused) out.erase(out.begin() + static_cast<std::ptrdiff_t>(i), out.end());
+  } else if constexpr (is_string_map_v<T>) {
+    check_depth<Reader>(value);
+    ondemand::object object;
+    if (auto error = Reader::get_map(value, object)) [[unlikely]] {
+      throw_read_error<Reader>("an object", value, error);
+    }
+    out.clear();
+    for (auto member : object) {
+      ondemand::field field;
+      std::string_view key;
+      if (auto error = std::move(member).get(field)) [[unlikely]] {
+        throw_invalid_json(error);
+      }
+      if (auto error = field.unescaped_key().get(key)) [[unlikely]] {
+        throw_invalid_json(error);
+      }
+      auto& entry = out[std::string(key)];
+      at_member(key, [&] {
+        Value item;
+        if (auto error = Reader::template open<value_kind<typename T::mapped_type>()>(
+                field.value(), item)) [[unlikely]] {
+          throw_read_error<Reader>("an AttributeValue", item, error);
+        }
+        decode_value<Reader>(item, entry);
+      });
+    }
+  } else if constexpr (is_string_set_v<T>) {
+    check_depth<Reader>(value);
+    ondemand::array array;
+    if (auto error = Reader::get_string_set(value, array)) [[unlikely]] {
+      throw_read_error<Reader>("an array of strings", value, error);
+    }
+    out.clear();
+    std::size_t i = 0;
+    for (auto element : array) {
+      at_index(i++, [&] {
+        ondemand::value raw;
+        std::string_view s;
+        if (auto error = std::move(element).get(raw)) [[unlikely]] {
+          throw_invalid_json(error);
+        }
+        if (auto error = raw.get_string().get(s)) [[unlikely]] {
+          throw_read_error<BodyReader>("a string", raw, error);
+        }
+        out.emplace_hint(out.end(), s);
+      });
+    }
+  } else if constexpr (CodecRecord<T>) {
+    check_depth<Reader>(value);
+    ondemand::object object;
+    if (auto error = Reader::get_record(value, object)) [[unlikely]] {
+      throw_read_error<Reader>("an object", value, error);
+    }
+    if constexpr (is_leaf_record_v<T>) {
+      decode_fields_inline<Reader>(object, out);
+    } else {
+      decode_fields<Reader>(object, out);
+    }
+  } else {
+    (void)value_storable_v<T>;
+  }
+}
+
+// An item's text: `body`, or for an item a backend hands over live with no body (a DynamoDB
+// answer's item, whose end is only known once it was read), the live object's raw JSON. That
+// reads the object to its end: only for an item that is not decoded, or rewound after.
+// A ParsedItem holds a simdjson On-Demand object; these two are the only casts of it.
+inline ParsedItem parsed_item(simdjson::ondemand::object& object) noexcept {
+  return ParsedItem(&object);
+}
+inline simdjson::ondemand::object* ondemand_object(ParsedItem item) noexcept {
+  return static_cast<simdjson::ondemand::object*>(item.get());
+}
+
+inline std::string_view item_text(ParsedItem live, std::string_view body) {
+  if (!live || !body.empty()) return body;
+  std::string_view text;
+  if (auto error = ondemand_object(live)->raw_json().get(text)) [[unlikely]] {
+    throw DecodeError("pksk: an item that is not JSON (" +
+                      std::string(simdjson::error_message(error)) + ")");
+  }
+  return text;
+}
+
+}  // namespace detail
+
+// Decodes item text into structs. Keep one per thread and reuse it: it owns a simdjson parser
+// and a padded input buffer, both grown to the largest item seen and then never reallocated.
+class BodyDecoder {
+ public:
+  // Decodes a JSON body (as encode_body writes it) into out. Unknown members are ignored and
+  // missing ones take their default value. Throws DecodeError naming the JSON path.
+  template <Reflectable T>
+  void decode(std::string_view json, T& out) {
+    decode_item<detail::BodyReader>(json, out);
+  }
+
+  // Decodes a body of the given format into out.
+  template <BodyFormat Format, Reflectable T>
+  void decode(std::string_view text, T& out) {
+    if constexpr (Format == BodyFormat::json) {
+      decode_item<detail::BodyReader>(text, out);
+    } else {
+      decode_item<detail::AttributeValueReader>(text, out);
+    }
+  }
+
+  // Decodes only the fields of T set in `wanted` (a projection); the others take their default
+  // values. The body is read only as far as the last wanted field.
+  template <BodyFormat Format, Reflectable T>
+  void decode_selected(std::string_view text, T& out, const std::bitset<field_count_v<T>>& wanted) {
+    if constexpr (Format == BodyFormat::json) {
+      decode_item_selected<detail::BodyReader>(text, out, wanted);
+    } else {
+      decode_item_selected<detail::AttributeValueReader>(text, out, wanted);
+    }
+  }
+
+  // Decodes an item that is already open in a document the caller iterates (an item of a
+  // DynamoDB answer), where it lies: no copy, no second parse. `object` must be at its start;
+  // `text` (its raw JSON) is decoded instead when `object` is null.
+  template <BodyFormat Format, Reflectable T>
+  void decode(ParsedItem object, std::string_view text, T& out) {
+    if (!object) return decode<Format>(text, out);
+    try {
+      detail::decode_fields<reader_of<Format>>(*detail::ondemand_object(object), out);
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+  template <BodyFormat Format, Reflectable T>
+  void decode_selected(ParsedItem object, std::string_view text, T& out,
+                       const std::bitset<field_count_v<T>>& wanted) {
+    if (!object) return decode_selected<Format>(text, out, wanted);
+    try {
+      detail::decode_fields_selected<reader_of<Format>>(*detail::ondemand_object(object), out,
+                                                        wanted);
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+
+  // Decodes an AttributeValue map (as encode_attribute_values writes it, or as DynamoDB
+  // returns an item) into out.
+  template <Reflectable T>
+  void decode_attribute_values(std::string_view json, T& out) {
+    decode_item<detail::AttributeValueReader>(json, out);
+  }
+
+ private:
+  template <BodyFormat Format>
+  using reader_of = std::conditional_t<Format == BodyFormat::json, detail::BodyReader,
+                                       detail::AttributeValueReader>;
+
+  // The item's JSON object, iterated from the padded buffer; document lives in the caller.
+  [[gnu::always_inline]] simdjson::ondemand::object open_object(
+      std::string_view json, simdjson::ondemand::document& document) {
+    const std::string_view padded = buffer_.assign(json);
+    if (auto error =
+            parser_.iterate(padded.data(), padded.size(), buffer_.padded_capacity()).get(document))
+        [[unlikely]] {
+      detail::throw_invalid_json(error);
+    }
+    simdjson::ondemand::object object;
+    if (auto error = document.get_object().get(object)) [[unlikely]] {
+      if (error == simdjson::INCORRECT_TYPE) {
+        detail::throw_pathed("expected an object, found another JSON value");
+      }
+      detail::throw_invalid_json(error);
+    }
+    return object;
+  }
+
+  template <class Reader, class T>
+  void decode_item(std::string_view json, T& out) {
+    try {
+      simdjson::ondemand::document document;
+      simdjson::ondemand::object object = open_object(json, document);
+      detail::decode_fields<Reader>(object, out);
+      // On-Demand stops reading at the object's end; anything after it ("{...}}") is checked
+      // here: where the iterator stands must be the end of the input.
+      const char* rest = nullptr;
+      if (document.current_location().get(rest) == simdjson::SUCCESS) [[unlikely]] {
+        detail::throw_pathed("invalid JSON (unexpected content after the object)");
+      }
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+
+  // A projection stops at its last field: what follows is not read, nor checked.
+  template <class Reader, class T>
+  void decode_item_selected(std::string_view json, T& out,
+                            const std::bitset<field_count_v<T>>& wanted) {
+    try {
+      simdjson::ondemand::document document;
+      simdjson::ondemand::object object = open_object(json, document);
+      detail::decode_fields_selected<Reader>(object, out, wanted);
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+
+  simdjson::ondemand::parser parser_;
+  detail::PaddedBuffer buffer_;
+};
+
+// Convenience for one-off decoding, through a thread_local BodyDecoder.
+template <Reflectable T>
+T decode_body(std::string_view json) {
+  thread_local BodyDecoder decoder;
+  T out{};
+  decoder.decode(json, out);
+  return out;
+}
+
+}  // namespace pksk

@@ -1,0 +1,317 @@
+#pragma once
+// Entity -> item text, in two formats from one traversal: BodyWriter produces the JSON body the
+// SQLite backend stores, AttributeValueWriter DynamoDB's AttributeValue JSON. Also the
+// traits that say which member types pksk can store, which decode.hpp shares. No JSON parser
+// here: this is what filters, conditions and updates need, in every translation unit.
+//
+// Body format: one object, members in declaration order named as the fields; an empty optional
+// is omitted; numbers are JSON numbers (std::to_chars: exact integers, shortest round-trip
+// floating point); enums are their enumerator's name; time points ISO 8601 UTC text with the
+// clock's full precision; set<string> an array, map an object, vector an array.
+
+#include <array>
+#include <bitset>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "../error.hpp"
+#include "../key/detail/utf8.hpp"
+#include "../key/diagnose.hpp"
+#include "../key/key.hpp"
+#include "../reflect/detail/std_traits.hpp"
+#include "../reflect/enum_name.hpp"
+#include "../reflect/reflect.hpp"
+#include "body_format.hpp"
+#include "detail/iso8601.hpp"
+#include "detail/json_path.hpp"
+#include "detail/json_writer.hpp"
+
+namespace pksk {
+
+namespace diagnostics {
+// A member of Record (named Member, declared as Type) of a type pksk cannot store. What it
+// stores: std::string, bool, integer types (not character types), float, double, enums,
+// std::chrono::system_clock::time_point, nested aggregates and Hana-adapted structs, and
+// std::optional, std::vector and std::map<std::string, T> of those, and std::set<std::string>.
+template <class Record, detail::fixed_string Member, class Type>
+struct member_type_is_not_one_pksk_can_store;
+// A value of such a type given alone: to to_attribute_value, or to an update action.
+template <class Type>
+struct value_type_is_not_one_pksk_can_store;
+}  // namespace diagnostics
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_string_map_v = false;
+template <class T, class C, class A>
+inline constexpr bool is_string_map_v<std::map<std::string, T, C, A>> = true;
+
+template <class T>
+inline constexpr bool is_string_set_v = false;
+template <class C, class A>
+inline constexpr bool is_string_set_v<std::set<std::string, C, A>> = true;
+
+// The type a member's values hold: an optional's value, a vector's element, a string map's
+// mapped type; void for one that holds no other (a scalar, a string, a set, a record). The
+// compile-time walks over member types (holds_no_record, holds_string_set_member) go down
+// through it.
+template <class T>
+struct held {
+  using type = void;
+};
+template <class T>
+struct held<std::optional<T>> {
+  using type = T;
+};
+template <class T, class A>
+struct held<std::vector<T, A>> {
+  using type = T;
+};
+template <class T, class C, class A>
+struct held<std::map<std::string, T, C, A>> {
+  using type = T;
+};
+template <class T>
+using held_t = typename held<T>::type;
+
+template <class T>
+inline constexpr bool is_std_array_v = false;
+template <class T, std::size_t N>
+inline constexpr bool is_std_array_v<std::array<T, N>> = true;
+
+template <class T>
+inline constexpr bool is_char_v =
+    std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
+    std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>;
+
+// Integers proper: bool and the character types are not numbers in an item.
+template <class T>
+concept CodecInteger = std::is_integral_v<T> && !std::is_same_v<T, bool> && !is_char_v<T>;
+
+template <class T>
+concept CodecRecord = Reflectable<T> && !is_std_array_v<T>;
+
+// Whether encode_value and decode_value take a T: they branch on the same tests in this order.
+// A record's own members are checked where the record is encoded or decoded.
+template <class T>
+consteval bool storable() {
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || CodecInteger<T> ||
+                std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_enum_v<T> ||
+                std::is_same_v<T, TimePoint> || is_string_set_v<T>) {
+    return true;
+  } else if constexpr (is_optional_v<T> || is_vector_v<T> || is_string_map_v<T>) {
+    return storable<held_t<T>>();
+  } else {
+    return CodecRecord<T>;
+  }
+}
+
+// Every member of record T storable, else one error per member that is not, naming the rule,
+// the record, the member and its type. Checked where T's fields are encoded or decoded, which
+// skip such a member, so that each writer and reader instantiated for T adds no error of its own.
+template <class T>
+struct MembersStorable {
+  static constexpr bool ok = []<std::size_t... I>(std::index_sequence<I...>) {
+    return (
+        diagnose_v<storable<field_type_t<T, I>>(),
+                   diagnostics::member_type_is_not_one_pksk_can_store<T, field_name_text_v<T, I>,
+                                                                      field_type_t<T, I>>> &
+        ...);
+  }(std::make_index_sequence<field_count_v<T>>{});
+};
+
+// A value given alone (to to_attribute_value, or to an update action) whose type is not
+// storable: reported once per type, however many writers meet it.
+template <class T>
+inline constexpr bool value_storable_v =
+    diagnose_v<storable<T>(), diagnostics::value_type_is_not_one_pksk_can_store<T>>;
+
+// ---------------------------------------------------------------------------------- encode
+
+// `,"name":` for every field of T, in one static buffer: what a JSON writer appends before a
+// member's value (from the second byte after an opening brace), so that a field costs one
+// append and not four. Field names are identifiers: nothing to escape.
+template <class T>
+struct FieldJson {
+  static constexpr std::size_t size = [] {
+    std::size_t n = 1;
+    for (std::string_view name : field_names_v<T>) n += name.size() + 4;
+    return n;
+  }();
+  static constexpr std::array<std::size_t, field_count_v<T> + 1> offsets = [] {
+    std::array<std::size_t, field_count_v<T> + 1> out{};
+    for (std::size_t i = 0; i < field_count_v<T>; ++i)
+      out[i + 1] = out[i] + field_names_v<T>[i].size() + 4;
+    return out;
+  }();
+  static constexpr std::array<char, size> chars = [] {
+    std::array<char, size> out{};
+    std::size_t at = 0;
+    for (std::string_view name : field_names_v<T>) {
+      out[at++] = ',';
+      out[at++] = '"';
+      for (char c : name) out[at++] = c;
+      out[at++] = '"';
+      out[at++] = ':';
+    }
+    return out;
+  }();
+  template <std::size_t I>
+  static constexpr std::string_view get() noexcept {
+    return {chars.data() + offsets[I], offsets[I + 1] - offsets[I]};
+  }
+};
+
+template <class Writer, class T>
+void encode_value(Writer& w, const T& value);
+
+template <class Writer, class T>
+void encode_fields(Writer& w, const T& record) {
+  static_assert(checked_v<MembersStorable<T>>);
+  for_each_field(record, [&](auto index, const auto& field) {
+    using Field = std::remove_cvref_t<decltype(field)>;
+    if constexpr (storable<Field>()) {  // else MembersStorable has reported it
+      if constexpr (is_optional_v<Field>) {
+        if (!field) return;  // absent attribute
+      }
+      if constexpr (is_string_set_v<Field> && Writer::omits_empty_sets) {
+        if (field.empty()) return;
+      }
+      constexpr std::string_view name = field_names_v<T>[decltype(index)::value];
+      w.field(name, FieldJson<T>::template get<decltype(index)::value>());
+      at_member(name, [&] { encode_value(w, field); });
+    }
+  });
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_invalid_utf8(std::size_t at) {
+  throw_pathed("not valid UTF-8 (at byte " + std::to_string(at) + ")");
+}
+
+// DynamoDB holds strings as UTF-8 and refuses others, and a body with invalid UTF-8 would not
+// read back (the decoder validates): such a string is refused before anything is written.
+inline void check_utf8(std::string_view s) {
+  if (const std::size_t at = find_invalid_utf8(s); at != std::string_view::npos) [[unlikely]]
+    throw_invalid_utf8(at);
+}
+
+template <class Writer, class T>
+void encode_value(Writer& w, const T& value) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    check_utf8(value);
+    w.string(value);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    w.boolean(value);
+  } else if constexpr (CodecInteger<T>) {
+    w.number(value);
+  } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    if (!std::isfinite(value)) [[unlikely]] {
+      throw_pathed(std::isnan(value) ? "NaN has no JSON representation"
+                                     : "infinity has no JSON representation");
+    }
+    w.number(value);
+  } else if constexpr (std::is_enum_v<T>) {
+    const std::string_view name = enum_name(value);
+    if (name.empty()) [[unlikely]] {
+      throw_pathed(
+          "enum value " +
+          std::to_string(static_cast<long long>(static_cast<std::underlying_type_t<T>>(value))) +
+          " has no enumerator name");
+    }
+    w.string(name);
+  } else if constexpr (std::is_same_v<T, TimePoint>) {
+    char buf[kIso8601MaxSize];
+    w.string(format_iso8601(value, buf));
+  } else if constexpr (is_optional_v<T>) {
+    if (value) {
+      encode_value(w, *value);
+    } else {
+      w.null();  // only reached inside a list: fields and map entries omit it
+    }
+  } else if constexpr (is_vector_v<T>) {
+    using Element = typename T::value_type;
+    w.begin_list();
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      w.element();
+      // Through a const Element& so that vector<bool>'s proxy becomes a plain bool.
+      at_index(i, [&] { encode_value<Writer, Element>(w, value[i]); });
+    }
+    w.end_list();
+  } else if constexpr (is_string_map_v<T>) {
+    w.begin_map();
+    for (const auto& [key, entry] : value) {
+      if constexpr (is_optional_v<std::remove_cvref_t<decltype(entry)>>) {
+        if (!entry) continue;
+      }
+      at_member(key, [&] { check_utf8(key); });
+      w.map_key(key);
+      at_member(key, [&] { encode_value(w, entry); });
+    }
+    w.end_map();
+  } else if constexpr (is_string_set_v<T>) {
+    w.begin_string_set();
+    std::size_t i = 0;
+    for (const std::string& s : value) {
+      at_index(i++, [&] { check_utf8(s); });
+      w.set_element(s);
+    }
+    w.end_string_set();
+  } else if constexpr (CodecRecord<T>) {
+    w.begin_record();
+    encode_fields(w, value);
+    w.end_record();
+  } else {
+    (void)value_storable_v<T>;
+  }
+}
+
+template <class Writer, class T>
+void encode_item(const T& value, std::string& out) {
+  out.clear();  // keeps the capacity: the next item of similar size costs no allocation
+  Writer w{out};
+  try {
+    w.begin_item();
+    encode_fields(w, value);
+    w.end_item();
+  } catch (const PathedFailure& failure) {
+    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+  }
+}
+
+}  // namespace detail
+
+// Assigns the JSON body of value to out, reusing out's capacity.
+template <Reflectable T>
+void encode_body(const T& value, std::string& out) {
+  detail::encode_item<detail::BodyWriter>(value, out);
+}
+
+// Assigns DynamoDB's AttributeValue map of value ({"field":{"S":"..."},...}) to out.
+template <Reflectable T>
+void encode_attribute_values(const T& value, std::string& out) {
+  detail::encode_item<detail::AttributeValueWriter>(value, out);
+}
+
+// Assigns the body of value in the given format to out.
+template <BodyFormat Format, Reflectable T>
+void encode(const T& value, std::string& out) {
+  if constexpr (Format == BodyFormat::json) {
+    detail::encode_item<detail::BodyWriter>(value, out);
+  } else {
+    detail::encode_item<detail::AttributeValueWriter>(value, out);
+  }
+}
+
+}  // namespace pksk

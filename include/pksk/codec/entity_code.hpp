@@ -1,0 +1,92 @@
+#pragma once
+// EntityCode<T>: everything pksk compiles for one entity type (its keys, its encoders, its two
+// decoders and its size by DynamoDB's measure) behind one class template, so that a program can
+// compile it once, in the entity's own translation unit, as protobuf's .pb.cc compiles a
+// message's code:
+//
+//   // order.hpp: the entity, and a promise that its code is compiled elsewhere
+//   template <> struct pksk::Entity<Order> { ... };
+//   extern template struct pksk::EntityCode<Order>;
+//   // order.cpp: the one translation unit that compiles it
+//   #include "order.hpp"
+//   template struct pksk::EntityCode<Order>;
+//
+// Every other translation unit then calls Order's code out of line, once per item (a decode,
+// an encode), while all the inlining that makes a decoder fast stays inside the decoder. Without
+// the pair nothing changes: the members are instantiated where they are used, as any template.
+//
+// The members are defined outside the class and not inline on purpose: an explicit
+// instantiation declaration only keeps non-inline members out of the translation units that
+// see it.
+
+#include <bitset>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "../key/entity.hpp"
+#include "../key/key.hpp"
+#include "../reflect/reflect.hpp"
+#include "body_format.hpp"
+#include "codec.hpp"
+#include "item_size.hpp"
+#include "parsed_item.hpp"
+
+namespace pksk {
+
+template <class T>
+struct EntityCode {
+  using Mask = std::bitset<field_count_v<T>>;
+
+  // The item's partition and sort keys, by its key templates (KeyError for a value that cannot
+  // be part of a key).
+  static void format_keys(const T& item, std::string& pk, std::string& sk);
+  // The item's body in `format` into `body` (its capacity reused), and the item's size by
+  // DynamoDB's measure with the key attributes `keys` names: both from one traversal where the
+  // format allows it.
+  static std::size_t encode(BodyFormat format, const T& item, const KeyAttributeSizes& keys,
+                            std::string& body);
+  // Decodes an item's body of `format` into `out`: `parsed` when the backend parsed it already,
+  // else `text`. DecodeError names the JSON path.
+  static void decode(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
+                     std::string_view text, T& out);
+  // As decode, only the members set in `wanted` (a projection); the others keep their values.
+  static void decode_selected(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
+                              std::string_view text, T& out, const Mask& wanted);
+};
+
+template <class T>
+void EntityCode<T>::format_keys(const T& item, std::string& pk, std::string& sk) {
+  format_partition_key(item, pk);
+  format_sort_key(item, sk);
+}
+
+template <class T>
+std::size_t EntityCode<T>::encode(BodyFormat format, const T& item, const KeyAttributeSizes& keys,
+                                  std::string& body) {
+  if (format == BodyFormat::json) return keys.total() + encode_body_sized(item, body);
+  encode_attribute_values(item, body);
+  return item_size(keys, item);
+}
+
+template <class T>
+void EntityCode<T>::decode(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
+                           std::string_view text, T& out) {
+  if (format == BodyFormat::json) {
+    decoder.decode<BodyFormat::json>(parsed, text, out);
+  } else {
+    decoder.decode<BodyFormat::attribute_value>(parsed, text, out);
+  }
+}
+
+template <class T>
+void EntityCode<T>::decode_selected(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
+                                    std::string_view text, T& out, const Mask& wanted) {
+  if (format == BodyFormat::json) {
+    decoder.decode_selected<BodyFormat::json>(parsed, text, out, wanted);
+  } else {
+    decoder.decode_selected<BodyFormat::attribute_value>(parsed, text, out, wanted);
+  }
+}
+
+}  // namespace pksk
