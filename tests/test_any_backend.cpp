@@ -87,10 +87,13 @@ struct Transcript {
   std::optional<pksk::Cursor> open_page_next;
   std::vector<Order> scanned;
   std::size_t scanned_tickets = 0;
+  std::vector<std::string> lazily;  // each(), scan_each()
+  std::vector<std::string> selected;
+  std::size_t after_erase_all = 0;
   friend bool operator==(const Transcript&, const Transcript&) = default;
 };
 
-// The main API, written once, run on either table.
+// The main API, written once, run on either table: a transcript of everything read.
 template <class B>
 Transcript scenario(pksk::Table<B>& table) {
   Transcript t;
@@ -165,6 +168,26 @@ Transcript scenario(pksk::Table<B>& table) {
 
   t.scanned = table.template scan<Order>({.filter = pksk::attr(&Order::total) >= 20.0});
   t.scanned_tickets = table.template scan<Ticket>().size();
+
+  for (const auto& item : table.template each<CustomerOrders>(pk, {.limit = 7})) {
+    t.lazily.push_back(std::visit([](const auto& e) { return pksk::sort_key(e); }, item));
+  }
+  for (const Ticket& ticket : table.template scan_each<Ticket>()) t.lazily.push_back(ticket.id);
+  const auto slim = table.template query<CustomerOrders>(
+      pk, {.select = pksk::members(&Customer::name, &Order::status)});
+  for (const auto& item : slim) {
+    std::visit(
+        [&](const auto& e) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(e)>, Customer>) {
+            t.selected.push_back(e.name + "|" + e.email);
+          } else {
+            t.selected.push_back(e.status + "|" + std::to_string(e.total));
+          }
+        },
+        item);
+  }
+  table.erase_all(std::vector<Order>(batch.begin(), batch.begin() + 20));
+  t.after_erase_all = table.template query<Order>(pk).size();
   return t;
 }
 
@@ -193,6 +216,9 @@ TEST_CASE("Table<AnyBackend> over SQLite answers as Table<sqlite::Backend> does"
   CHECK(expected.open_tickets.size() == 4);
   CHECK(expected.open_page_next);
   CHECK(expected.scanned.size() == 10);
+  CHECK(expected.lazily.size() == 39 + 7);  // every page of each(), then the tickets
+  CHECK(expected.selected.size() == 39);
+  CHECK(expected.after_erase_all == 38 - 19);  // 2025-110 was erased already
 
   CHECK(got.got == expected.got);
   CHECK(got.absent == expected.absent);
@@ -211,6 +237,9 @@ TEST_CASE("Table<AnyBackend> over SQLite answers as Table<sqlite::Backend> does"
   CHECK(got.open_page_next == expected.open_page_next);
   CHECK(got.scanned == expected.scanned);
   CHECK(got.scanned_tickets == expected.scanned_tickets);
+  CHECK(got.lazily == expected.lazily);
+  CHECK(got.selected == expected.selected);
+  CHECK(got.after_erase_all == expected.after_erase_all);
   CHECK(got == expected);
 
   // The format of the bodies is the SQLite backend's, asked at run time.
