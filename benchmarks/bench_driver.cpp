@@ -2,7 +2,8 @@
 // collection queries of one side (--mode). callgrind.sh runs it with K and with 0 and divides
 // the difference by K, so that opening, preparing and warming up cancel out.
 //
-//   pksk_bench_driver --mode=prepare|rows|floor|newest10|pksk|pksk_newest10 [--queries=K]
+//   pksk_bench_driver --mode=prepare|rows|floor|newest10|pksk|pksk_newest10|pksk_any|
+//                            pksk_any_newest10 [--queries=K]
 //                     [--customers=N] [--data-dir=DIR]
 //
 // Prints the checksum of what the K queries decoded, so two sides can be seen to agree.
@@ -85,6 +86,13 @@ int main(int argc, char** argv) try {
     PkskSide side(path);
     const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
     const bool newest = mode == "pksk_newest10";
+    checksum = run(stream, queries, [&](std::size_t at) {
+      return newest ? side.newest(pks[at]) : side.collection(pks[at]);
+    });
+  } else if (mode == "pksk_any" || mode == "pksk_any_newest10") {
+    PkskAnySide side(path);  // Table<AnyBackend> over the same SQLite file
+    const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
+    const bool newest = mode == "pksk_any_newest10";
     checksum = run(stream, queries, [&](std::size_t at) {
       return newest ? side.newest(pks[at]) : side.collection(pks[at]);
     });

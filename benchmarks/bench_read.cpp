@@ -55,6 +55,7 @@ struct Env {
   Floor floor;
   Normalised normalised;
   PkskSide pksk;
+  PkskAnySide pksk_any;
   FilterFloor filter_floor;
   std::vector<pksk::PartitionKey> pksk_pks;
 
@@ -64,6 +65,7 @@ struct Env {
         floor(path),
         normalised(path),
         pksk(path),
+        pksk_any(path),
         filter_floor(path),
         pksk_pks(pksk_partitions(stream)) {}
 };
@@ -146,6 +148,13 @@ void collection_pksk(benchmark::State& state, int customers) {
   measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk.collection(e.pksk_pks[i]); });
 }
 
+// The same query through Table<AnyBackend> (issue 35): within 2% of collection/pksk.
+void collection_pksk_any(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(),
+          [&](std::size_t i) { return e.pksk_any.collection(e.pksk_pks[i]); });
+}
+
 // ---- "A" + newest 10, and a date range ---------------------------------------------------------
 
 void newest10_floor(benchmark::State& state, int customers) {
@@ -163,6 +172,11 @@ void range_floor(benchmark::State& state, int customers) {
 void newest10_pksk(benchmark::State& state, int customers) {
   Env& e = env(customers);
   measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk.newest(e.pksk_pks[i]); });
+}
+
+void newest10_pksk_any(benchmark::State& state, int customers) {
+  Env& e = env(customers);
+  measure(state, e.stream.size(), [&](std::size_t i) { return e.pksk_any.newest(e.pksk_pks[i]); });
 }
 
 void range_pksk(benchmark::State& state, int customers) {
@@ -303,7 +317,9 @@ void register_all() {
   reg("collection/rows_only", collection_rows_only, n);
   reg("collection/floor", collection_floor, n);
   reg("collection/pksk", collection_pksk, n);
+  reg("collection/pksk_any", collection_pksk_any, n);
   reg("newest10/pksk", newest10_pksk, n);
+  reg("newest10/pksk_any", newest10_pksk_any, n);
   reg("range/pksk", range_pksk, n);
   reg("decode/pksk", decode_pksk, n);
   reg("collection/normalised_3q", collection_normalised_3q, n);

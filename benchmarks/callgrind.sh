@@ -5,7 +5,8 @@
 # then the ratio of each side to the floor.
 #
 #   benchmarks/callgrind.sh [build-dir] [K] [customers]      (defaults: build/bench 200 1000)
-#   SIDES="rows floor newest10 pksk pksk_newest10" to choose the sides.
+#   SIDES="rows floor newest10 pksk pksk_newest10" to choose the sides; add pksk_any and
+#   pksk_any_newest10 for Table<AnyBackend> over the same file (ratios to pksk printed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/bench}
@@ -52,3 +53,5 @@ echo
 ratio rows floor "rows only / floor"
 ratio pksk floor "pksk / floor (collection)"
 ratio pksk_newest10 newest10 "pksk / floor (A + newest 10)"
+ratio pksk_any pksk "AnyBackend / sqlite::Backend (collection)"
+ratio pksk_any_newest10 pksk_newest10 "AnyBackend / sqlite::Backend (A + newest 10)"

@@ -66,6 +66,25 @@ class PkskSide {
   pksk::Table<pksk::sqlite::Backend> table_;
 };
 
+// The same queries through pksk::AnyBackend holding a SQLite backend on the same file (issue
+// 35): what choosing the backend at run time costs, beside PkskSide in the same run.
+class PkskAnySide {
+ public:
+  explicit PkskAnySide(const std::string& path)
+      : backend_{pksk::sqlite::Backend{path}}, table_{backend_, std::string(kTable)} {}
+
+  PkskCollection collection(const pksk::PartitionKey& pk) {
+    return table_.query<PkskCollection>(pk);
+  }
+  PkskCollection newest(const pksk::PartitionKey& pk) {
+    return table_.query<PkskCollection>(pk, {.forward = false, .limit = 11});
+  }
+
+ private:
+  pksk::AnyBackend backend_;
+  pksk::Table<pksk::AnyBackend> table_;
+};
+
 // The stream's partition keys as pksk values, made once: a query takes a PartitionKey, and
 // building one per query would charge pksk for the benchmark's own string.
 inline std::vector<pksk::PartitionKey> pksk_partitions(const CustomerStream& stream) {

@@ -20,6 +20,7 @@
 #include "../detail/function_ref.hpp"
 #include "../expr/expression.hpp"
 #include "../key/condition.hpp"
+#include "body_format_of.hpp"
 #include "write.hpp"
 
 namespace pksk {
@@ -119,7 +120,9 @@ concept Backend = requires(B& backend, const TableSpec& spec, ItemKey key, const
                            std::span<const ItemKey> keys, std::vector<std::size_t>& unprocessed,
                            ItemVisitor visitor, IndexedItemVisitor indexed_visitor) {
   typename B::TableHandle;
-  { B::body_format } -> std::convertible_to<BodyFormat>;
+  // The bodies' format: a constant B::body_format, or backend.body_format(handle) for a
+  // backend that knows it only at run time (AnyBackend); see body_format_of.hpp.
+  requires detail::ConstantBodyFormat<B> || detail::RunTimeBodyFormat<B>;
   // Creates the table if absent, checks its schema if present (a mismatch throws).
   { backend.open_table(spec) } -> std::same_as<typename B::TableHandle>;
   requires requires(typename B::TableHandle& table) {

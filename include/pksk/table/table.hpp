@@ -504,13 +504,15 @@ class Table {
     try {
       const KeyAttributeSizes keys{
           spec_.pk_attribute, pk, spec_.sk_attribute, sk, spec_.type_attribute, type_name_v<T>};
-      if constexpr (B::body_format == BodyFormat::json) {
-        // Body and size in one traversal: each number formatted once.
-        size = keys.total() + encode_body_sized(item, body);
-      } else {
-        encode<B::body_format>(item, body);
-        size = item_size(keys, item);
-      }
+      detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+        if constexpr (Format == BodyFormat::json) {
+          // Body and size in one traversal: each number formatted once.
+          size = keys.total() + encode_body_sized(item, body);
+        } else {
+          encode<Format>(item, body);
+          size = item_size(keys, item);
+        }
+      });
     } catch (const EncodeError& e) {
       throw EncodeError(context(operation, type_name_v<T>) + e.what());
     }
@@ -547,8 +549,10 @@ class Table {
     detail::for_each_index<T>([&](auto i) {
       const TableIndex& index = table_index_of<T, i>(operation);
       format_index_keys_checked<T, i>(item, index_pk, index_sk, operation);
-      detail::append_string_attribute<B::body_format>(body, index.pk_attribute, index_pk);
-      detail::append_string_attribute<B::body_format>(body, index.sk_attribute, index_sk);
+      detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+        detail::append_string_attribute<Format>(body, index.pk_attribute, index_pk);
+        detail::append_string_attribute<Format>(body, index.sk_attribute, index_sk);
+      });
       size +=
           index.pk_attribute.size() + index_pk.size() + index.sk_attribute.size() + index_sk.size();
     });
@@ -970,7 +974,9 @@ class Table {
   template <class T>
   void decode_row(BodyDecoder& decoder, const ItemView& row, T& out) {
     try {
-      decoder.decode<B::body_format>(row.live, row.body, out);
+      detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+        decoder.decode<Format>(row.live, row.body, out);
+      });
     } catch (const DecodeError& e) {
       throw_decode_error(row, e);
     }
@@ -1040,18 +1046,19 @@ class Table {
         }
       } else {
         try {
-          bool known;
-          if constexpr (Selected) {
-            known = result.template append_member_selected<B::body_format>(
-                row.type, row.body, decoder, plan.mask, row.live);
-          } else {
-            known = result.template append_member<B::body_format>(row.type, row.body, decoder,
-                                                                  row.live);
-          }
-          if (!known) {
-            result.template append_unknown<B::body_format>(row.partition_key(), row.sort_key(),
-                                                           row.type, row.body, row.live);
-          }
+          detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+            bool known;
+            if constexpr (Selected) {
+              known = result.template append_member_selected<Format>(row.type, row.body, decoder,
+                                                                     plan.mask, row.live);
+            } else {
+              known = result.template append_member<Format>(row.type, row.body, decoder, row.live);
+            }
+            if (!known) {
+              result.template append_unknown<Format>(row.partition_key(), row.sort_key(), row.type,
+                                                     row.body, row.live);
+            }
+          });
         } catch (const DecodeError& e) {
           throw_decode_error(row, e);
         }
@@ -1231,7 +1238,9 @@ class Table {
                      const std::bitset<field_count_v<T>>& mask) {
     T& item = result.emplace_back();
     try {
-      decoder.decode_selected<B::body_format>(row.live, row.body, item, mask);
+      detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+        decoder.decode_selected<Format>(row.live, row.body, item, mask);
+      });
     } catch (const DecodeError& e) {
       result.pop_back();
       throw_decode_error(row, e);

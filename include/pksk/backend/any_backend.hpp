@@ -1,0 +1,169 @@
+#pragma once
+// pksk::AnyBackend: any Backend behind one type, chosen at run time (a service reads its
+// configuration and opens SQLite or DynamoDB), so that Table<AnyBackend> and the code over it
+// are compiled once for every backend.
+//
+//   pksk::AnyBackend backend = pksk::sqlite::Backend{"shop.db"};   // or a dynamodb::Backend
+//   pksk::Table table{backend, "shop"};                           // Table<AnyBackend>
+//
+// Ownership is shared, as it already is inside the backends (each holds its state through a
+// shared_ptr, and cannot be copied): copies of an AnyBackend refer to the one backend it was
+// given, which lives until the last copy goes. AnyBackend::ref(backend) refers to a backend
+// someone else owns and must keep alive instead. Like the backends, an AnyBackend may be used
+// by any number of threads; copying one is copying a shared_ptr.
+//
+// Cost: one indirect call per backend operation, never per item (detail/any_backend_vtable.hpp),
+// and, in Table, a switch per item on the body format the handle carries. A default-constructed
+// or moved-from AnyBackend, or an empty TableHandle, throws pksk::Error when used.
+
+#include <concepts>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "../error.hpp"
+#include "backend.hpp"
+#include "detail/any_backend_vtable.hpp"
+
+namespace pksk {
+
+class AnyBackend {
+ public:
+  // The held backend's TableHandle, shared by copies (one allocation per open_table), and the
+  // format of its table's bodies. Valid while the backend that opened it lives.
+  class TableHandle {
+   public:
+    TableHandle() = default;  // refers to no table; using it throws pksk::Error
+    BodyFormat body_format() const noexcept { return format_; }
+
+   private:
+    friend class AnyBackend;
+    const detail::any_backend::VTable* vtable_ = nullptr;  // of the backend type that opened it
+    std::shared_ptr<void> handle_{};
+    BodyFormat format_ = BodyFormat::json;
+  };
+
+  // Holds no backend: using it throws pksk::Error until one is assigned.
+  AnyBackend() noexcept = default;
+
+  // Takes `backend` over (moved in: the shipped backends cannot be copied). Implicit, as
+  // std::function is from a callable, so that `AnyBackend b = sqlite::Backend{...};` reads as
+  // the choice it is.
+  template <class B>
+    requires(!std::same_as<B, AnyBackend> && Backend<B>)
+  AnyBackend(B backend)  // NOLINT(google-explicit-constructor)
+      : AnyBackend(std::make_shared<B>(std::move(backend))) {}
+
+  // Shares a backend already owned through a shared_ptr.
+  template <class B>
+    requires(!std::same_as<B, AnyBackend> && Backend<B>)
+  explicit AnyBackend(std::shared_ptr<B> backend)
+      : vtable_(backend ? &detail::any_backend::vtable_for<B> : nullptr),
+        backend_(std::move(backend)) {}
+
+  // Refers to `backend` without owning it: it must outlive this AnyBackend, its copies and
+  // the handles they open. For a backend that lives in a scope anyway (a member, main's local).
+  template <class B>
+    requires(!std::same_as<B, AnyBackend> && Backend<B>)
+  static AnyBackend ref(B& backend) noexcept {
+    AnyBackend any;
+    any.vtable_ = &detail::any_backend::vtable_for<B>;
+    any.backend_ = std::shared_ptr<void>(std::shared_ptr<void>(), &backend);  // owns nothing
+    return any;
+  }
+
+  AnyBackend(const AnyBackend&) = default;
+  AnyBackend& operator=(const AnyBackend&) = default;
+  // A moved-from AnyBackend holds nothing (and throws when used), as a moved-from backend does.
+  AnyBackend(AnyBackend&& other) noexcept
+      : vtable_(std::exchange(other.vtable_, nullptr)), backend_(std::move(other.backend_)) {}
+  AnyBackend& operator=(AnyBackend&& other) noexcept {
+    vtable_ = std::exchange(other.vtable_, nullptr);
+    backend_ = std::move(other.backend_);
+    return *this;
+  }
+  ~AnyBackend() = default;
+
+  explicit operator bool() const noexcept { return vtable_ != nullptr; }
+
+  // The held backend if it is a B, else nullptr (as std::function::target): for what only
+  // that backend offers, such as sqlite::Backend::native_handle().
+  template <class B>
+  B* target() const noexcept {
+    if (vtable_ == nullptr || vtable_ != &detail::any_backend::vtable_for<B>) return nullptr;
+    return static_cast<B*>(backend_.get());
+  }
+
+  // The Backend concept. The operations are const as std::function's call is: the backend is
+  // shared, not part of this object's value.
+  TableHandle open_table(const TableSpec& spec) const {
+    TableHandle table;
+    table.format_ = checked().open_table(backend_.get(), spec, table.handle_);
+    table.vtable_ = vtable_;
+    return table;
+  }
+  BodyFormat body_format(const TableHandle& table) const noexcept { return table.format_; }
+
+  bool get(const TableHandle& table, ItemKey key, ItemVisitor visit) const {
+    return checked(table).get(backend_.get(), table.handle_.get(), key, visit);
+  }
+  QueryOutcome query(const TableHandle& table, const RawQuery& query, ItemVisitor visit) const {
+    return checked(table).query(backend_.get(), table.handle_.get(), query, visit);
+  }
+  ScanOutcome scan(const TableHandle& table, const RawScan& scan, ItemVisitor visit) const {
+    return checked(table).scan(backend_.get(), table.handle_.get(), scan, visit);
+  }
+  void put(const TableHandle& table, const PutRequest& request) const {
+    checked(table).put(backend_.get(), table.handle_.get(), request);
+  }
+  void update(const TableHandle& table, const UpdateRequest& request, ItemVisitor visit) const {
+    checked(table).update(backend_.get(), table.handle_.get(), request, visit);
+  }
+  bool erase(const TableHandle& table, const EraseRequest& request) const {
+    return checked(table).erase(backend_.get(), table.handle_.get(), request);
+  }
+  void transact(const TableHandle& table, std::span<const WriteRequest> writes) const {
+    checked(table).transact(backend_.get(), table.handle_.get(), writes);
+  }
+  void batch_write(const TableHandle& table, std::span<const WriteRequest> writes,
+                   std::vector<std::size_t>& unprocessed) const {
+    checked(table).batch_write(backend_.get(), table.handle_.get(), writes, unprocessed);
+  }
+  void batch_get(const TableHandle& table, std::span<const ItemKey> keys, IndexedItemVisitor visit,
+                 std::vector<std::size_t>& unprocessed) const {
+    checked(table).batch_get(backend_.get(), table.handle_.get(), keys, visit, unprocessed);
+  }
+
+ private:
+  const detail::any_backend::VTable& checked() const {
+    if (vtable_ == nullptr) {
+      throw Error(
+          "pksk::AnyBackend: use of an AnyBackend that holds no backend "
+          "(default-constructed or moved from)");
+    }
+    return *vtable_;
+  }
+  // The handle must come from a backend of the type this one holds; whether it is the same
+  // backend object is for that backend to check, as it does for its own handles.
+  const detail::any_backend::VTable& checked(const TableHandle& table) const {
+    const detail::any_backend::VTable& vtable = checked();
+    if (table.vtable_ != vtable_) {
+      throw Error(
+          table.vtable_ == nullptr
+              ? "pksk::AnyBackend: use of an empty TableHandle"
+              : "pksk::AnyBackend: the TableHandle was opened by a backend of another type");
+    }
+    return vtable;
+  }
+
+  const detail::any_backend::VTable* vtable_ = nullptr;  // nullptr: holds no backend
+  std::shared_ptr<void> backend_{};
+};
+
+static_assert(Backend<AnyBackend>);
+static_assert(detail::RunTimeBodyFormat<AnyBackend> && !detail::ConstantBodyFormat<AnyBackend>);
+
+}  // namespace pksk

@@ -1,0 +1,14 @@
+// The conformance cases on the SQLite backend held by a pksk::AnyBackend: Table<AnyBackend>
+// must behave as Table<sqlite::Backend> does, case for case.
+
+#include <pksk/backend.hpp>
+#include <pksk/sqlite.hpp>
+
+#include "conformance.hpp"
+
+struct OnAnySqlite {
+  pksk::AnyBackend backend = pksk::sqlite::Backend{":memory:"};
+};
+using Store = OnAnySqlite;
+
+#include "cases.hpp"
