@@ -140,9 +140,9 @@ class AnyBackend {
  private:
   const detail::any_backend::VTable& checked() const {
     if (vtable_ == nullptr) {
-      throw Error(
-          "pksk::AnyBackend: use of an AnyBackend that holds no backend "
-          "(default-constructed or moved from)");
+      throw BackendError(errc::misuse,
+                         "pksk::AnyBackend: use of an AnyBackend that holds no backend "
+                         "(default-constructed or moved from)");
     }
     return *vtable_;
   }
@@ -151,7 +151,8 @@ class AnyBackend {
   const detail::any_backend::VTable& checked(const TableHandle& table) const {
     const detail::any_backend::VTable& vtable = checked();
     if (table.vtable_ != vtable_) {
-      throw Error(
+      throw BackendError(
+          errc::misuse,
           table.vtable_ == nullptr
               ? "pksk::AnyBackend: use of an empty TableHandle"
               : "pksk::AnyBackend: the TableHandle was opened by a backend of another type");
