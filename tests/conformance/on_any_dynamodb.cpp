@@ -4,17 +4,17 @@
 #include <pksk/backend.hpp>
 #include <pksk/dynamodb.hpp>
 
-#include "../dynamodb/local_endpoint.hpp"
 #include "conformance.hpp"
+#include "dynamodb_store.hpp"
 
 namespace conformance {
 
 struct OnAnyDynamoDB {
-  pksk::AnyBackend backend = pksk::dynamodb::Backend{
-      {.endpoint = pksk_test::dynamodb_local_endpoint(),
-       .region = "us-east-1",
-       .credentials = pksk::dynamodb::Credentials{"pksk", "conformance", ""},
-       .create_missing_tables = true}};
+  pksk::AnyBackend backend = pksk::dynamodb::Backend{local_options()};
+  struct NoCreate {
+    DynamoDBWithoutCreate held;
+    pksk::AnyBackend backend = pksk::AnyBackend::ref(held.backend);
+  };
 };
 
 }  // namespace conformance

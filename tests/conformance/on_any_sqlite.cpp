@@ -5,9 +5,14 @@
 #include <pksk/sqlite.hpp>
 
 #include "conformance.hpp"
+#include "sqlite_store.hpp"
 
 struct OnAnySqlite {
   pksk::AnyBackend backend = pksk::sqlite::Backend{":memory:"};
+  struct NoCreate {
+    conformance::SqliteWithoutCreate held;
+    pksk::AnyBackend backend = pksk::AnyBackend::ref(held.backend);
+  };
 };
 using Store = OnAnySqlite;
 

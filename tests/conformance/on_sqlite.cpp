@@ -2,22 +2,12 @@
 
 #include <pksk/sqlite.hpp>
 
-#include "../support/temp_dir.hpp"
 #include "conformance.hpp"
+#include "sqlite_store.hpp"
 
 struct OnSqlite {
-  static constexpr auto origin = pksk::NativeError::Origin::sqlite;
   pksk::sqlite::Backend backend{":memory:"};
-
-  // A backend that opens tables without creating them: a read-only file with no table.
-  struct NoCreate {
-    support::TempDir dir;
-    pksk::sqlite::Backend backend = make(dir.file("empty.db"));
-    static pksk::sqlite::Backend make(const std::string& path) {
-      { pksk::sqlite::Backend create_the_file{path}; }
-      return pksk::sqlite::Backend{path, {.read_only = true}};
-    }
-  };
+  using NoCreate = conformance::SqliteWithoutCreate;
 };
 using Store = OnSqlite;
 
