@@ -9,13 +9,13 @@
 #include "backend.hpp"
 #include "codec/attribute_value.hpp"
 #include "codec/attribute_value_json.hpp"
-#include "codec/codec.hpp"
 #include "codec/decimal.hpp"
+#include "codec/encode.hpp"
+#include "codec/entity_code.hpp"
 #include "codec/item_size.hpp"
 #include "config.hpp"
 #include "error.hpp"
 #include "expr/attr.hpp"
-#include "expr/evaluate.hpp"
 #include "expr/expression.hpp"
 #include "expr/filter.hpp"
 #include "expr/render.hpp"
@@ -31,3 +31,12 @@
 #include "table/query.hpp"
 #include "table/table.hpp"
 #include "table/transaction.hpp"
+
+// Header-only, the core brings the JSON readers and the in-process evaluator too, as it always
+// has. With PKSK_SEPARATE_COMPILATION it leaves them to the translation units that need them (an
+// entity's own, <pksk/entity_code.hpp>; a backend's): the others then parse no JSON reader.
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "codec/attribute_value_read.hpp"
+#include "codec/codec.hpp"
+#include "expr/evaluate.hpp"
+#endif

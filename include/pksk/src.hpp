@@ -7,10 +7,14 @@
 // this, built for you.
 
 #ifndef PKSK_SEPARATE_COMPILATION
-#error "<pksk/src.hpp> is for programs that define PKSK_SEPARATE_COMPILATION in every translation unit; without it pksk is header-only and needs no source file"
+#error \
+    "<pksk/src.hpp> is for programs that define PKSK_SEPARATE_COMPILATION in every translation unit; without it pksk is header-only and needs no source file"
 #endif
 
 #include "detail/config.hpp"
+
+#include "codec/impl/decoder_handle.ipp"
+#include "codec/impl/parsed_item.ipp"
 
 #ifdef PKSK_DETAIL_SQLITE_BACKEND_DECLARED
 #include "sqlite/impl/backend.ipp"

@@ -494,25 +494,12 @@ template <class Reader, class T>
   }
 }
 
-// An item's text: `body`, or for an item a backend hands over live with no body (a DynamoDB
-// answer's item, whose end is only known once it was read), the live object's raw JSON. That
-// reads the object to its end: only for an item that is not decoded, or rewound after.
 // A ParsedItem holds a simdjson On-Demand object; these two are the only casts of it.
 inline ParsedItem parsed_item(simdjson::ondemand::object& object) noexcept {
   return ParsedItem(&object);
 }
 inline simdjson::ondemand::object* ondemand_object(ParsedItem item) noexcept {
   return static_cast<simdjson::ondemand::object*>(item.get());
-}
-
-inline std::string_view item_text(ParsedItem live, std::string_view body) {
-  if (!live || !body.empty()) return body;
-  std::string_view text;
-  if (auto error = ondemand_object(live)->raw_json().get(text)) [[unlikely]] {
-    throw DecodeError("pksk: an item that is not JSON (" +
-                      std::string(simdjson::error_message(error)) + ")");
-  }
-  return text;
 }
 
 }  // namespace detail

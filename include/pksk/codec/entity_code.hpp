@@ -17,22 +17,24 @@
 //
 // The members are defined outside the class and not inline on purpose: an explicit
 // instantiation declaration only keeps non-inline members out of the translation units that
-// see it.
+// see it. Their definitions are in entity_code_definitions.hpp, which this header includes in
+// header-only mode; with PKSK_SEPARATE_COMPILATION it does not, so that the translation units
+// that only call an entity's code parse no JSON reader, and the entity's own translation unit
+// includes <pksk/entity_code.hpp>, which has them.
 
 #include <bitset>
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-#include "../key/entity.hpp"
-#include "../key/key.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
-#include "codec.hpp"
 #include "item_size.hpp"
 #include "parsed_item.hpp"
 
 namespace pksk {
+
+class BodyDecoder;
 
 template <class T>
 struct EntityCode {
@@ -55,38 +57,8 @@ struct EntityCode {
                               std::string_view text, T& out, const Mask& wanted);
 };
 
-template <class T>
-void EntityCode<T>::format_keys(const T& item, std::string& pk, std::string& sk) {
-  format_partition_key(item, pk);
-  format_sort_key(item, sk);
-}
-
-template <class T>
-std::size_t EntityCode<T>::encode(BodyFormat format, const T& item, const KeyAttributeSizes& keys,
-                                  std::string& body) {
-  if (format == BodyFormat::json) return keys.total() + encode_body_sized(item, body);
-  encode_attribute_values(item, body);
-  return item_size(keys, item);
-}
-
-template <class T>
-void EntityCode<T>::decode(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
-                           std::string_view text, T& out) {
-  if (format == BodyFormat::json) {
-    decoder.decode<BodyFormat::json>(parsed, text, out);
-  } else {
-    decoder.decode<BodyFormat::attribute_value>(parsed, text, out);
-  }
-}
-
-template <class T>
-void EntityCode<T>::decode_selected(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
-                                    std::string_view text, T& out, const Mask& wanted) {
-  if (format == BodyFormat::json) {
-    decoder.decode_selected<BodyFormat::json>(parsed, text, out, wanted);
-  } else {
-    decoder.decode_selected<BodyFormat::attribute_value>(parsed, text, out, wanted);
-  }
-}
-
 }  // namespace pksk
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "entity_code_definitions.hpp"
+#endif

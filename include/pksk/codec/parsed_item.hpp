@@ -1,8 +1,12 @@
 #pragma once
 // ParsedItem: an item its backend has already parsed (an item inside a DynamoDB answer), handed
 // to the codec to be read where it lies instead of parsed again. Opaque on purpose: the backend
-// contract carries it without knowing the JSON parser; only the codec (codec.hpp) and the
+// contract carries it without knowing the JSON parser; only the codec (decode.hpp) and the
 // backend that made it open it.
+
+#include <string_view>
+
+#include "../detail/config.hpp"
 
 namespace pksk {
 
@@ -17,4 +21,15 @@ class ParsedItem {
   void* object_ = nullptr;
 };
 
+namespace detail {
+// An item's text: `body`, or for an item a backend hands over parsed with no body (a DynamoDB
+// answer's item, whose end is only known once it was read), the parsed object's raw JSON. That
+// reads the object to its end: only for an item that is not decoded, or rewound after.
+PKSK_DECL std::string_view item_text(ParsedItem live, std::string_view body);
+}  // namespace detail
+
 }  // namespace pksk
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "impl/parsed_item.ipp"
+#endif

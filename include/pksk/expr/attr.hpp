@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "../codec/attribute_value_json.hpp"
-#include "../codec/codec.hpp"
 #include "../codec/decimal.hpp"
+#include "../codec/encode.hpp"
 #include "../error.hpp"
 #include "../key/detail/fixed_string.hpp"
 #include "../key/diagnose.hpp"

@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "../codec/codec.hpp"
+#include "../codec/encode.hpp"
 #include "../codec/entity_code.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"

@@ -1,0 +1,35 @@
+#pragma once
+// DecoderHandle: a BodyDecoder (a simdjson parser and its padded buffer) owned through a pointer,
+// so that what keeps one per thread (Table's scratch) needs neither simdjson nor BodyDecoder's
+// definition: with PKSK_SEPARATE_COMPILATION, a translation unit that only calls an entity's
+// code never parses simdjson's headers.
+
+#include <memory>
+
+#include "../detail/config.hpp"
+
+namespace pksk {
+
+class BodyDecoder;
+
+namespace detail {
+struct BodyDecoderDeleter {
+  PKSK_DECL void operator()(BodyDecoder* decoder) const noexcept;
+};
+PKSK_DECL std::unique_ptr<BodyDecoder, BodyDecoderDeleter> make_body_decoder();
+}  // namespace detail
+
+class DecoderHandle {
+ public:
+  DecoderHandle() : decoder_(detail::make_body_decoder()) {}
+  BodyDecoder& operator*() const noexcept { return *decoder_; }
+
+ private:
+  std::unique_ptr<BodyDecoder, detail::BodyDecoderDeleter> decoder_;
+};
+
+}  // namespace pksk
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "impl/decoder_handle.ipp"
+#endif
