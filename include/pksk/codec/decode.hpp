@@ -71,13 +71,6 @@ std::string enum_names_text() {
   return text;
 }
 
-// One default-constructed record per type, the source of a missing field's value.
-template <class T>
-const T& default_record() {
-  static const T instance{};
-  return instance;
-}
-
 template <class Reader, class T>
 [[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out);
 

@@ -138,6 +138,14 @@ template <class T>
 inline constexpr bool value_storable_v =
     diagnose_v<storable<T>(), diagnostics::value_type_is_not_one_pksk_can_store<T>>;
 
+// One default-constructed record per type: the source of a missing field's value when
+// decoding, and what a member pointer is matched against (expr/attr.hpp).
+template <class T>
+const T& default_record() {
+  static const T instance{};
+  return instance;
+}
+
 // ---------------------------------------------------------------------------------- encode
 
 // `,"name":` for every field of T, in one static buffer: what a JSON writer appends before a
