@@ -40,6 +40,7 @@
 #include "../model/collection.hpp"
 #include "detail/entity_writes.hpp"
 #include "detail/index_keys.hpp"
+#include "detail/scratch.hpp"
 #include "query.hpp"
 
 namespace pksk {
@@ -91,41 +92,6 @@ inline std::string quoted(std::string_view text) {
   out += '\'';
   return out;
 }
-
-// A call's reusable buffers (keys, body, decoder): one set per thread, shared by every Table
-// on the thread, so that a warm call allocates nothing and a Table shared by threads has no
-// shared scratch. A call that finds its thread's set in use (a call made from inside another)
-// gets a set of its own.
-struct Scratch {
-  BodyDecoder decoder;
-  std::string pk, sk, body;
-  // An update's actions: its key members' first, rewritten in place each time (their paths
-  // and values keep their capacity), then the caller's.
-  std::vector<UpdateAction> actions;
-  bool in_use = false;
-};
-
-class ScratchLease {
- public:
-  ScratchLease() {
-    static thread_local Scratch mine;
-    if (mine.in_use) {
-      own_ = std::make_unique<Scratch>();
-      scratch_ = own_.get();
-    } else {
-      scratch_ = &mine;
-    }
-    scratch_->in_use = true;
-  }
-  ScratchLease(const ScratchLease&) = delete;
-  ScratchLease& operator=(const ScratchLease&) = delete;
-  ~ScratchLease() { scratch_->in_use = false; }
-  Scratch* operator->() const noexcept { return scratch_; }
-
- private:
-  Scratch* scratch_;
-  std::unique_ptr<Scratch> own_;
-};
 
 }  // namespace detail
 

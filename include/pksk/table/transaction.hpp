@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
+#include "../detail/thread_lease.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "table.hpp"
@@ -25,20 +26,9 @@ class Transaction {
  public:
   // The actions are kept per thread between transactions (see add()): a Transaction belongs to
   // the thread that made it.
-  explicit Transaction(Table<B>& table) : table_(&table) {
-    Pool& pool = thread_pool();
-    if (pool.in_use) {
-      actions_ = &own_;
-    } else {
-      pool.in_use = true;
-      actions_ = &pool.actions;
-    }
-  }
+  explicit Transaction(Table<B>& table) : table_(&table) {}
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
-  ~Transaction() {
-    if (actions_ != &own_) thread_pool().in_use = false;
-  }
 
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
@@ -157,21 +147,11 @@ class Transaction {
     return a;
   }
 
-  struct Pool {
-    std::vector<Action> actions;
-    bool in_use = false;
-  };
-  static Pool& thread_pool() {
-    static thread_local Pool pool;
-    return pool;
-  }
-
   Table<B>* table_;
   // Requests point into the actions, but only from commit(), when no action is added anymore.
-  // The first used_ of *actions_ are this transaction's: the thread's pool, or own_ when the
-  // pool is taken (two transactions built at once on one thread).
-  std::vector<Action>* actions_ = nullptr;
-  std::vector<Action> own_;
+  // The first used_ of *actions_ are this transaction's: the thread's, or a fresh vector when
+  // the thread's is taken (two transactions built at once on one thread).
+  detail::ThreadLease<std::vector<Action>> actions_;
   std::size_t used_ = 0;
   std::size_t body_capacity_ = 0;
 };
