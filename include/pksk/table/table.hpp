@@ -38,66 +38,15 @@
 #include "../key/index.hpp"
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
+#include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
 #include "detail/index_keys.hpp"
+#include "detail/messages.hpp"
 #include "detail/scratch.hpp"
 #include "query.hpp"
+#include "read_plan.hpp"
 
 namespace pksk {
-
-namespace diagnostics {
-// query<R>, scan<R>, each<R> or another read of an R that is neither an entity (a type with a
-// pksk::Entity<R> specialization giving its type, pk and sk) nor an ItemCollection.
-template <class R>
-struct read_type_is_neither_an_entity_nor_an_item_collection;
-}  // namespace diagnostics
-
-namespace detail {
-
-// What a read of R returns; `readable` is false for an R that is neither an entity nor an
-// ItemCollection of entities, whose one error this is: query<R>, scan<R> and the rest then
-// compile to nothing (run_query and run_scan), so that nothing else is reported.
-template <class R>
-struct QueryResult {
-  static_assert(
-      checked_v<
-          Diagnose<false, diagnostics::read_type_is_neither_an_entity_nor_an_item_collection<R>>>);
-  static constexpr bool readable = false;
-  using type = std::vector<R>;
-};
-
-template <class... Ts>
-struct QueryResult<ItemCollection<Ts...>> {
-  static constexpr bool readable = true;
-  using type = ItemCollection<Ts...>;
-};
-
-template <class T>
-  requires EntityType<T>
-struct QueryResult<T> {
-  static constexpr bool readable = true;
-  using type = std::vector<T>;
-};
-
-template <class R>
-inline constexpr bool readable_v = QueryResult<R>::readable;
-
-// A key or name in an error message, quoted, with bytes a terminal would not show escaped:
-// keys read back from a store are not trusted to be printable.
-inline std::string quoted(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '\'';
-  append_escaped(out, text);
-  out += '\'';
-  return out;
-}
-
-}  // namespace detail
-
-// What query<R> returns: R itself for an ItemCollection, std::vector<T> for an entity T.
-template <class R>
-using query_result_t = typename detail::QueryResult<R>::type;
 
 template <Backend B>
 class Transaction;
@@ -115,48 +64,6 @@ struct BackfillProgress {
   std::size_t written = 0;    // of those, items given their index keys
   std::size_t unchanged = 0;  // items another writer changed or removed first (left as they are)
 };
-
-namespace detail {
-
-// The fields a projection decodes: one mask for an entity, one per member for a collection.
-template <class R>
-struct SelectionMask;
-template <class T>
-  requires EntityType<T>
-struct SelectionMask<T> {
-  using type = std::bitset<field_count_v<T>>;
-};
-template <class... Ts>
-struct SelectionMask<ItemCollection<Ts...>> {
-  using type = typename ItemCollection<Ts...>::Masks;
-};
-
-template <class R>
-struct CollectionTypes;
-template <class... Ts>
-struct CollectionTypes<ItemCollection<Ts...>> {
-  static constexpr std::array<std::string_view, sizeof...(Ts)> value = [] {
-    // A collection with a member that is not an entity is reported by ItemCollection itself.
-    if constexpr ((EntityType<Ts> && ...)) {
-      return std::array<std::string_view, sizeof...(Ts)>{type_name_v<Ts>...};
-    } else {
-      return std::array<std::string_view, sizeof...(Ts)>{};
-    }
-  }();
-};
-
-// What one query or scan call reads, worked out once before its first page.
-template <class R>
-struct ReadPlan {
-  std::optional<Condition> filter;  // with the table's attribute names
-  std::vector<std::string_view> projection;
-  bool selected = false;
-  typename SelectionMask<R>::type mask{};
-
-  const Condition* filter_ptr() const noexcept { return filter ? &*filter : nullptr; }
-};
-
-}  // namespace detail
 
 template <Backend B>
 class Table {
@@ -199,7 +106,7 @@ class Table {
     std::optional<T> found;
     backend_->get(handle_, ItemKey{s->pk, s->sk}, [&](const ItemView& row) {
       check_type<T>(row, "get");
-      decode_row(s->decoder, row, found.emplace());
+      detail::decode_row<B::body_format>(name_, s->decoder, row, found.emplace());
     });
     return found;
   }
@@ -220,7 +127,9 @@ class Table {
     backend_->update(
         handle_,
         UpdateRequest{{s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
-        [&](const ItemView& row) { decode_row(s->decoder, row, result); });
+        [&](const ItemView& row) {
+          detail::decode_row<B::body_format>(name_, s->decoder, row, result);
+        });
     return result;
   }
 
@@ -281,7 +190,8 @@ class Table {
                 handle_, asked,
                 [&](std::size_t at, const ItemView& row) {
                   check_type<T>(row, "get_all");
-                  decode_row(s->decoder, row, found[start + indexes[at]].emplace());
+                  detail::decode_row<B::body_format>(name_, s->decoder, row,
+                                                     found[start + indexes[at]].emplace());
                 },
                 unprocessed);
             for (std::size_t& u : unprocessed) u = indexes[u];
@@ -412,8 +322,7 @@ class Table {
   }
 
   std::string context(std::string_view operation, std::string_view type) const {
-    return "pksk table " + detail::quoted(name_) + ", " + std::string(operation) + " " +
-           std::string(type) + ": ";
+    return detail::table_context(name_, operation, type);
   }
 
   // An entity member named as a key attribute or the discriminator would be overwritten by
@@ -574,7 +483,7 @@ class Table {
   std::size_t backfill(const TableIndex& index, Progress& progress, std::size_t page_items) {
     const auto missing_keys = [&] {
       Condition c{Condition::Op::all, {}, {}};
-      c.children.push_back(type_is_condition<T>());
+      c.children.push_back(detail::type_is_condition<T>(spec_));
       c.children.push_back({Condition::Op::not_exists,
                             {detail::path_operand(detail::top_level(index.pk_attribute))},
                             {}});
@@ -601,7 +510,7 @@ class Table {
         T item{};
         outcome = backend_->scan(handle_, raw, [&](const ItemView& row) {
           if (row.type != type_name_v<T>) return;
-          decode_row(s->decoder, row, item);
+          detail::decode_row<B::body_format>(name_, s->decoder, row, item);
           format_index_keys_of<T>(item, index, index_pk, index_sk, "backfill_index");
           for (std::string_view k : {row.partition_key(), row.sort_key(),
                                      std::string_view(index_pk), std::string_view(index_sk)}) {
@@ -650,14 +559,6 @@ class Table {
       resume_sk = std::move(*outcome.last_evaluated_sk);
       raw.exclusive_start = ItemKey{resume_pk, resume_sk};
     }
-  }
-
-  // `type = T`, with this table's name for the type attribute.
-  template <EntityType T>
-  Condition type_is_condition() const {
-    Condition type = Filter::type_equals(type_name_v<T>);
-    type.operands[0].path.steps[0].name = spec_.type_attribute;
-    return type;
   }
 
   // T's keys in the table's index `index` (which T names).
@@ -926,71 +827,6 @@ class Table {
     }
   }
 
-  [[noreturn]] void throw_decode_error(const ItemView& row, const DecodeError& error) const {
-    throw DecodeError(context("read", row.type) + "item pk=" + detail::quoted(row.partition_key()) +
-                      " sk=" + detail::quoted(row.sort_key()) +
-                      " type=" + detail::quoted(row.type) + ": " + error.what());
-  }
-
-  template <class T>
-  void decode_row(BodyDecoder& decoder, const ItemView& row, T& out) {
-    try {
-      decoder.decode<B::body_format>(row.live, row.body, out);
-    } catch (const DecodeError& e) {
-      throw_decode_error(row, e);
-    }
-  }
-
-  // The filter with this table's attribute names, the projection and its decode masks.
-  template <class R>
-  detail::ReadPlan<R> read_plan(const BasicQueryOptions<R>& options, bool scan) const {
-    detail::ReadPlan<R> plan;
-    std::string_view only_type;
-    if constexpr (EntityType<R>) only_type = type_name_v<R>;
-    if (!options.filter.empty()) {
-      plan.filter = options.filter.resolve(spec_.sk_attribute, spec_.type_attribute, only_type);
-    }
-    if constexpr (EntityType<R>) {
-      // A scan of one entity asks the backend for that type only (DynamoDB then sends no
-      // other items); a query's key condition already keeps to the type's sort-key prefix.
-      if (scan) {
-        Condition type = type_is_condition<R>();
-        if (plan.filter) {
-          Condition both{Condition::Op::all, {}, {}};
-          both.children.push_back(std::move(type));
-          both.children.push_back(std::move(*plan.filter));
-          plan.filter = std::move(both);
-        } else {
-          plan.filter = std::move(type);
-        }
-      }
-    }
-    if (!options.select.empty()) {
-      plan.selected = true;
-      for (const SelectedMember& m : options.select.members()) {
-        plan.projection.push_back(m.name);
-        bool placed = false;
-        if constexpr (EntityType<R>) {
-          if (m.type == type_name_v<R>) plan.mask.set(m.index), placed = true;
-        } else {
-          std::apply(
-              [&]<class... Bits>(Bits&... bits) {
-                std::size_t i = 0;
-                const auto& types = detail::CollectionTypes<R>::value;
-                ((m.type == types[i++] ? (bits.set(m.index), placed = true) : false), ...);
-              },
-              plan.mask);
-        }
-        if (!placed) {
-          throw ValidationError("pksk table " + detail::quoted(name_) +
-                                ": select names the member " + detail::quoted(m.name) + " of " +
-                                detail::quoted(m.type) + ", an entity the query does not read");
-        }
-      }
-    }
-    return plan;
-  }
-
   // The visitor that decodes each row handed over; a projection has its own, so that the plain
   // query's visitor is the same code as it was before projections existed.
   template <class R, bool Selected, class Result>
@@ -1018,7 +854,7 @@ class Table {
                                                            row.type, row.body, row.live);
           }
         } catch (const DecodeError& e) {
-          throw_decode_error(row, e);
+          detail::throw_decode_error(name_, row, e);
         }
       }
     };
@@ -1034,31 +870,6 @@ class Table {
     return pages(row_visitor<R, false>(result, plan, s->decoder));
   }
 
-  // The begins_with condition that keeps a query of entity T to T's items: its sort key's
-  // literal prefix, in the table or in the index; none when the prefix is empty.
-  template <EntityType T>
-  const KeyCondition* type_prefix_condition(const TableIndex* index) const {
-    if (index == nullptr) {
-      static const KeyCondition table_prefix = begins_with(std::string(sort_key_prefix_v<T>));
-      return table_prefix.first.empty() ? nullptr : &table_prefix;
-    }
-    static const auto index_prefixes = [] {
-      std::array<KeyCondition, index_count_v<T>> out;
-      detail::for_each_index<T>([&](auto i) {
-        out[i] = begins_with(std::string(detail::index_sort_key_prefix_v<T, i>));
-      });
-      return out;
-    }();
-    const std::size_t i = index_position<T>(index->name);
-    if (i == index_count_v<T>) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ", query of index " +
-                            detail::quoted(index->name) + ": the entity " +
-                            detail::quoted(type_name_v<T>) +
-                            " is not in it (its Entity<T>::indexes does not name it)");
-    }
-    return index_prefixes[i].first.empty() ? nullptr : &index_prefixes[i];
-  }
-
   template <class R, class Result>
   std::optional<Cursor> run_query(const PartitionKey& pk, const BasicQueryOptions<R>& options,
                                   Result& result, bool all_pages,
@@ -1072,9 +883,9 @@ class Table {
       }
       const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
       if constexpr (EntityType<R>) {
-        if (!condition) condition = type_prefix_condition<R>(index);
+        if (!condition) condition = detail::type_prefix_condition<R>(name_, index);
       }
-      const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/false);
+      const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       // Reading every page, the query ends at the limit: no cursor is needed there.
       RawQuery raw{.pk = pk.value,
                    .sk = condition,
@@ -1153,7 +964,7 @@ class Table {
         if (!options.start->index.empty())
           refuse("the cursor belongs to index " + detail::quoted(options.start->index));
       }
-      const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/true);
+      const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/true);
       RawScan raw{.segment = options.segment,
                   .segments = options.segments,
                   .limit = options.limit,
@@ -1199,7 +1010,7 @@ class Table {
       decoder.decode_selected<B::body_format>(row.live, row.body, item, mask);
     } catch (const DecodeError& e) {
       result.pop_back();
-      throw_decode_error(row, e);
+      detail::throw_decode_error(name_, row, e);
     }
   }
 
@@ -1207,7 +1018,7 @@ class Table {
   void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row) {
     T& item = result.emplace_back();
     try {
-      decode_row(decoder, row, item);
+      detail::decode_row<B::body_format>(name_, decoder, row, item);
     } catch (...) {
       result.pop_back();
       throw;
