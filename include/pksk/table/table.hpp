@@ -28,7 +28,6 @@
 #include "../codec/codec.hpp"
 #include "../codec/item_size.hpp"
 #include "../config.hpp"
-#include "../detail/hmac_sha256.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
@@ -38,6 +37,7 @@
 #include "../key/index.hpp"
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
+#include "cursor_signing.hpp"
 #include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
 #include "detail/index_keys.hpp"
@@ -324,6 +324,8 @@ class Table {
   std::string context(std::string_view operation, std::string_view type) const {
     return detail::table_context(name_, operation, type);
   }
+
+  detail::CursorSigner cursors() const noexcept { return {name_, options_.cursor_key}; }
 
   // An entity member named as a key attribute or the discriminator would be overwritten by
   // them (DynamoDB has one namespace of attributes per item).
@@ -896,7 +898,7 @@ class Table {
                    .projection = plan.projection,
                    .index = index ? std::string_view(index->name) : std::string_view()};
       if (options.start) {
-        check_cursor(*options.start, pk, condition, index);
+        cursors().check(*options.start, pk, condition, index);
         raw.exclusive_start_sk = options.start->sk;
         if (index)
           raw.exclusive_start_item = ItemKey{options.start->item_pk, options.start->item_sk};
@@ -920,10 +922,10 @@ class Table {
       QueryOutcome outcome = backend_->query(handle_, raw, visit);
       if (!all_pages) {
         if (!outcome.last_evaluated_sk) return std::nullopt;
-        if (!index) return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
-        return make_cursor(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
-                           std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
-                           std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
+        if (!index) return cursors().make({}, pk.value, std::move(*outcome.last_evaluated_sk));
+        return cursors().make(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
+                              std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
+                              std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
       }
       if (limit != 0) {
         remaining -= outcome.evaluated;
@@ -960,7 +962,7 @@ class Table {
                std::to_string(options.segments));
       }
       if (options.start) {
-        check_cursor_origin(*options.start);
+        cursors().check_origin(*options.start);
         if (!options.start->index.empty())
           refuse("the cursor belongs to index " + detail::quoted(options.start->index));
       }
@@ -987,8 +989,8 @@ class Table {
       ScanOutcome outcome = backend_->scan(handle_, raw, visit);
       if (!all_pages) {
         if (!outcome.last_evaluated_pk) return std::nullopt;
-        return make_cursor({}, std::move(*outcome.last_evaluated_pk),
-                           std::move(*outcome.last_evaluated_sk));
+        return cursors().make({}, std::move(*outcome.last_evaluated_pk),
+                              std::move(*outcome.last_evaluated_sk));
       }
       if (limit != 0) {
         remaining -= outcome.evaluated;
@@ -1022,66 +1024,6 @@ class Table {
     } catch (...) {
       result.pop_back();
       throw;
-    }
-  }
-
-  // The signature the cursor's fields get under this table's cursor_key.
-  std::string signature_of(const Cursor& cursor) const {
-    const detail::Sha256Digest mac =
-        detail::hmac_sha256(options_.cursor_key, cursor.signed_bytes());
-    return std::string(reinterpret_cast<const char*>(mac.data()), mac.size());
-  }
-
-  // A cursor of this table, signed when the table has a cursor_key.
-  Cursor make_cursor(std::string index, std::string pk, std::string sk, std::string item_pk = {},
-                     std::string item_sk = {}) const {
-    Cursor cursor{std::move(index),   std::move(pk),     std::move(sk), name_, {},
-                  std::move(item_pk), std::move(item_sk)};
-    if (!options_.cursor_key.empty()) cursor.signature = signature_of(cursor);
-    return cursor;
-  }
-
-  // The cursor was made by this table: its name, and its signature under the cursor_key.
-  void check_cursor_origin(const Cursor& cursor) const {
-    if (!options_.cursor_key.empty()) {
-      if (!detail::equal_in_constant_time(cursor.signature, signature_of(cursor))) {
-        throw ValidationError("pksk table " + detail::quoted(name_) +
-                              (cursor.signature.empty()
-                                   ? ": the cursor is not signed, and this table signs its cursors"
-                                   : ": the cursor's signature does not verify (edited, forged "
-                                     "or signed with another key)"));
-      }
-    }
-    if (cursor.table != name_) {
-      throw ValidationError("pksk table " + detail::quoted(name_) +
-                            ": the cursor belongs to table " + detail::quoted(cursor.table));
-    }
-  }
-
-  void check_cursor(const Cursor& cursor, const PartitionKey& pk, const KeyCondition* condition,
-                    const TableIndex* index) const {
-    check_cursor_origin(cursor);
-    const std::string_view expected = index ? std::string_view(index->name) : std::string_view();
-    if (cursor.index != expected) {
-      throw ValidationError(
-          "pksk table " + detail::quoted(name_) + ": the cursor belongs to " +
-          (cursor.index.empty() ? std::string("the table")
-                                : "index " + detail::quoted(cursor.index)) +
-          ", not to " + (index ? "index " + detail::quoted(expected) : std::string("the table")));
-    }
-    if (index && (cursor.item_pk.empty() || cursor.item_sk.empty())) {
-      throw ValidationError("pksk table " + detail::quoted(name_) +
-                            ": the index cursor has no table key of its last item");
-    }
-    if (cursor.pk != pk.value) {
-      throw ValidationError("pksk table " + detail::quoted(name_) +
-                            ": the cursor belongs to partition " + detail::quoted(cursor.pk) +
-                            ", not to " + detail::quoted(pk.value));
-    }
-    // DynamoDB rejects an ExclusiveStartKey outside the query's key condition.
-    if (condition && !matches(*condition, cursor.sk)) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ": the cursor's sort key " +
-                            detail::quoted(cursor.sk) + " is outside the query's key condition");
     }
   }
 
