@@ -37,6 +37,7 @@
 #include "../key/index.hpp"
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
+#include "batch.hpp"
 #include "cursor_signing.hpp"
 #include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
@@ -68,16 +69,19 @@ struct BackfillProgress {
 template <Backend B>
 class Table {
  public:
-  Table(B& backend, std::string name, TableOptions options = {})
+  // `retry`: how put_all, erase_all and get_all retry what the backend hands back unprocessed.
+  Table(B& backend, std::string name, TableOptions options = {}, BatchRetry retry = {})
       : backend_(&backend),
         name_(std::move(name)),
         options_(std::move(options)),
         spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute,
               options_.indexes},
-        handle_(open(backend, spec_)) {}
+        handle_(open(backend, spec_)),
+        retry_(std::move(retry)) {}
 
   const std::string& name() const noexcept { return name_; }
   const TableOptions& options() const noexcept { return options_; }
+  const BatchRetry& batch_retry() const noexcept { return retry_; }
   B& backend() const noexcept { return *backend_; }
 
   // Writes the item, replacing any item with its key. Conditions: if_absent (never replace),
@@ -178,11 +182,11 @@ class Table {
     for (std::size_t start = 0; start < all.size(); start += max_batch_get_keys) {
       const std::span<const ItemKey> group = std::span<const ItemKey>(all).subspan(
           start, std::min(max_batch_get_keys, all.size() - start));
-      refuse_duplicate_keys(group, "get_all");
+      detail::refuse_duplicate_keys(name_, group, "get_all");
       std::vector<std::size_t> pending(group.size());
       for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
-      retry_unprocessed(
-          "get_all", pending,
+      detail::retry_unprocessed(
+          retry_, name_, "get_all", pending,
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
             std::vector<ItemKey> asked;
             for (std::size_t i : indexes) asked.push_back(group[i]);
@@ -720,53 +724,6 @@ class Table {
     for (i = 0; i < n; ++i) keys[i] = ItemKey{texts[2 * i], texts[2 * i + 1]};
   }
 
-  // DynamoDB refuses a batch request that names one item twice.
-  void refuse_duplicate_keys(std::span<const ItemKey> group, std::string_view operation) const {
-    // Keys in strictly increasing order (the usual bulk load) are distinct: one comparison a
-    // key instead of one a pair. Otherwise every pair is compared, so the error names the
-    // first pair in the order of the request.
-    const auto less = [](const ItemKey& a, const ItemKey& b) {
-      const int pk = a.pk.compare(b.pk);
-      return pk < 0 || (pk == 0 && a.sk < b.sk);
-    };
-    bool increasing = true;
-    for (std::size_t i = 1; i < group.size() && increasing; ++i) {
-      increasing = less(group[i - 1], group[i]);
-    }
-    if (increasing) return;
-    for (std::size_t i = 0; i < group.size(); ++i) {
-      for (std::size_t j = i + 1; j < group.size(); ++j) {
-        if (group[i] == group[j]) {
-          throw ValidationError("pksk table " + detail::quoted(name_) + ", " +
-                                std::string(operation) + ": items " + std::to_string(i) + " and " +
-                                std::to_string(j) + " of one batch request have the same key pk=" +
-                                detail::quoted(group[i].pk) + " sk=" + detail::quoted(group[i].sk));
-        }
-      }
-    }
-  }
-
-  // Calls `attempt(indexes, unprocessed)` until nothing is handed back, with exponential backoff
-  // between attempts; the one retry loop for every backend.
-  template <class Attempt>
-  void retry_unprocessed(std::string_view operation, std::vector<std::size_t> pending,
-                         Attempt&& attempt) {
-    std::vector<std::size_t> unprocessed;
-    std::chrono::milliseconds delay{25};
-    for (int round = 0;; ++round) {
-      attempt(std::span<const std::size_t>(pending), unprocessed);
-      if (unprocessed.empty()) return;
-      if (round == 8) {
-        throw BackendError("pksk table " + detail::quoted(name_) + ", " + std::string(operation) +
-                           ": " + std::to_string(unprocessed.size()) +
-                           " items still unprocessed after 8 retries");
-      }
-      std::this_thread::sleep_for(delay);
-      delay *= 2;
-      pending = unprocessed;
-    }
-  }
-
   template <class Range>
   void batch_write(const Range& items, bool erase, std::string_view operation) {
     using T = std::ranges::range_value_t<Range>;
@@ -799,9 +756,10 @@ class Table {
       }
       for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});
       for (std::size_t start = 0; start < n; start += max_batch_write_items) {
-        refuse_duplicate_keys(std::span<const ItemKey>(item_keys).subspan(
-                                  start, std::min(max_batch_write_items, n - start)),
-                              operation);
+        detail::refuse_duplicate_keys(name_,
+                                      std::span<const ItemKey>(item_keys).subspan(
+                                          start, std::min(max_batch_write_items, n - start)),
+                                      operation);
       }
       for (std::size_t i = 0; i < n; ++i) {
         if (erase) {
@@ -814,8 +772,8 @@ class Table {
       }
       std::vector<std::size_t> all(n);
       for (std::size_t i = 0; i < n; ++i) all[i] = i;
-      retry_unprocessed(
-          operation, std::move(all),
+      detail::retry_unprocessed(
+          retry_, name_, operation, std::move(all),
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
             if (indexes.size() == writes.size()) {
               backend_->batch_write(handle_, writes, unprocessed);
@@ -1032,6 +990,7 @@ class Table {
   TableOptions options_;
   TableSpec spec_;
   typename B::TableHandle handle_;
+  BatchRetry retry_;
 };
 
 // A lazy input range over a query's or a scan's items (Table::each, Table::scan_each).
