@@ -44,6 +44,7 @@
 #include "detail/index_keys.hpp"
 #include "detail/messages.hpp"
 #include "detail/scratch.hpp"
+#include "index_upkeep.hpp"
 #include "query.hpp"
 #include "read_plan.hpp"
 
@@ -57,14 +58,6 @@ class Each;
 
 template <Backend B>
 class IndexRef;
-
-// What Table::backfill_index has done so far, handed to its progress callback after each page.
-struct BackfillProgress {
-  std::string_view type{};    // the entity being backfilled
-  std::size_t scanned = 0;    // items of the type read without the index keys
-  std::size_t written = 0;    // of those, items given their index keys
-  std::size_t unchanged = 0;  // items another writer changed or removed first (left as they are)
-};
 
 template <Backend B>
 class Table {
@@ -124,7 +117,7 @@ class Table {
     const detail::ScratchLease s;
     std::vector<UpdateAction>& actions = s->actions;
     actions.resize(detail::key_members_v<T>.count);
-    assign_key_member_actions(key, actions);
+    detail::assign_key_member_actions(key, actions);
     std::optional<Condition> condition = update_parts(key, actions, std::forward<Parts>(parts)...);
     format_keys(key, s->pk, s->sk, "update");
     T result{};
@@ -296,7 +289,7 @@ class Table {
                                   "the entity does not name the index " +
                                   detail::quoted(index_name) + " in Entity<T>::indexes");
           }
-          written += backfill<Ts>(*index, progress, page_items);
+          written += detail::backfill<Ts>(*backend_, handle_, spec_, *index, progress, page_items);
         }(),
         ...);
     return written;
@@ -395,199 +388,14 @@ class Table {
     } catch (const EncodeError& e) {
       throw EncodeError(context(operation, type_name_v<T>) + e.what());
     }
-    if constexpr (index_count_v<T> != 0) size += add_index_attributes(item, body, operation);
+    if constexpr (index_count_v<T> != 0)
+      size += detail::add_index_attributes<B::body_format>(spec_, item, body, operation);
     if (size > max_item_bytes) {
       throw ItemTooLarge(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(pk) +
                          " sk=" + detail::quoted(sk) + " is " + std::to_string(size) +
                          " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
     }
     return size;
-  }
-
-  // The table's index that T's I-th index names; ValidationError if the table has none so named.
-  template <EntityType T, std::size_t I>
-  const TableIndex& table_index_of(std::string_view operation) const {
-    constexpr std::string_view index_name = indexes_v<T>[I].name;
-    const TableIndex* index = spec_.find_index(index_name);
-    if (index == nullptr) {
-      throw ValidationError(context(operation, type_name_v<T>) + "the entity names the index " +
-                            detail::quoted(index_name) +
-                            ", which the table does not have (add it "
-                            "to TableOptions::indexes)");
-    }
-    return *index;
-  }
-
-  // Appends the item's keys in each of its indexes to its encoded body, as attributes; returns
-  // their size by DynamoDB's measure.
-  template <EntityType T>
-  std::size_t add_index_attributes(const T& item, std::string& body,
-                                   std::string_view operation) const {
-    thread_local std::string index_pk, index_sk;
-    std::size_t size = 0;
-    detail::for_each_index<T>([&](auto i) {
-      const TableIndex& index = table_index_of<T, i>(operation);
-      format_index_keys_checked<T, i>(item, index_pk, index_sk, operation);
-      detail::append_string_attribute<B::body_format>(body, index.pk_attribute, index_pk);
-      detail::append_string_attribute<B::body_format>(body, index.sk_attribute, index_sk);
-      size +=
-          index.pk_attribute.size() + index_pk.size() + index.sk_attribute.size() + index_sk.size();
-    });
-    return size;
-  }
-
-  // The actions that keep an update's item in its indexes right: when an action changes a member
-  // an index key is formatted from, both of that index's keys are set anew. They are formatted
-  // from the update alone (DynamoDB cannot compute them from the stored item), so every member
-  // of those keys must be given a value in the same update, by set, or be part of the item's
-  // key; anything else is a ValidationError naming the index and the member.
-  template <EntityType T>
-  void add_index_key_actions(const T& key, std::vector<UpdateAction>& actions,
-                             std::size_t first) const {
-    const std::size_t user_actions = actions.size();
-    detail::for_each_index<T>([&](auto i) {
-      bool touched = false;
-      for (std::size_t a = first; a < user_actions; ++a) {
-        const std::size_t field = field_index<T>(actions[a].path.steps.front().name);
-        touched = touched || (field < field_count_v<T> && detail::is_index_member<T, i>(field));
-      }
-      if (!touched) return;
-      const TableIndex& index = table_index_of<T, i>("update");
-      T item = key;
-      const auto take = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
-        if (!detail::is_index_member<T, i>(F) || detail::is_key_member<T>(F)) return;
-        const std::string_view member = field_names_v<T>[F];
-        const UpdateAction* given = nullptr;
-        for (std::size_t a = first; a < user_actions; ++a) {
-          if (actions[a].path.steps.front().name == member) given = &actions[a];
-        }
-        const bool assigned = given != nullptr && given->kind == UpdateAction::Kind::set &&
-                              given->path.steps.size() == 1 &&
-                              detail::assign_key_member(get_field<F>(item), given->value);
-        if (!assigned) {
-          throw ValidationError(context("update", type_name_v<T>) + "the update changes the key " +
-                                "of index " + detail::quoted(index.name) +
-                                ", so it must set the member " + detail::quoted(member) +
-                                " (every member of that index's keys) to a value");
-        }
-      };
-      [&]<std::size_t... F>(std::index_sequence<F...>) {
-        (take(std::integral_constant<std::size_t, F>{}), ...);
-      }(std::make_index_sequence<field_count_v<T>>{});
-      std::string index_pk, index_sk;
-      format_index_keys_checked<T, i>(item, index_pk, index_sk, "update");
-      actions.push_back({UpdateAction::Kind::set, detail::top_level(index.pk_attribute),
-                         AttributeValue::from_string(std::move(index_pk))});
-      actions.push_back({UpdateAction::Kind::set, detail::top_level(index.sk_attribute),
-                         AttributeValue::from_string(std::move(index_sk))});
-    });
-  }
-
-  // backfill_index for one entity: a scan of T's items that lack the index's partition key,
-  // page by page, each page's items given their keys in transactions of up to 100 updates.
-  template <EntityType T, class Progress>
-  std::size_t backfill(const TableIndex& index, Progress& progress, std::size_t page_items) {
-    const auto missing_keys = [&] {
-      Condition c{Condition::Op::all, {}, {}};
-      c.children.push_back(detail::type_is_condition<T>(spec_));
-      c.children.push_back({Condition::Op::not_exists,
-                            {detail::path_operand(detail::top_level(index.pk_attribute))},
-                            {}});
-      return c;
-    };
-    const Condition filter = missing_keys();
-    // Written only to an item that still exists and still lacks the keys.
-    Condition unindexed{Condition::Op::all, {}, {}};
-    unindexed.children.push_back(
-        {Condition::Op::exists, {detail::path_operand(detail::top_level(spec_.pk_attribute))}, {}});
-    unindexed.children.push_back(filter.children[1]);
-
-    BackfillProgress done{type_name_v<T>};
-    RawScan raw{.limit = page_items, .filter = &filter};
-    std::vector<std::string> keys;  // pk, sk of each item read, then its two index keys
-    std::vector<std::array<UpdateAction, 2>> actions;
-    std::string resume_pk, resume_sk;
-    std::string index_pk, index_sk;
-    for (;;) {
-      keys.clear();
-      ScanOutcome outcome;
-      {
-        const detail::ScratchLease s;
-        T item{};
-        outcome = backend_->scan(handle_, raw, [&](const ItemView& row) {
-          if (row.type != type_name_v<T>) return;
-          detail::decode_row<B::body_format>(name_, s->decoder, row, item);
-          format_index_keys_of<T>(item, index, index_pk, index_sk, "backfill_index");
-          for (std::string_view k : {row.partition_key(), row.sort_key(),
-                                     std::string_view(index_pk), std::string_view(index_sk)}) {
-            keys.emplace_back(k);
-          }
-        });
-      }
-      const std::size_t n = keys.size() / 4;
-      done.scanned += n;
-      actions.resize(n);
-      std::vector<WriteRequest> writes;
-      writes.reserve(std::min(n, max_transaction_actions));
-      for (std::size_t start = 0; start < n; start += max_transaction_actions) {
-        writes.clear();
-        const std::size_t end = std::min(n, start + max_transaction_actions);
-        for (std::size_t i = start; i < end; ++i) {
-          actions[i] = {UpdateAction{UpdateAction::Kind::set, detail::top_level(index.pk_attribute),
-                                     AttributeValue::from_string(keys[4 * i + 2])},
-                        UpdateAction{UpdateAction::Kind::set, detail::top_level(index.sk_attribute),
-                                     AttributeValue::from_string(keys[4 * i + 3])}};
-          writes.emplace_back(UpdateRequest{
-              {keys[4 * i], keys[4 * i + 1]}, type_name_v<T>, actions[i], &unindexed});
-        }
-        try {
-          backend_->transact(handle_, writes);
-          done.written += writes.size();
-        } catch (const TransactionCanceled&) {
-          // Some item changed since it was read: the others one at a time.
-          for (const WriteRequest& write : writes) {
-            try {
-              backend_->update(handle_, std::get<UpdateRequest>(write), [](const ItemView&) {});
-              ++done.written;
-            } catch (const ConditionFailed&) {
-              ++done.unchanged;
-            }
-          }
-        }
-      }
-      if constexpr (std::is_pointer_v<std::decay_t<Progress>>) {
-        if (progress != nullptr) progress(done);
-      } else {
-        progress(done);
-      }
-      if (!outcome.last_evaluated_pk) return done.written;
-      resume_pk = std::move(*outcome.last_evaluated_pk);
-      resume_sk = std::move(*outcome.last_evaluated_sk);
-      raw.exclusive_start = ItemKey{resume_pk, resume_sk};
-    }
-  }
-
-  // T's keys in the table's index `index` (which T names).
-  template <EntityType T>
-  void format_index_keys_of(const T& item, const TableIndex& index, std::string& pk,
-                            std::string& sk, std::string_view operation) const {
-    bool found = false;
-    detail::for_each_index<T>([&](auto i) {
-      if (found || indexes_v<T>[i].name != index.name) return;
-      found = true;
-      format_index_keys_checked<T, i>(item, pk, sk, operation);
-    });
-  }
-
-  template <EntityType T, std::size_t I>
-  void format_index_keys_checked(const T& item, std::string& pk, std::string& sk,
-                                 std::string_view operation) const {
-    try {
-      format_index_keys<T, I>(item, pk, sk);
-    } catch (const KeyError& e) {
-      throw KeyError(context(operation, type_name_v<T>) + "index " +
-                     detail::quoted(indexes_v<T>[I].name) + ": " + e.what());
-    }
   }
 
   template <EntityType T>
@@ -643,7 +451,7 @@ class Table {
       }
     };
     (take(std::forward<Parts>(parts)), ...);
-    if constexpr (index_count_v<T> != 0) add_index_key_actions(key, actions, first);
+    if constexpr (index_count_v<T> != 0) detail::add_index_key_actions(spec_, key, actions, first);
     if constexpr (VersionedEntity<T>) {
       const auto current = get_field<detail::version_index_v<T>>(key);
       const std::string_view member = field_names_v<T>[detail::version_index_v<T>];
@@ -656,49 +464,6 @@ class Table {
                             "an update needs at least one action");
     }
     return std::move(conditions).combined();
-  }
-
-  // An item an update creates has the key attributes, the type and what the actions write
-  // (DynamoDB's UpdateItem); without its key members it would decode with default ones. So each
-  // is set from `key` where it is absent: a stored item's are left as they are. No action of the
-  // user names one (update_parts refuses that), so no path is given two actions, which DynamoDB
-  // refuses. format_keys checks the values before the request is sent.
-  //
-  // update() writes these actions over the first ones of its per-thread vector, reusing what
-  // they hold (a warm update allocates nothing for them); a transaction appends them.
-  template <EntityType T>
-  static void assign_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
-    constexpr auto& keys = detail::key_members_v<T>;
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (assign_key_member_action(actions[K], field_names_v<T>[keys.index[K]],
-                                get_field<keys.index[K]>(key)),
-       ...);
-    }(std::make_index_sequence<keys.count>{});
-  }
-  template <class M>
-  static void assign_key_member_action(UpdateAction& action, std::string_view name,
-                                       const M& value) {
-    action.kind = UpdateAction::Kind::set_if_not_exists;
-    action.path.steps.resize(1);
-    action.path.steps.front().name.assign(name);
-    action.path.steps.front().is_index = false;
-    if constexpr (std::is_same_v<M, std::string>) {
-      action.value.kind = AttributeValue::Kind::string;
-      action.value.text.assign(value);
-    } else {
-      action.value = to_attribute_value(value);
-    }
-  }
-
-  template <EntityType T>
-  static void add_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
-    constexpr auto& keys = detail::key_members_v<T>;
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (actions.push_back({UpdateAction::Kind::set_if_not_exists,
-                          detail::top_level(field_names_v<T>[keys.index[K]]),
-                          to_attribute_value(get_field<keys.index[K]>(key))}),
-       ...);
-    }(std::make_index_sequence<keys.count>{});
   }
 
   template <EntityType T>

@@ -49,7 +49,7 @@ class Transaction {
     Action& a = add(Kind::update, type_name_v<T>);
     a.condition = table_->update_parts(key, a.actions, parts...);
     table_->format_keys(key, a.pk, a.sk, "transaction update");
-    table_->add_key_member_actions(key, a.actions);
+    detail::add_key_member_actions(key, a.actions);
     return *this;
   }
 
