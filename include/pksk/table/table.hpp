@@ -1,27 +1,27 @@
 #pragma once
 // Table<Backend>: the typed API. Entities in, entities out; the backend sees raw items only.
 // Writes follow DynamoDB: conditions, updates, transactions (transaction.hpp), batches with
-// the library's retry of unprocessed items, optimistic locking and the 400 KB item limit by
-// DynamoDB's measure, checked before anything is written. A Table may be shared by threads
-// (if its backend may, as the SQLite backend may): it keeps no state between calls, and its
-// key, body and decode buffers are per thread (detail::Scratch), reused from call to call.
+// the library's retry of unprocessed items (batch.hpp), optimistic locking and the 400 KB item
+// limit by DynamoDB's measure, checked before anything is written. A Table may be shared by
+// threads (if its backend may, as the SQLite backend may): it keeps no state between calls, and
+// its key, body and decode buffers are per thread (detail/scratch.hpp), reused from call to call.
+//
+// What a Table hands out has its own header: Transaction (transaction.hpp), Each (each.hpp),
+// IndexRef (index_ref.hpp); so has what it works out per call: the read plan (read_plan.hpp),
+// cursors (cursor_signing.hpp), index keys and backfill (index_upkeep.hpp). This file keeps the
+// members that need the Table's backend, handle or names: the public calls, the write path and
+// the read path (query -> row visitor -> decode), whose per-row code stays here in one piece.
 
-#include <array>
+#include <algorithm>
 #include <bitset>
-#include <chrono>
 #include <cstddef>
-#include <iterator>
-#include <memory>
 #include <optional>
 #include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
-#include <tuple>
 #include <type_traits>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "../backend/backend.hpp"
@@ -37,27 +37,22 @@
 #include "../key/index.hpp"
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
+#include "../reflect/reflect.hpp"
 #include "batch.hpp"
 #include "cursor_signing.hpp"
 #include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
-#include "detail/index_keys.hpp"
 #include "detail/messages.hpp"
 #include "detail/scratch.hpp"
+#include "each.hpp"
+#include "fwd.hpp"
+#include "index_ref.hpp"
 #include "index_upkeep.hpp"
 #include "query.hpp"
 #include "read_plan.hpp"
+#include "transaction.hpp"
 
 namespace pksk {
-
-template <Backend B>
-class Transaction;
-
-template <Backend B, class R>
-class Each;
-
-template <Backend B>
-class IndexRef;
 
 template <Backend B>
 class Table {
@@ -758,145 +753,4 @@ class Table {
   BatchRetry retry_;
 };
 
-// A lazy input range over a query's or a scan's items (Table::each, Table::scan_each).
-template <Backend B, class R>
-class Each {
-  template <class C>
-  struct ElementOf {
-    using type = C;
-  };
-  template <class... Ts>
-  struct ElementOf<ItemCollection<Ts...>> {
-    using type = std::variant<Ts...>;
-  };
-
- public:
-  using element_type = typename ElementOf<R>::type;
-
-  class iterator {
-   public:
-    using iterator_concept = std::input_iterator_tag;
-    using value_type = element_type;
-    using difference_type = std::ptrdiff_t;
-
-    iterator() = default;
-    const element_type& operator*() const { return owner_->current(); }
-    const element_type* operator->() const { return &owner_->current(); }
-    iterator& operator++() {
-      owner_->advance();
-      return *this;
-    }
-    void operator++(int) { owner_->advance(); }
-    friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
-      return it.owner_ == nullptr || it.owner_->done();
-    }
-
-   private:
-    friend class Each;
-    explicit iterator(Each* owner) : owner_(owner) {}
-    Each* owner_ = nullptr;
-  };
-
-  Each(Table<B>& table, std::optional<PartitionKey> pk, const BasicQueryOptions<R>& options,
-       const TableIndex* index = nullptr)
-      : table_(&table), pk_(std::move(pk)), options_(options), index_(index) {}
-  Each(const Each&) = delete;
-  Each& operator=(const Each&) = delete;
-  Each(Each&&) noexcept = default;
-  Each& operator=(Each&&) noexcept = default;
-
-  // Reads the first page (once); an iteration begun again goes on where the last one stopped.
-  iterator begin() {
-    if (!started_) {
-      started_ = true;
-      fetch();
-    }
-    return iterator(this);
-  }
-  std::default_sentinel_t end() const noexcept { return {}; }
-  bool done() const noexcept { return done_; }
-
- private:
-  // The typed items of the page; a collection's unknown ones are not iterated.
-  std::size_t page_size() const noexcept { return page_.size(); }
-
-  const element_type& current() const {
-    return *(page_.begin() + static_cast<std::ptrdiff_t>(at_));
-  }
-
-  // Reads pages until one holds an item or none is left.
-  void fetch() {
-    for (;;) {
-      page_.clear();
-      at_ = 0;
-      std::optional<Cursor> next =
-          pk_ ? table_->template run_query<R>(*pk_, options_, page_, /*all_pages=*/false, index_)
-              : table_->template run_scan<R>(options_, page_, /*all_pages=*/false);
-      options_.start = std::move(next);
-      if (page_size() != 0) return;
-      if (!options_.start) {
-        done_ = true;
-        return;
-      }
-    }
-  }
-
-  void advance() {
-    if (++at_ < page_size()) return;
-    if (!options_.start) {
-      done_ = true;
-      return;
-    }
-    fetch();
-  }
-
-  Table<B>* table_;
-  std::optional<PartitionKey> pk_;  // none: a scan
-  BasicQueryOptions<R> options_;
-  const TableIndex* index_;  // a query of this index; nullptr: of the table
-  query_result_t<R> page_;
-  std::size_t at_ = 0;
-  bool started_ = false;
-  bool done_ = false;
-};
-
-// A secondary index of a Table (Table::index): its queries take the index's partition key and
-// the same options as the table's, and return the items in index sort-key order, then table key
-// order. For an entity T, a query without a key condition keeps to T's items by the literal
-// prefix of T's index sort-key template, as a table query does. Cheap to copy; refers to the
-// Table, which must outlive it.
-template <Backend B>
-class IndexRef {
- public:
-  const std::string& name() const noexcept { return index_->name; }
-
-  template <class R>
-  query_result_t<R> query(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
-    query_result_t<R> result;
-    table_->template run_query<R>(pk, options, result, /*all_pages=*/true, index_);
-    return result;
-  }
-
-  template <class R>
-  Page<query_result_t<R>> query_page(const PartitionKey& pk,
-                                     const BasicQueryOptions<R>& options = {}) {
-    Page<query_result_t<R>> page;
-    page.next = table_->template run_query<R>(pk, options, page.items, /*all_pages=*/false, index_);
-    return page;
-  }
-
-  template <class R>
-  Each<B, R> each(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
-    return Each<B, R>(*table_, pk, options, index_);
-  }
-
- private:
-  friend class Table<B>;
-  IndexRef(Table<B>& table, const TableIndex& index) : table_(&table), index_(&index) {}
-  Table<B>* table_;
-  const TableIndex* index_;  // in the Table's spec
-};
-
 }  // namespace pksk
-
-#include "transaction.hpp"

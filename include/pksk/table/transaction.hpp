@@ -3,6 +3,10 @@
 // erase, check) are collected with their conditions and sent at commit(): all or nothing, at
 // most 100 actions, no two on one item (else ValidationError, nothing written); a condition that
 // fails cancels the whole with TransactionCanceled, one reason per action in the order added.
+//
+// Table::transact() makes one, so table.hpp includes this header; this one reaches the Table
+// only inside its templates (instantiated where Table is complete) and includes fwd.hpp, not
+// table.hpp.
 
 #include <algorithm>
 #include <cstddef>
@@ -17,7 +21,11 @@
 #include "../detail/thread_lease.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
-#include "table.hpp"
+#include "../expr/expression.hpp"
+#include "../key/entity.hpp"
+#include "detail/entity_writes.hpp"
+#include "detail/messages.hpp"
+#include "fwd.hpp"
 
 namespace pksk {
 
