@@ -75,7 +75,7 @@ void format_index_keys_of(const TableSpec& spec, const T& item, const TableIndex
   for_each_index<T>([&](auto i) {
     if (found || indexes_v<T>[i].name != index.name) return;
     found = true;
-    format_index_keys_checked<T, i>(spec, item, pk, sk, operation);
+    detail::format_index_keys_checked<T, i>(spec, item, pk, sk, operation);
   });
 }
 
@@ -87,10 +87,10 @@ std::size_t add_index_attributes(const TableSpec& spec, const T& item, std::stri
   thread_local std::string index_pk, index_sk;
   std::size_t size = 0;
   for_each_index<T>([&](auto i) {
-    const TableIndex& index = table_index_of<T, i>(spec, operation);
-    format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, operation);
-    append_string_attribute<Format>(body, index.pk_attribute, index_pk);
-    append_string_attribute<Format>(body, index.sk_attribute, index_sk);
+    const TableIndex& index = detail::table_index_of<T, i>(spec, operation);
+    detail::format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, operation);
+    detail::append_string_attribute<Format>(body, index.pk_attribute, index_pk);
+    detail::append_string_attribute<Format>(body, index.sk_attribute, index_sk);
     size +=
         index.pk_attribute.size() + index_pk.size() + index.sk_attribute.size() + index_sk.size();
   });
@@ -113,7 +113,7 @@ void add_index_key_actions(const TableSpec& spec, const T& key, std::vector<Upda
       touched = touched || (field < field_count_v<T> && is_index_member<T, i>(field));
     }
     if (!touched) return;
-    const TableIndex& index = table_index_of<T, i>(spec, "update");
+    const TableIndex& index = detail::table_index_of<T, i>(spec, "update");
     T item = key;
     const auto take = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
       if (!is_index_member<T, i>(F) || is_key_member<T>(F)) return;
@@ -124,7 +124,7 @@ void add_index_key_actions(const TableSpec& spec, const T& key, std::vector<Upda
       }
       const bool assigned = given != nullptr && given->kind == UpdateAction::Kind::set &&
                             given->path.steps.size() == 1 &&
-                            assign_key_member(get_field<F>(item), given->value);
+                            detail::assign_key_member(get_field<F>(item), given->value);
       if (!assigned) {
         throw ValidationError(
             table_context(spec.name, "update", type_name_v<T>) + "the update changes the key " +
@@ -136,7 +136,7 @@ void add_index_key_actions(const TableSpec& spec, const T& key, std::vector<Upda
       (take(std::integral_constant<std::size_t, F>{}), ...);
     }(std::make_index_sequence<field_count_v<T>>{});
     std::string index_pk, index_sk;
-    format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, "update");
+    detail::format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, "update");
     actions.push_back({UpdateAction::Kind::set, top_level(index.pk_attribute),
                        AttributeValue::from_string(std::move(index_pk))});
     actions.push_back({UpdateAction::Kind::set, top_level(index.sk_attribute),
@@ -151,7 +151,7 @@ std::size_t backfill(B& backend, typename B::TableHandle& handle, const TableSpe
                      const TableIndex& index, Progress& progress, std::size_t page_items) {
   const auto missing_keys = [&] {
     Condition c{Condition::Op::all, {}, {}};
-    c.children.push_back(type_is_condition<T>(spec));
+    c.children.push_back(detail::type_is_condition<T>(spec));
     c.children.push_back(
         {Condition::Op::not_exists, {path_operand(top_level(index.pk_attribute))}, {}});
     return c;
@@ -177,8 +177,8 @@ std::size_t backfill(B& backend, typename B::TableHandle& handle, const TableSpe
       T item{};
       outcome = backend.scan(handle, raw, [&](const ItemView& row) {
         if (row.type != type_name_v<T>) return;
-        decode_row<B::body_format>(spec.name, s->decoder, row, item);
-        format_index_keys_of<T>(spec, item, index, index_pk, index_sk, "backfill_index");
+        detail::decode_row<B::body_format>(spec.name, s->decoder, row, item);
+        detail::format_index_keys_of<T>(spec, item, index, index_pk, index_sk, "backfill_index");
         for (std::string_view k : {row.partition_key(), row.sort_key(), std::string_view(index_pk),
                                    std::string_view(index_sk)}) {
           keys.emplace_back(k);

@@ -7,10 +7,13 @@
 // its key, body and decode buffers are per thread (detail/scratch.hpp), reused from call to call.
 //
 // What a Table hands out has its own header: Transaction (transaction.hpp), Each (each.hpp),
-// IndexRef (index_ref.hpp); so has what it works out per call: the read plan (read_plan.hpp),
-// cursors (cursor_signing.hpp), index keys and backfill (index_upkeep.hpp). This file keeps the
-// members that need the Table's backend, handle or names: the public calls, the write path and
-// the read path (query -> row visitor -> decode), whose per-row code stays here in one piece.
+// IndexRef (index_ref.hpp); so has what it works out from its spec alone: the read plan
+// (read_plan.hpp), cursors (cursor_signing.hpp), index keys and backfill (index_upkeep.hpp), an
+// item's keys, body and size (detail/item_encoding.hpp), a write's conditions
+// (detail/write_conditions.hpp). This file keeps what needs the backend and its handle: the
+// public calls with their documentation (half the file, kept together so that the API reads
+// in one place), the batch loops, and the read path (query -> row visitor -> decode, and the
+// page loops), whose per-row code stays in one piece rather than behind another indirection.
 
 #include <algorithm>
 #include <bitset>
@@ -26,12 +29,10 @@
 
 #include "../backend/backend.hpp"
 #include "../codec/codec.hpp"
-#include "../codec/item_size.hpp"
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
-#include "../expr/filter.hpp"
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
 #include "../key/index.hpp"
@@ -42,8 +43,10 @@
 #include "cursor_signing.hpp"
 #include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
+#include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
 #include "detail/scratch.hpp"
+#include "detail/write_conditions.hpp"
 #include "each.hpp"
 #include "fwd.hpp"
 #include "index_ref.hpp"
@@ -80,9 +83,10 @@ class Table {
     requires EntityType<std::remove_cvref_t<Item>>
   void put(Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
-    std::optional<Condition> condition = write_condition<T>(item, conditions...);
+    std::optional<Condition> condition = detail::write_condition<T>(spec_, item, conditions...);
     const detail::ScratchLease s;
-    const std::size_t size = encode_versioned(item, s->pk, s->sk, s->body, "put");
+    const std::size_t size =
+        detail::encode_versioned<B::body_format>(spec_, item, s->pk, s->sk, s->body, "put");
     backend_->put(handle_, PutRequest{ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
                                       condition ? &*condition : nullptr});
     if constexpr (VersionedEntity<T> && !std::is_const_v<std::remove_reference_t<Item>>) {
@@ -94,7 +98,7 @@ class Table {
   template <EntityType T>
   std::optional<T> get(const T& key) {
     const detail::ScratchLease s;
-    format_keys(key, s->pk, s->sk, "get");
+    detail::format_keys(spec_, key, s->pk, s->sk, "get");
     std::optional<T> found;
     backend_->get(handle_, ItemKey{s->pk, s->sk}, [&](const ItemView& row) {
       check_type<T>(row, "get");
@@ -113,8 +117,9 @@ class Table {
     std::vector<UpdateAction>& actions = s->actions;
     actions.resize(detail::key_members_v<T>.count);
     detail::assign_key_member_actions(key, actions);
-    std::optional<Condition> condition = update_parts(key, actions, std::forward<Parts>(parts)...);
-    format_keys(key, s->pk, s->sk, "update");
+    std::optional<Condition> condition =
+        detail::update_parts(spec_, key, actions, std::forward<Parts>(parts)...);
+    detail::format_keys(spec_, key, s->pk, s->sk, "update");
     T result{};
     backend_->update(
         handle_,
@@ -129,9 +134,9 @@ class Table {
   template <EntityType T, class... Conditions>
   bool erase(const T& key, const Conditions&... conditions) {
     const detail::ScratchLease s;
-    format_keys(key, s->pk, s->sk, "erase");
+    detail::format_keys(spec_, key, s->pk, s->sk, "erase");
     detail::ConditionParts parts;
-    (add_condition<T>(parts, conditions), ...);
+    (detail::add_condition<T>(spec_, parts, conditions), ...);
     std::optional<Condition> condition = std::move(parts).combined();
     return backend_->erase(handle_,
                            EraseRequest{{s->pk, s->sk}, condition ? &*condition : nullptr});
@@ -319,148 +324,6 @@ class Table {
 
   detail::CursorSigner cursors() const noexcept { return {name_, options_.cursor_key}; }
 
-  // An entity member named as a key attribute or the discriminator would be overwritten by
-  // them (DynamoDB has one namespace of attributes per item).
-  template <EntityType T>
-  void refuse_reserved_members(std::string_view operation) const {
-    for (const std::string_view member : field_names_v<T>) {
-      bool index_key = false;
-      for (const TableIndex& index : spec_.indexes) {
-        index_key = index_key || member == index.pk_attribute || member == index.sk_attribute;
-      }
-      if (member == spec_.pk_attribute || member == spec_.sk_attribute ||
-          member == spec_.type_attribute || index_key) {
-        throw ValidationError(context(operation, type_name_v<T>) + "the member " +
-                              detail::quoted(member) +
-                              " has the name of a key attribute, an index key attribute or the "
-                              "type attribute; rename it or set TableOptions' attribute names");
-      }
-    }
-  }
-
-  template <EntityType T>
-  void format_keys(const T& item, std::string& pk, std::string& sk,
-                   std::string_view operation) const {
-    refuse_reserved_members<T>(operation);
-    try {
-      format_partition_key(item, pk);
-      format_sort_key(item, sk);
-    } catch (const KeyError& e) {
-      throw KeyError(context(operation, type_name_v<T>) + e.what());
-    }
-  }
-
-  // Keys and body of the item as the backend stores them, with the version incremented for a
-  // versioned entity; returns the item's size, refusing one over 400 KB before anything is
-  // written.
-  template <EntityType T>
-  std::size_t encode_versioned(const T& item, std::string& pk, std::string& sk, std::string& body,
-                               std::string_view operation) const {
-    format_keys(item, pk, sk, operation);
-    if constexpr (VersionedEntity<T>) {
-      T next = item;
-      ++get_field<detail::version_index_v<T>>(next);
-      return encode_checked(next, pk, sk, body, operation);
-    } else {
-      return encode_checked(item, pk, sk, body, operation);
-    }
-  }
-
-  template <EntityType T>
-  std::size_t encode_checked(const T& item, const std::string& pk, const std::string& sk,
-                             std::string& body, std::string_view operation) const {
-    std::size_t size = 0;
-    try {
-      const KeyAttributeSizes keys{
-          spec_.pk_attribute, pk, spec_.sk_attribute, sk, spec_.type_attribute, type_name_v<T>};
-      if constexpr (B::body_format == BodyFormat::json) {
-        // Body and size in one traversal: each number formatted once.
-        size = keys.total() + encode_body_sized(item, body);
-      } else {
-        encode<B::body_format>(item, body);
-        size = item_size(keys, item);
-      }
-    } catch (const EncodeError& e) {
-      throw EncodeError(context(operation, type_name_v<T>) + e.what());
-    }
-    if constexpr (index_count_v<T> != 0)
-      size += detail::add_index_attributes<B::body_format>(spec_, item, body, operation);
-    if (size > max_item_bytes) {
-      throw ItemTooLarge(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(pk) +
-                         " sk=" + detail::quoted(sk) + " is " + std::to_string(size) +
-                         " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
-    }
-    return size;
-  }
-
-  template <EntityType T>
-  void add_condition(detail::ConditionParts& parts, const IfAbsentTag&) const {
-    parts.item_absent(spec_.pk_attribute);
-  }
-  template <EntityType T>
-  void add_condition(detail::ConditionParts& parts, const ExistsTag&) const {
-    parts.item_present(spec_.pk_attribute);
-  }
-  template <EntityType T, class U>
-  void add_condition(detail::ConditionParts& parts, const When<U>& when) const {
-    static_assert(std::is_same_v<T, U>,
-                  "pksk: the condition is on another entity than the item written (when(...) on "
-                  "U guards a write of T)");
-    parts.add(when.node);
-  }
-
-  template <EntityType T, class... Conditions>
-  std::optional<Condition> write_condition(const T& item, const Conditions&... conditions) const {
-    detail::ConditionParts parts;
-    (add_condition<T>(parts, conditions), ...);
-    if constexpr (VersionedEntity<T>) {
-      parts.version_is(spec_.pk_attribute, field_names_v<T>[detail::version_index_v<T>],
-                       get_field<detail::version_index_v<T>>(item));
-    }
-    return std::move(parts).combined();
-  }
-
-  // Sorts an update's parts into actions and conditions. An action on a key member is refused
-  // at compile time when the member is named (set(&T::m, v), set<&T::m>(v)); what compile time
-  // cannot see, a path made by attr() and a Hana-adapted struct's member, is refused here.
-  template <EntityType T, class... Parts>
-  std::optional<Condition> update_parts(const T& key, std::vector<UpdateAction>& actions,
-                                        Parts&&... parts) const {
-    const std::size_t first = actions.size();  // after the key members' actions, if given first
-    detail::ConditionParts conditions;
-    const auto take = [&]<class Part>(Part&& part) {
-      using P = std::remove_cvref_t<Part>;
-      if constexpr (requires { part.action; }) {
-        static_assert(std::is_base_of_v<Update<T>, P>,
-                      "pksk: an update action names a member of another entity than the key's");
-        const std::string& member = part.action.path.steps.front().name;
-        const std::size_t index = field_index<T>(member);
-        if (index < field_count_v<T> && detail::is_key_member<T>(index)) {
-          throw ValidationError(context("update", type_name_v<T>) + "the member " +
-                                detail::quoted(member) +
-                                " is part of the item's key; an update cannot move an item");
-        }
-        actions.push_back(std::forward<Part>(part).action);
-      } else {
-        add_condition<T>(conditions, part);
-      }
-    };
-    (take(std::forward<Parts>(parts)), ...);
-    if constexpr (index_count_v<T> != 0) detail::add_index_key_actions(spec_, key, actions, first);
-    if constexpr (VersionedEntity<T>) {
-      const auto current = get_field<detail::version_index_v<T>>(key);
-      const std::string_view member = field_names_v<T>[detail::version_index_v<T>];
-      conditions.version_is(spec_.pk_attribute, member, current);
-      actions.push_back({UpdateAction::Kind::set, detail::top_level(member),
-                         AttributeValue::from_number(std::to_string(current + 1))});
-    }
-    if (actions.size() == first) {
-      throw ValidationError(context("update", type_name_v<T>) +
-                            "an update needs at least one action");
-    }
-    return std::move(conditions).combined();
-  }
-
   template <EntityType T>
   void check_type(const ItemView& row, std::string_view operation) const {
     if (row.type != type_name_v<T>) {
@@ -477,7 +340,7 @@ class Table {
     texts.resize(2 * n);
     std::size_t i = 0;
     for (const auto& item : items) {
-      format_keys(item, texts[2 * i], texts[2 * i + 1], operation);
+      detail::format_keys(spec_, item, texts[2 * i], texts[2 * i + 1], operation);
       ++i;
     }
     keys.resize(n);
@@ -507,11 +370,12 @@ class Table {
       std::vector<std::size_t> sizes(n);
       for (std::size_t i = 0; i < n; ++i, ++it) {
         if (erase) {
-          format_keys(*it, keys[2 * i], keys[2 * i + 1], operation);
+          detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
         } else {
           // put_all writes items as they are: batches carry no conditions, so no version check.
-          format_keys(*it, keys[2 * i], keys[2 * i + 1], operation);
-          sizes[i] = encode_checked(*it, keys[2 * i], keys[2 * i + 1], bodies[i], operation);
+          detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
+          sizes[i] = detail::encode_checked<B::body_format>(spec_, *it, keys[2 * i],
+                                                            keys[2 * i + 1], bodies[i], operation);
         }
       }
       for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});

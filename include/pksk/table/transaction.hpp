@@ -24,7 +24,9 @@
 #include "../expr/expression.hpp"
 #include "../key/entity.hpp"
 #include "detail/entity_writes.hpp"
+#include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
+#include "detail/write_conditions.hpp"
 #include "fwd.hpp"
 
 namespace pksk {
@@ -43,11 +45,12 @@ class Transaction {
   Transaction& put(const Item& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
     Action& a = add(Kind::put, type_name_v<T>);
-    a.condition = table_->write_condition(item, conditions...);
+    a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
     // Bodies of one transaction are alike: each starts with room for the largest so far,
     // instead of growing by doublings from empty.
     a.body.reserve(body_capacity_);
-    a.size = table_->encode_versioned(item, a.pk, a.sk, a.body, "transaction put");
+    a.size = detail::encode_versioned<B::body_format>(table_->spec_, item, a.pk, a.sk, a.body,
+                                                      "transaction put");
     body_capacity_ = std::max(body_capacity_, a.body.size());
     return *this;
   }
@@ -55,8 +58,8 @@ class Transaction {
   template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
     Action& a = add(Kind::update, type_name_v<T>);
-    a.condition = table_->update_parts(key, a.actions, parts...);
-    table_->format_keys(key, a.pk, a.sk, "transaction update");
+    a.condition = detail::update_parts(table_->spec_, key, a.actions, parts...);
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction update");
     detail::add_key_member_actions(key, a.actions);
     return *this;
   }
@@ -65,9 +68,9 @@ class Transaction {
   Transaction& erase(const T& key, const Conditions&... conditions) {
     Action& a = add(Kind::erase, type_name_v<T>);
     detail::ConditionParts parts;
-    (table_->template add_condition<T>(parts, conditions), ...);
+    (detail::add_condition<T>(table_->spec_, parts, conditions), ...);
     a.condition = std::move(parts).combined();
-    table_->format_keys(key, a.pk, a.sk, "transaction erase");
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction erase");
     return *this;
   }
 
@@ -77,10 +80,10 @@ class Transaction {
   Transaction& check(const T& key, const Condition1& condition, const Conditions&... conditions) {
     Action& a = add(Kind::check, type_name_v<T>);
     detail::ConditionParts parts;
-    table_->template add_condition<T>(parts, condition);
-    (table_->template add_condition<T>(parts, conditions), ...);
+    detail::add_condition<T>(table_->spec_, parts, condition);
+    (detail::add_condition<T>(table_->spec_, parts, conditions), ...);
     a.condition = std::move(parts).combined();
-    table_->format_keys(key, a.pk, a.sk, "transaction check");
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction check");
     return *this;
   }
 
