@@ -7,7 +7,8 @@
 //
 // One T per thread per Tag: two users that lease the same T type for unrelated purposes name
 // their own Tag so that one's lease does not push the other onto fresh allocations. The lease
-// is movable (a function may return it with the T it filled), not copyable.
+// is movable (a function may return it with the T it filled), not copyable. Its common path is
+// what the hand-written leases it replaces cost: one thread_local, one flag, one pointer.
 
 #include <memory>
 #include <utility>
@@ -16,45 +17,38 @@ namespace pksk::detail {
 
 template <class T, class Tag = T>
 class ThreadLease {
- public:
-  ThreadLease() {
-    Slot& mine = thread_slot();
-    if (!mine.lent) {
-      mine.lent = true;
-      lent_ = &mine.lent;
-      value_ = &mine.value;
-    } else {
-      own_ = std::make_unique<T>();
-      value_ = own_.get();
-    }
-  }
-  ThreadLease(ThreadLease&& other) noexcept
-      : value_(std::exchange(other.value_, nullptr)),
-        lent_(std::exchange(other.lent_, nullptr)),
-        own_(std::move(other.own_)) {}
-  ThreadLease(const ThreadLease&) = delete;
-  ThreadLease& operator=(const ThreadLease&) = delete;
-  ThreadLease& operator=(ThreadLease&&) = delete;
-  ~ThreadLease() {
-    if (lent_ != nullptr) *lent_ = false;
-  }
-
-  T& operator*() const noexcept { return *value_; }
-  T* operator->() const noexcept { return value_; }
-
- private:
   struct Slot {
     T value{};
     bool lent = false;
   };
-  static Slot& thread_slot() {
-    static thread_local Slot slot;
-    return slot;
+
+ public:
+  ThreadLease() {
+    static thread_local Slot mine;
+    if (mine.lent) {
+      own_ = std::make_unique<Slot>();
+      slot_ = own_.get();
+    } else {
+      slot_ = &mine;
+    }
+    slot_->lent = true;
+  }
+  ThreadLease(ThreadLease&& other) noexcept
+      : slot_(std::exchange(other.slot_, nullptr)), own_(std::move(other.own_)) {}
+  ThreadLease(const ThreadLease&) = delete;
+  ThreadLease& operator=(const ThreadLease&) = delete;
+  ThreadLease& operator=(ThreadLease&&) = delete;
+  ~ThreadLease() {
+    if (slot_ != nullptr) slot_->lent = false;
   }
 
-  T* value_ = nullptr;
-  bool* lent_ = nullptr;  // the thread's slot's flag; null for a fresh T or a moved-from lease
-  std::unique_ptr<T> own_;
+  T& operator*() const noexcept { return slot_->value; }
+  T* operator->() const noexcept { return &slot_->value; }
+
+ private:
+  // The thread's slot, or own_'s for a fresh T (whose flag nobody reads); null once moved from.
+  Slot* slot_ = nullptr;
+  std::unique_ptr<Slot> own_;
 };
 
 }  // namespace pksk::detail
