@@ -5,12 +5,15 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -472,6 +475,110 @@ TEST_CASE("put_all of 10,000 items and get_all of 1,000 keys with some missing",
   table.erase_all(doomed);
   CHECK_FALSE(table.get(Account{.id = "4999"}));
   CHECK(table.get(Account{.id = "5000"}));
+}
+
+namespace {
+
+// A Backend that answers its first `throttled` batch requests as a throttled DynamoDB may: the
+// first half of each is done, the rest handed back unprocessed.
+class ThrottlingBackend {
+ public:
+  using TableHandle = pksk::sqlite::Backend::TableHandle;
+  static constexpr pksk::BodyFormat body_format = pksk::sqlite::Backend::body_format;
+
+  explicit ThrottlingBackend(pksk::sqlite::Backend& inner, int throttled)
+      : inner_(&inner), throttled_(throttled) {}
+
+  int batch_requests = 0;
+
+  TableHandle open_table(const pksk::TableSpec& spec) { return inner_->open_table(spec); }
+  bool get(TableHandle t, pksk::ItemKey key, pksk::ItemVisitor visit) {
+    return inner_->get(t, key, visit);
+  }
+  pksk::QueryOutcome query(TableHandle t, const pksk::RawQuery& q, pksk::ItemVisitor visit) {
+    return inner_->query(t, q, visit);
+  }
+  pksk::ScanOutcome scan(TableHandle t, const pksk::RawScan& s, pksk::ItemVisitor visit) {
+    return inner_->scan(t, s, visit);
+  }
+  void put(TableHandle t, const pksk::PutRequest& r) { inner_->put(t, r); }
+  void update(TableHandle t, const pksk::UpdateRequest& r, pksk::ItemVisitor visit) {
+    inner_->update(t, r, visit);
+  }
+  bool erase(TableHandle t, const pksk::EraseRequest& r) { return inner_->erase(t, r); }
+  void transact(TableHandle t, std::span<const pksk::WriteRequest> w) { inner_->transact(t, w); }
+  void batch_write(TableHandle t, std::span<const pksk::WriteRequest> w,
+                   std::vector<std::size_t>& unprocessed) {
+    const std::size_t done = done_now(w.size());
+    inner_->batch_write(t, w.first(done), unprocessed);
+    for (std::size_t i = done; i < w.size(); ++i) unprocessed.push_back(i);
+  }
+  void batch_get(TableHandle t, std::span<const pksk::ItemKey> k, pksk::IndexedItemVisitor visit,
+                 std::vector<std::size_t>& unprocessed) {
+    const std::size_t done = done_now(k.size());
+    inner_->batch_get(t, k.first(done), visit, unprocessed);
+    for (std::size_t i = done; i < k.size(); ++i) unprocessed.push_back(i);
+  }
+
+ private:
+  std::size_t done_now(std::size_t asked) {
+    ++batch_requests;
+    if (throttled_ == 0) return asked;
+    --throttled_;
+    return asked / 2;
+  }
+
+  pksk::sqlite::Backend* inner_;
+  int throttled_;
+};
+static_assert(pksk::Backend<ThrottlingBackend>);
+
+}  // namespace
+
+TEST_CASE("unprocessed batch items are retried with backoff, through an injected sleep",
+          "[writes]") {
+  using std::chrono::milliseconds;
+  const pksk::BatchRetry defaults;
+  CHECK(defaults.retries == 8);
+  CHECK(defaults.first_delay == milliseconds(25));
+  CHECK(defaults.backoff_factor == 2);
+
+  pksk::sqlite::Backend store{":memory:"};
+  std::vector<milliseconds> slept;
+  const auto record = [&](milliseconds delay) { slept.push_back(delay); };
+  std::vector<Account> items;
+  for (int i = 0; i < 60; ++i) items.push_back(Account{.id = std::to_string(i), .balance = i});
+
+  SECTION("put_all and get_all end with every item, after the default backoff") {
+    ThrottlingBackend backend{store, 3};
+    pksk::Table table{backend, "t", {}, pksk::BatchRetry{.sleep = record}};
+    table.put_all(items);
+    CHECK(slept ==
+          std::vector<milliseconds>{milliseconds(25), milliseconds(50), milliseconds(100)});
+    CHECK(backend.batch_requests == 4);  // 60 asked, then 30, 15 and 8 handed back
+    CHECK(table.scan<Account>().size() == 60);
+
+    ThrottlingBackend reader{store, 2};
+    pksk::Table again{reader, "t", {}, pksk::BatchRetry{.sleep = record}};
+    slept.clear();
+    const std::vector<Account> got = again.get_all(items);
+    CHECK(slept == std::vector<milliseconds>{milliseconds(25), milliseconds(50)});
+    REQUIRE(got.size() == 60);
+    for (int i = 0; i < 60; ++i) CHECK(got[i].balance == i);  // in the order of the keys
+  }
+
+  SECTION("a policy's retries and backoff; then BackendError") {
+    ThrottlingBackend backend{store, 1000};
+    pksk::Table table{
+        backend,
+        "t",
+        {},
+        pksk::BatchRetry{
+            .retries = 2, .first_delay = milliseconds(10), .backoff_factor = 3, .sleep = record}};
+    CHECK_THROWS_AS(table.put_all(items), pksk::BackendError);
+    CHECK(slept == std::vector<milliseconds>{milliseconds(10), milliseconds(30)});
+    CHECK(backend.batch_requests == 3);
+  }
 }
 
 TEST_CASE("optimistic locking: a stale copy fails in put, update and a transaction", "[writes]") {

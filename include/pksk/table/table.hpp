@@ -1,210 +1,78 @@
 #pragma once
 // Table<Backend>: the typed API. Entities in, entities out; the backend sees raw items only.
 // Writes follow DynamoDB: conditions, updates, transactions (transaction.hpp), batches with
-// the library's retry of unprocessed items, optimistic locking and the 400 KB item limit by
-// DynamoDB's measure, checked before anything is written. A Table may be shared by threads
-// (if its backend may, as the SQLite backend may): it keeps no state between calls, and its
-// key, body and decode buffers are per thread (detail::Scratch), reused from call to call.
+// the library's retry of unprocessed items (batch.hpp), optimistic locking and the 400 KB item
+// limit by DynamoDB's measure, checked before anything is written. A Table may be shared by
+// threads (if its backend may, as the SQLite backend may): it keeps no state between calls, and
+// its key, body and decode buffers are per thread (detail/scratch.hpp), reused from call to call.
+//
+// What a Table hands out has its own header: Transaction (transaction.hpp), Each (each.hpp),
+// IndexRef (index_ref.hpp); so has what it works out from its spec alone: the read plan
+// (read_plan.hpp), cursors (cursor_signing.hpp), index keys and backfill (index_upkeep.hpp), an
+// item's keys, body and size (detail/item_encoding.hpp), a write's conditions
+// (detail/write_conditions.hpp). This file keeps what needs the backend and its handle: the
+// public calls with their documentation (half the file, kept together so that the API reads
+// in one place), the batch loops, and the read path (query -> row visitor -> decode, and the
+// page loops), whose per-row code stays in one piece rather than behind another indirection.
 
-#include <array>
+#include <algorithm>
 #include <bitset>
-#include <chrono>
 #include <cstddef>
-#include <iterator>
-#include <memory>
 #include <optional>
 #include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
-#include <tuple>
 #include <type_traits>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "../backend/backend.hpp"
-#include "../codec/codec.hpp"
-#include "../codec/item_size.hpp"
+#include "../codec/entity_code.hpp"
 #include "../config.hpp"
-#include "../detail/hmac_sha256.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
-#include "../expr/filter.hpp"
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
 #include "../key/index.hpp"
 #include "../key/key.hpp"
 #include "../model/collection.hpp"
+#include "../reflect/reflect.hpp"
+#include "batch.hpp"
+#include "cursor_signing.hpp"
+#include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
-#include "detail/index_keys.hpp"
+#include "detail/item_encoding.hpp"
+#include "detail/messages.hpp"
+#include "detail/scratch.hpp"
+#include "detail/write_conditions.hpp"
+#include "each.hpp"
+#include "fwd.hpp"
+#include "index_ref.hpp"
+#include "index_upkeep.hpp"
 #include "query.hpp"
+#include "read_plan.hpp"
+#include "transaction.hpp"
 
 namespace pksk {
-
-namespace diagnostics {
-// query<R>, scan<R>, each<R> or another read of an R that is neither an entity (a type with a
-// pksk::Entity<R> specialization giving its type, pk and sk) nor an ItemCollection.
-template <class R>
-struct read_type_is_neither_an_entity_nor_an_item_collection;
-}  // namespace diagnostics
-
-namespace detail {
-
-// What a read of R returns; `readable` is false for an R that is neither an entity nor an
-// ItemCollection of entities, whose one error this is: query<R>, scan<R> and the rest then
-// compile to nothing (run_query and run_scan), so that nothing else is reported.
-template <class R>
-struct QueryResult {
-  static_assert(
-      checked_v<
-          Diagnose<false, diagnostics::read_type_is_neither_an_entity_nor_an_item_collection<R>>>);
-  static constexpr bool readable = false;
-  using type = std::vector<R>;
-};
-
-template <class... Ts>
-struct QueryResult<ItemCollection<Ts...>> {
-  static constexpr bool readable = true;
-  using type = ItemCollection<Ts...>;
-};
-
-template <class T>
-  requires EntityType<T>
-struct QueryResult<T> {
-  static constexpr bool readable = true;
-  using type = std::vector<T>;
-};
-
-template <class R>
-inline constexpr bool readable_v = QueryResult<R>::readable;
-
-// A key or name in an error message, quoted, with bytes a terminal would not show escaped:
-// keys read back from a store are not trusted to be printable.
-inline std::string quoted(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '\'';
-  append_escaped(out, text);
-  out += '\'';
-  return out;
-}
-
-// A call's reusable buffers (keys, body, decoder): one set per thread, shared by every Table
-// on the thread, so that a warm call allocates nothing and a Table shared by threads has no
-// shared scratch. A call that finds its thread's set in use (a call made from inside another)
-// gets a set of its own.
-struct Scratch {
-  BodyDecoder decoder;
-  std::string pk, sk, body;
-  // An update's actions: its key members' first, rewritten in place each time (their paths
-  // and values keep their capacity), then the caller's.
-  std::vector<UpdateAction> actions;
-  bool in_use = false;
-};
-
-class ScratchLease {
- public:
-  ScratchLease() {
-    static thread_local Scratch mine;
-    if (mine.in_use) {
-      own_ = std::make_unique<Scratch>();
-      scratch_ = own_.get();
-    } else {
-      scratch_ = &mine;
-    }
-    scratch_->in_use = true;
-  }
-  ScratchLease(const ScratchLease&) = delete;
-  ScratchLease& operator=(const ScratchLease&) = delete;
-  ~ScratchLease() { scratch_->in_use = false; }
-  Scratch* operator->() const noexcept { return scratch_; }
-
- private:
-  Scratch* scratch_;
-  std::unique_ptr<Scratch> own_;
-};
-
-}  // namespace detail
-
-// What query<R> returns: R itself for an ItemCollection, std::vector<T> for an entity T.
-template <class R>
-using query_result_t = typename detail::QueryResult<R>::type;
-
-template <Backend B>
-class Transaction;
-
-template <Backend B, class R>
-class Each;
-
-template <Backend B>
-class IndexRef;
-
-// What Table::backfill_index has done so far, handed to its progress callback after each page.
-struct BackfillProgress {
-  std::string_view type{};    // the entity being backfilled
-  std::size_t scanned = 0;    // items of the type read without the index keys
-  std::size_t written = 0;    // of those, items given their index keys
-  std::size_t unchanged = 0;  // items another writer changed or removed first (left as they are)
-};
-
-namespace detail {
-
-// The fields a projection decodes: one mask for an entity, one per member for a collection.
-template <class R>
-struct SelectionMask;
-template <class T>
-  requires EntityType<T>
-struct SelectionMask<T> {
-  using type = std::bitset<field_count_v<T>>;
-};
-template <class... Ts>
-struct SelectionMask<ItemCollection<Ts...>> {
-  using type = typename ItemCollection<Ts...>::Masks;
-};
-
-template <class R>
-struct CollectionTypes;
-template <class... Ts>
-struct CollectionTypes<ItemCollection<Ts...>> {
-  static constexpr std::array<std::string_view, sizeof...(Ts)> value = [] {
-    // A collection with a member that is not an entity is reported by ItemCollection itself.
-    if constexpr ((EntityType<Ts> && ...)) {
-      return std::array<std::string_view, sizeof...(Ts)>{type_name_v<Ts>...};
-    } else {
-      return std::array<std::string_view, sizeof...(Ts)>{};
-    }
-  }();
-};
-
-// What one query or scan call reads, worked out once before its first page.
-template <class R>
-struct ReadPlan {
-  std::optional<Condition> filter;  // with the table's attribute names
-  std::vector<std::string_view> projection;
-  bool selected = false;
-  typename SelectionMask<R>::type mask{};
-
-  const Condition* filter_ptr() const noexcept { return filter ? &*filter : nullptr; }
-};
-
-}  // namespace detail
 
 template <Backend B>
 class Table {
  public:
-  Table(B& backend, std::string name, TableOptions options = {})
+  // `retry`: how put_all, erase_all and get_all retry what the backend hands back unprocessed.
+  Table(B& backend, std::string name, TableOptions options = {}, BatchRetry retry = {})
       : backend_(&backend),
         name_(std::move(name)),
         options_(std::move(options)),
         spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute,
               options_.indexes},
-        handle_(open(backend, spec_)) {}
+        handle_(open(backend, spec_)),
+        retry_(std::move(retry)) {}
 
   const std::string& name() const noexcept { return name_; }
   const TableOptions& options() const noexcept { return options_; }
+  const BatchRetry& batch_retry() const noexcept { return retry_; }
   B& backend() const noexcept { return *backend_; }
 
   // Writes the item, replacing any item with its key. Conditions: if_absent (never replace),
@@ -215,9 +83,10 @@ class Table {
     requires EntityType<std::remove_cvref_t<Item>>
   void put(Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
-    std::optional<Condition> condition = write_condition<T>(item, conditions...);
+    std::optional<Condition> condition = detail::write_condition<T>(spec_, item, conditions...);
     const detail::ScratchLease s;
-    const std::size_t size = encode_versioned(item, s->pk, s->sk, s->body, "put");
+    const std::size_t size =
+        detail::encode_versioned(body_format(), spec_, item, s->pk, s->sk, s->body, "put");
     backend_->put(handle_, PutRequest{ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
                                       condition ? &*condition : nullptr});
     if constexpr (VersionedEntity<T> && !std::is_const_v<std::remove_reference_t<Item>>) {
@@ -229,11 +98,11 @@ class Table {
   template <EntityType T>
   std::optional<T> get(const T& key) {
     const detail::ScratchLease s;
-    format_keys(key, s->pk, s->sk, "get");
+    detail::format_keys(spec_, key, s->pk, s->sk, "get");
     std::optional<T> found;
     backend_->get(handle_, ItemKey{s->pk, s->sk}, [&](const ItemView& row) {
       check_type<T>(row, "get");
-      decode_row(s->decoder, row, found.emplace());
+      detail::decode_row(body_format(), name_, *s->decoder, row, found.emplace());
     });
     return found;
   }
@@ -247,14 +116,17 @@ class Table {
     const detail::ScratchLease s;
     std::vector<UpdateAction>& actions = s->actions;
     actions.resize(detail::key_members_v<T>.count);
-    assign_key_member_actions(key, actions);
-    std::optional<Condition> condition = update_parts(key, actions, std::forward<Parts>(parts)...);
-    format_keys(key, s->pk, s->sk, "update");
+    detail::assign_key_member_actions(key, actions);
+    std::optional<Condition> condition =
+        detail::update_parts(spec_, key, actions, std::forward<Parts>(parts)...);
+    detail::format_keys(spec_, key, s->pk, s->sk, "update");
     T result{};
     backend_->update(
         handle_,
         UpdateRequest{{s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
-        [&](const ItemView& row) { decode_row(s->decoder, row, result); });
+        [&](const ItemView& row) {
+          detail::decode_row(body_format(), name_, *s->decoder, row, result);
+        });
     return result;
   }
 
@@ -262,9 +134,9 @@ class Table {
   template <EntityType T, class... Conditions>
   bool erase(const T& key, const Conditions&... conditions) {
     const detail::ScratchLease s;
-    format_keys(key, s->pk, s->sk, "erase");
+    detail::format_keys(spec_, key, s->pk, s->sk, "erase");
     detail::ConditionParts parts;
-    (add_condition<T>(parts, conditions), ...);
+    (detail::add_condition<T>(spec_, parts, conditions), ...);
     std::optional<Condition> condition = std::move(parts).combined();
     return backend_->erase(handle_,
                            EraseRequest{{s->pk, s->sk}, condition ? &*condition : nullptr});
@@ -303,11 +175,11 @@ class Table {
     for (std::size_t start = 0; start < all.size(); start += max_batch_get_keys) {
       const std::span<const ItemKey> group = std::span<const ItemKey>(all).subspan(
           start, std::min(max_batch_get_keys, all.size() - start));
-      refuse_duplicate_keys(group, "get_all");
+      detail::refuse_duplicate_keys(name_, group, "get_all");
       std::vector<std::size_t> pending(group.size());
       for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
-      retry_unprocessed(
-          "get_all", pending,
+      detail::retry_unprocessed(
+          retry_, name_, "get_all", pending,
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
             std::vector<ItemKey> asked;
             for (std::size_t i : indexes) asked.push_back(group[i]);
@@ -315,7 +187,8 @@ class Table {
                 handle_, asked,
                 [&](std::size_t at, const ItemView& row) {
                   check_type<T>(row, "get_all");
-                  decode_row(s->decoder, row, found[start + indexes[at]].emplace());
+                  detail::decode_row(body_format(), name_, *s->decoder, row,
+                                     found[start + indexes[at]].emplace());
                 },
                 unprocessed);
             for (std::size_t& u : unprocessed) u = indexes[u];
@@ -416,7 +289,7 @@ class Table {
                                   "the entity does not name the index " +
                                   detail::quoted(index_name) + " in Entity<T>::indexes");
           }
-          written += backfill<Ts>(*index, progress, page_items);
+          written += detail::backfill<Ts>(*backend_, handle_, spec_, *index, progress, page_items);
         }(),
         ...);
     return written;
@@ -446,391 +319,10 @@ class Table {
   }
 
   std::string context(std::string_view operation, std::string_view type) const {
-    return "pksk table " + detail::quoted(name_) + ", " + std::string(operation) + " " +
-           std::string(type) + ": ";
+    return detail::table_context(name_, operation, type);
   }
 
-  // An entity member named as a key attribute or the discriminator would be overwritten by
-  // them (DynamoDB has one namespace of attributes per item).
-  template <EntityType T>
-  void refuse_reserved_members(std::string_view operation) const {
-    for (const std::string_view member : field_names_v<T>) {
-      bool index_key = false;
-      for (const TableIndex& index : spec_.indexes) {
-        index_key = index_key || member == index.pk_attribute || member == index.sk_attribute;
-      }
-      if (member == spec_.pk_attribute || member == spec_.sk_attribute ||
-          member == spec_.type_attribute || index_key) {
-        throw ValidationError(context(operation, type_name_v<T>) + "the member " +
-                              detail::quoted(member) +
-                              " has the name of a key attribute, an index key attribute or the "
-                              "type attribute; rename it or set TableOptions' attribute names");
-      }
-    }
-  }
-
-  template <EntityType T>
-  void format_keys(const T& item, std::string& pk, std::string& sk,
-                   std::string_view operation) const {
-    refuse_reserved_members<T>(operation);
-    try {
-      format_partition_key(item, pk);
-      format_sort_key(item, sk);
-    } catch (const KeyError& e) {
-      throw KeyError(context(operation, type_name_v<T>) + e.what());
-    }
-  }
-
-  // Keys and body of the item as the backend stores them, with the version incremented for a
-  // versioned entity; returns the item's size, refusing one over 400 KB before anything is
-  // written.
-  template <EntityType T>
-  std::size_t encode_versioned(const T& item, std::string& pk, std::string& sk, std::string& body,
-                               std::string_view operation) const {
-    format_keys(item, pk, sk, operation);
-    if constexpr (VersionedEntity<T>) {
-      T next = item;
-      ++get_field<detail::version_index_v<T>>(next);
-      return encode_checked(next, pk, sk, body, operation);
-    } else {
-      return encode_checked(item, pk, sk, body, operation);
-    }
-  }
-
-  template <EntityType T>
-  std::size_t encode_checked(const T& item, const std::string& pk, const std::string& sk,
-                             std::string& body, std::string_view operation) const {
-    std::size_t size = 0;
-    try {
-      const KeyAttributeSizes keys{
-          spec_.pk_attribute, pk, spec_.sk_attribute, sk, spec_.type_attribute, type_name_v<T>};
-      detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
-        if constexpr (Format == BodyFormat::json) {
-          // Body and size in one traversal: each number formatted once.
-          size = keys.total() + encode_body_sized(item, body);
-        } else {
-          encode<Format>(item, body);
-          size = item_size(keys, item);
-        }
-      });
-    } catch (const EncodeError& e) {
-      throw EncodeError(context(operation, type_name_v<T>) + e.what());
-    }
-    if constexpr (index_count_v<T> != 0) size += add_index_attributes(item, body, operation);
-    if (size > max_item_bytes) {
-      throw ItemTooLarge(context(operation, type_name_v<T>) + "item pk=" + detail::quoted(pk) +
-                         " sk=" + detail::quoted(sk) + " is " + std::to_string(size) +
-                         " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
-    }
-    return size;
-  }
-
-  // The table's index that T's I-th index names; ValidationError if the table has none so named.
-  template <EntityType T, std::size_t I>
-  const TableIndex& table_index_of(std::string_view operation) const {
-    constexpr std::string_view index_name = indexes_v<T>[I].name;
-    const TableIndex* index = spec_.find_index(index_name);
-    if (index == nullptr) {
-      throw ValidationError(context(operation, type_name_v<T>) + "the entity names the index " +
-                            detail::quoted(index_name) +
-                            ", which the table does not have (add it "
-                            "to TableOptions::indexes)");
-    }
-    return *index;
-  }
-
-  // Appends the item's keys in each of its indexes to its encoded body, as attributes; returns
-  // their size by DynamoDB's measure.
-  template <EntityType T>
-  std::size_t add_index_attributes(const T& item, std::string& body,
-                                   std::string_view operation) const {
-    thread_local std::string index_pk, index_sk;
-    std::size_t size = 0;
-    detail::for_each_index<T>([&](auto i) {
-      const TableIndex& index = table_index_of<T, i>(operation);
-      format_index_keys_checked<T, i>(item, index_pk, index_sk, operation);
-      detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
-        detail::append_string_attribute<Format>(body, index.pk_attribute, index_pk);
-        detail::append_string_attribute<Format>(body, index.sk_attribute, index_sk);
-      });
-      size +=
-          index.pk_attribute.size() + index_pk.size() + index.sk_attribute.size() + index_sk.size();
-    });
-    return size;
-  }
-
-  // The actions that keep an update's item in its indexes right: when an action changes a member
-  // an index key is formatted from, both of that index's keys are set anew. They are formatted
-  // from the update alone (DynamoDB cannot compute them from the stored item), so every member
-  // of those keys must be given a value in the same update, by set, or be part of the item's
-  // key; anything else is a ValidationError naming the index and the member.
-  template <EntityType T>
-  void add_index_key_actions(const T& key, std::vector<UpdateAction>& actions,
-                             std::size_t first) const {
-    const std::size_t user_actions = actions.size();
-    detail::for_each_index<T>([&](auto i) {
-      bool touched = false;
-      for (std::size_t a = first; a < user_actions; ++a) {
-        const std::size_t field = field_index<T>(actions[a].path.steps.front().name);
-        touched = touched || (field < field_count_v<T> && detail::is_index_member<T, i>(field));
-      }
-      if (!touched) return;
-      const TableIndex& index = table_index_of<T, i>("update");
-      T item = key;
-      const auto take = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
-        if (!detail::is_index_member<T, i>(F) || detail::is_key_member<T>(F)) return;
-        const std::string_view member = field_names_v<T>[F];
-        const UpdateAction* given = nullptr;
-        for (std::size_t a = first; a < user_actions; ++a) {
-          if (actions[a].path.steps.front().name == member) given = &actions[a];
-        }
-        const bool assigned = given != nullptr && given->kind == UpdateAction::Kind::set &&
-                              given->path.steps.size() == 1 &&
-                              detail::assign_key_member(get_field<F>(item), given->value);
-        if (!assigned) {
-          throw ValidationError(context("update", type_name_v<T>) + "the update changes the key " +
-                                "of index " + detail::quoted(index.name) +
-                                ", so it must set the member " + detail::quoted(member) +
-                                " (every member of that index's keys) to a value");
-        }
-      };
-      [&]<std::size_t... F>(std::index_sequence<F...>) {
-        (take(std::integral_constant<std::size_t, F>{}), ...);
-      }(std::make_index_sequence<field_count_v<T>>{});
-      std::string index_pk, index_sk;
-      format_index_keys_checked<T, i>(item, index_pk, index_sk, "update");
-      actions.push_back({UpdateAction::Kind::set, detail::top_level(index.pk_attribute),
-                         AttributeValue::from_string(std::move(index_pk))});
-      actions.push_back({UpdateAction::Kind::set, detail::top_level(index.sk_attribute),
-                         AttributeValue::from_string(std::move(index_sk))});
-    });
-  }
-
-  // backfill_index for one entity: a scan of T's items that lack the index's partition key,
-  // page by page, each page's items given their keys in transactions of up to 100 updates.
-  template <EntityType T, class Progress>
-  std::size_t backfill(const TableIndex& index, Progress& progress, std::size_t page_items) {
-    const auto missing_keys = [&] {
-      Condition c{Condition::Op::all, {}, {}};
-      c.children.push_back(type_is_condition<T>());
-      c.children.push_back({Condition::Op::not_exists,
-                            {detail::path_operand(detail::top_level(index.pk_attribute))},
-                            {}});
-      return c;
-    };
-    const Condition filter = missing_keys();
-    // Written only to an item that still exists and still lacks the keys.
-    Condition unindexed{Condition::Op::all, {}, {}};
-    unindexed.children.push_back(
-        {Condition::Op::exists, {detail::path_operand(detail::top_level(spec_.pk_attribute))}, {}});
-    unindexed.children.push_back(filter.children[1]);
-
-    BackfillProgress done{type_name_v<T>};
-    RawScan raw{.limit = page_items, .filter = &filter};
-    std::vector<std::string> keys;  // pk, sk of each item read, then its two index keys
-    std::vector<std::array<UpdateAction, 2>> actions;
-    std::string resume_pk, resume_sk;
-    std::string index_pk, index_sk;
-    for (;;) {
-      keys.clear();
-      ScanOutcome outcome;
-      {
-        const detail::ScratchLease s;
-        T item{};
-        outcome = backend_->scan(handle_, raw, [&](const ItemView& row) {
-          if (row.type != type_name_v<T>) return;
-          decode_row(s->decoder, row, item);
-          format_index_keys_of<T>(item, index, index_pk, index_sk, "backfill_index");
-          for (std::string_view k : {row.partition_key(), row.sort_key(),
-                                     std::string_view(index_pk), std::string_view(index_sk)}) {
-            keys.emplace_back(k);
-          }
-        });
-      }
-      const std::size_t n = keys.size() / 4;
-      done.scanned += n;
-      actions.resize(n);
-      std::vector<WriteRequest> writes;
-      writes.reserve(std::min(n, max_transaction_actions));
-      for (std::size_t start = 0; start < n; start += max_transaction_actions) {
-        writes.clear();
-        const std::size_t end = std::min(n, start + max_transaction_actions);
-        for (std::size_t i = start; i < end; ++i) {
-          actions[i] = {UpdateAction{UpdateAction::Kind::set, detail::top_level(index.pk_attribute),
-                                     AttributeValue::from_string(keys[4 * i + 2])},
-                        UpdateAction{UpdateAction::Kind::set, detail::top_level(index.sk_attribute),
-                                     AttributeValue::from_string(keys[4 * i + 3])}};
-          writes.emplace_back(UpdateRequest{
-              {keys[4 * i], keys[4 * i + 1]}, type_name_v<T>, actions[i], &unindexed});
-        }
-        try {
-          backend_->transact(handle_, writes);
-          done.written += writes.size();
-        } catch (const TransactionCanceled&) {
-          // Some item changed since it was read: the others one at a time.
-          for (const WriteRequest& write : writes) {
-            try {
-              backend_->update(handle_, std::get<UpdateRequest>(write), [](const ItemView&) {});
-              ++done.written;
-            } catch (const ConditionFailed&) {
-              ++done.unchanged;
-            }
-          }
-        }
-      }
-      if constexpr (std::is_pointer_v<std::decay_t<Progress>>) {
-        if (progress != nullptr) progress(done);
-      } else {
-        progress(done);
-      }
-      if (!outcome.last_evaluated_pk) return done.written;
-      resume_pk = std::move(*outcome.last_evaluated_pk);
-      resume_sk = std::move(*outcome.last_evaluated_sk);
-      raw.exclusive_start = ItemKey{resume_pk, resume_sk};
-    }
-  }
-
-  // `type = T`, with this table's name for the type attribute.
-  template <EntityType T>
-  Condition type_is_condition() const {
-    Condition type = Filter::type_equals(type_name_v<T>);
-    type.operands[0].path.steps[0].name = spec_.type_attribute;
-    return type;
-  }
-
-  // T's keys in the table's index `index` (which T names).
-  template <EntityType T>
-  void format_index_keys_of(const T& item, const TableIndex& index, std::string& pk,
-                            std::string& sk, std::string_view operation) const {
-    bool found = false;
-    detail::for_each_index<T>([&](auto i) {
-      if (found || indexes_v<T>[i].name != index.name) return;
-      found = true;
-      format_index_keys_checked<T, i>(item, pk, sk, operation);
-    });
-  }
-
-  template <EntityType T, std::size_t I>
-  void format_index_keys_checked(const T& item, std::string& pk, std::string& sk,
-                                 std::string_view operation) const {
-    try {
-      format_index_keys<T, I>(item, pk, sk);
-    } catch (const KeyError& e) {
-      throw KeyError(context(operation, type_name_v<T>) + "index " +
-                     detail::quoted(indexes_v<T>[I].name) + ": " + e.what());
-    }
-  }
-
-  template <EntityType T>
-  void add_condition(detail::ConditionParts& parts, const IfAbsentTag&) const {
-    parts.item_absent(spec_.pk_attribute);
-  }
-  template <EntityType T>
-  void add_condition(detail::ConditionParts& parts, const ExistsTag&) const {
-    parts.item_present(spec_.pk_attribute);
-  }
-  template <EntityType T, class U>
-  void add_condition(detail::ConditionParts& parts, const When<U>& when) const {
-    static_assert(std::is_same_v<T, U>,
-                  "pksk: the condition is on another entity than the item written (when(...) on "
-                  "U guards a write of T)");
-    parts.add(when.node);
-  }
-
-  template <EntityType T, class... Conditions>
-  std::optional<Condition> write_condition(const T& item, const Conditions&... conditions) const {
-    detail::ConditionParts parts;
-    (add_condition<T>(parts, conditions), ...);
-    if constexpr (VersionedEntity<T>) {
-      parts.version_is(spec_.pk_attribute, field_names_v<T>[detail::version_index_v<T>],
-                       get_field<detail::version_index_v<T>>(item));
-    }
-    return std::move(parts).combined();
-  }
-
-  // Sorts an update's parts into actions and conditions. An action on a key member is refused
-  // at compile time when the member is named (set(&T::m, v), set<&T::m>(v)); what compile time
-  // cannot see, a path made by attr() and a Hana-adapted struct's member, is refused here.
-  template <EntityType T, class... Parts>
-  std::optional<Condition> update_parts(const T& key, std::vector<UpdateAction>& actions,
-                                        Parts&&... parts) const {
-    const std::size_t first = actions.size();  // after the key members' actions, if given first
-    detail::ConditionParts conditions;
-    const auto take = [&]<class Part>(Part&& part) {
-      using P = std::remove_cvref_t<Part>;
-      if constexpr (requires { part.action; }) {
-        static_assert(std::is_base_of_v<Update<T>, P>,
-                      "pksk: an update action names a member of another entity than the key's");
-        const std::string& member = part.action.path.steps.front().name;
-        const std::size_t index = field_index<T>(member);
-        if (index < field_count_v<T> && detail::is_key_member<T>(index)) {
-          throw ValidationError(context("update", type_name_v<T>) + "the member " +
-                                detail::quoted(member) +
-                                " is part of the item's key; an update cannot move an item");
-        }
-        actions.push_back(std::forward<Part>(part).action);
-      } else {
-        add_condition<T>(conditions, part);
-      }
-    };
-    (take(std::forward<Parts>(parts)), ...);
-    if constexpr (index_count_v<T> != 0) add_index_key_actions(key, actions, first);
-    if constexpr (VersionedEntity<T>) {
-      const auto current = get_field<detail::version_index_v<T>>(key);
-      const std::string_view member = field_names_v<T>[detail::version_index_v<T>];
-      conditions.version_is(spec_.pk_attribute, member, current);
-      actions.push_back({UpdateAction::Kind::set, detail::top_level(member),
-                         AttributeValue::from_number(std::to_string(current + 1))});
-    }
-    if (actions.size() == first) {
-      throw ValidationError(context("update", type_name_v<T>) +
-                            "an update needs at least one action");
-    }
-    return std::move(conditions).combined();
-  }
-
-  // An item an update creates has the key attributes, the type and what the actions write
-  // (DynamoDB's UpdateItem); without its key members it would decode with default ones. So each
-  // is set from `key` where it is absent: a stored item's are left as they are. No action of the
-  // user names one (update_parts refuses that), so no path is given two actions, which DynamoDB
-  // refuses. format_keys checks the values before the request is sent.
-  //
-  // update() writes these actions over the first ones of its per-thread vector, reusing what
-  // they hold (a warm update allocates nothing for them); a transaction appends them.
-  template <EntityType T>
-  static void assign_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
-    constexpr auto& keys = detail::key_members_v<T>;
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (assign_key_member_action(actions[K], field_names_v<T>[keys.index[K]],
-                                get_field<keys.index[K]>(key)),
-       ...);
-    }(std::make_index_sequence<keys.count>{});
-  }
-  template <class M>
-  static void assign_key_member_action(UpdateAction& action, std::string_view name,
-                                       const M& value) {
-    action.kind = UpdateAction::Kind::set_if_not_exists;
-    action.path.steps.resize(1);
-    action.path.steps.front().name.assign(name);
-    action.path.steps.front().is_index = false;
-    if constexpr (std::is_same_v<M, std::string>) {
-      action.value.kind = AttributeValue::Kind::string;
-      action.value.text.assign(value);
-    } else {
-      action.value = to_attribute_value(value);
-    }
-  }
-
-  template <EntityType T>
-  static void add_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
-    constexpr auto& keys = detail::key_members_v<T>;
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (actions.push_back({UpdateAction::Kind::set_if_not_exists,
-                          detail::top_level(field_names_v<T>[keys.index[K]]),
-                          to_attribute_value(get_field<keys.index[K]>(key))}),
-       ...);
-    }(std::make_index_sequence<keys.count>{});
-  }
+  detail::CursorSigner cursors() const noexcept { return {name_, options_.cursor_key}; }
 
   template <EntityType T>
   void check_type(const ItemView& row, std::string_view operation) const {
@@ -848,59 +340,11 @@ class Table {
     texts.resize(2 * n);
     std::size_t i = 0;
     for (const auto& item : items) {
-      format_keys(item, texts[2 * i], texts[2 * i + 1], operation);
+      detail::format_keys(spec_, item, texts[2 * i], texts[2 * i + 1], operation);
       ++i;
     }
     keys.resize(n);
     for (i = 0; i < n; ++i) keys[i] = ItemKey{texts[2 * i], texts[2 * i + 1]};
-  }
-
-  // DynamoDB refuses a batch request that names one item twice.
-  void refuse_duplicate_keys(std::span<const ItemKey> group, std::string_view operation) const {
-    // Keys in strictly increasing order (the usual bulk load) are distinct: one comparison a
-    // key instead of one a pair. Otherwise every pair is compared, so the error names the
-    // first pair in the order of the request.
-    const auto less = [](const ItemKey& a, const ItemKey& b) {
-      const int pk = a.pk.compare(b.pk);
-      return pk < 0 || (pk == 0 && a.sk < b.sk);
-    };
-    bool increasing = true;
-    for (std::size_t i = 1; i < group.size() && increasing; ++i) {
-      increasing = less(group[i - 1], group[i]);
-    }
-    if (increasing) return;
-    for (std::size_t i = 0; i < group.size(); ++i) {
-      for (std::size_t j = i + 1; j < group.size(); ++j) {
-        if (group[i] == group[j]) {
-          throw ValidationError("pksk table " + detail::quoted(name_) + ", " +
-                                std::string(operation) + ": items " + std::to_string(i) + " and " +
-                                std::to_string(j) + " of one batch request have the same key pk=" +
-                                detail::quoted(group[i].pk) + " sk=" + detail::quoted(group[i].sk));
-        }
-      }
-    }
-  }
-
-  // Calls `attempt(indexes, unprocessed)` until nothing is handed back, with exponential backoff
-  // between attempts; the one retry loop for every backend.
-  template <class Attempt>
-  void retry_unprocessed(std::string_view operation, std::vector<std::size_t> pending,
-                         Attempt&& attempt) {
-    std::vector<std::size_t> unprocessed;
-    std::chrono::milliseconds delay{25};
-    for (int round = 0;; ++round) {
-      attempt(std::span<const std::size_t>(pending), unprocessed);
-      if (unprocessed.empty()) return;
-      if (round == 8) {
-        throw BackendError(errc::throttled, "pksk table " + detail::quoted(name_) + ", " +
-                                                std::string(operation) + ": " +
-                                                std::to_string(unprocessed.size()) +
-                                                " items still unprocessed after 8 retries");
-      }
-      std::this_thread::sleep_for(delay);
-      delay *= 2;
-      pending = unprocessed;
-    }
   }
 
   template <class Range>
@@ -926,18 +370,20 @@ class Table {
       std::vector<std::size_t> sizes(n);
       for (std::size_t i = 0; i < n; ++i, ++it) {
         if (erase) {
-          format_keys(*it, keys[2 * i], keys[2 * i + 1], operation);
+          detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
         } else {
           // put_all writes items as they are: batches carry no conditions, so no version check.
-          format_keys(*it, keys[2 * i], keys[2 * i + 1], operation);
-          sizes[i] = encode_checked(*it, keys[2 * i], keys[2 * i + 1], bodies[i], operation);
+          detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
+          sizes[i] = detail::encode_checked(body_format(), spec_, *it, keys[2 * i], keys[2 * i + 1],
+                                            bodies[i], operation);
         }
       }
       for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});
       for (std::size_t start = 0; start < n; start += max_batch_write_items) {
-        refuse_duplicate_keys(std::span<const ItemKey>(item_keys).subspan(
-                                  start, std::min(max_batch_write_items, n - start)),
-                              operation);
+        detail::refuse_duplicate_keys(name_,
+                                      std::span<const ItemKey>(item_keys).subspan(
+                                          start, std::min(max_batch_write_items, n - start)),
+                                      operation);
       }
       for (std::size_t i = 0; i < n; ++i) {
         if (erase) {
@@ -950,8 +396,8 @@ class Table {
       }
       std::vector<std::size_t> all(n);
       for (std::size_t i = 0; i < n; ++i) all[i] = i;
-      retry_unprocessed(
-          operation, std::move(all),
+      detail::retry_unprocessed(
+          retry_, name_, operation, std::move(all),
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
             if (indexes.size() == writes.size()) {
               backend_->batch_write(handle_, writes, unprocessed);
@@ -963,73 +409,6 @@ class Table {
             for (std::size_t& u : unprocessed) u = indexes[u];
           });
     }
-  }
-
-  [[noreturn]] void throw_decode_error(const ItemView& row, const DecodeError& error) const {
-    throw DecodeError(context("read", row.type) + "item pk=" + detail::quoted(row.partition_key()) +
-                      " sk=" + detail::quoted(row.sort_key()) +
-                      " type=" + detail::quoted(row.type) + ": " + error.what());
-  }
-
-  template <class T>
-  void decode_row(BodyDecoder& decoder, const ItemView& row, T& out) {
-    try {
-      detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
-        decoder.decode<Format>(row.live, row.body, out);
-      });
-    } catch (const DecodeError& e) {
-      throw_decode_error(row, e);
-    }
-  }
-
-  // The filter with this table's attribute names, the projection and its decode masks.
-  template <class R>
-  detail::ReadPlan<R> read_plan(const BasicQueryOptions<R>& options, bool scan) const {
-    detail::ReadPlan<R> plan;
-    std::string_view only_type;
-    if constexpr (EntityType<R>) only_type = type_name_v<R>;
-    if (!options.filter.empty()) {
-      plan.filter = options.filter.resolve(spec_.sk_attribute, spec_.type_attribute, only_type);
-    }
-    if constexpr (EntityType<R>) {
-      // A scan of one entity asks the backend for that type only (DynamoDB then sends no
-      // other items); a query's key condition already keeps to the type's sort-key prefix.
-      if (scan) {
-        Condition type = type_is_condition<R>();
-        if (plan.filter) {
-          Condition both{Condition::Op::all, {}, {}};
-          both.children.push_back(std::move(type));
-          both.children.push_back(std::move(*plan.filter));
-          plan.filter = std::move(both);
-        } else {
-          plan.filter = std::move(type);
-        }
-      }
-    }
-    if (!options.select.empty()) {
-      plan.selected = true;
-      for (const SelectedMember& m : options.select.members()) {
-        plan.projection.push_back(m.name);
-        bool placed = false;
-        if constexpr (EntityType<R>) {
-          if (m.type == type_name_v<R>) plan.mask.set(m.index), placed = true;
-        } else {
-          std::apply(
-              [&]<class... Bits>(Bits&... bits) {
-                std::size_t i = 0;
-                const auto& types = detail::CollectionTypes<R>::value;
-                ((m.type == types[i++] ? (bits.set(m.index), placed = true) : false), ...);
-              },
-              plan.mask);
-        }
-        if (!placed) {
-          throw ValidationError("pksk table " + detail::quoted(name_) +
-                                ": select names the member " + detail::quoted(m.name) + " of " +
-                                detail::quoted(m.type) + ", an entity the query does not read");
-        }
-      }
-    }
-    return plan;
   }
 
   // The visitor that decodes each row handed over; a projection has its own, so that the plain
@@ -1060,7 +439,7 @@ class Table {
             }
           });
         } catch (const DecodeError& e) {
-          throw_decode_error(row, e);
+          detail::throw_decode_error(name_, row, e);
         }
       }
     };
@@ -1072,33 +451,8 @@ class Table {
   std::optional<Cursor> with_visitor(Result& result, const detail::ReadPlan<R>& plan,
                                      Pages&& pages) {
     const detail::ScratchLease s;
-    if (plan.selected) return pages(row_visitor<R, true>(result, plan, s->decoder));
-    return pages(row_visitor<R, false>(result, plan, s->decoder));
-  }
-
-  // The begins_with condition that keeps a query of entity T to T's items: its sort key's
-  // literal prefix, in the table or in the index; none when the prefix is empty.
-  template <EntityType T>
-  const KeyCondition* type_prefix_condition(const TableIndex* index) const {
-    if (index == nullptr) {
-      static const KeyCondition table_prefix = begins_with(std::string(sort_key_prefix_v<T>));
-      return table_prefix.first.empty() ? nullptr : &table_prefix;
-    }
-    static const auto index_prefixes = [] {
-      std::array<KeyCondition, index_count_v<T>> out;
-      detail::for_each_index<T>([&](auto i) {
-        out[i] = begins_with(std::string(detail::index_sort_key_prefix_v<T, i>));
-      });
-      return out;
-    }();
-    const std::size_t i = index_position<T>(index->name);
-    if (i == index_count_v<T>) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ", query of index " +
-                            detail::quoted(index->name) + ": the entity " +
-                            detail::quoted(type_name_v<T>) +
-                            " is not in it (its Entity<T>::indexes does not name it)");
-    }
-    return index_prefixes[i].first.empty() ? nullptr : &index_prefixes[i];
+    if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder));
+    return pages(row_visitor<R, false>(result, plan, *s->decoder));
   }
 
   template <class R, class Result>
@@ -1114,9 +468,9 @@ class Table {
       }
       const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
       if constexpr (EntityType<R>) {
-        if (!condition) condition = type_prefix_condition<R>(index);
+        if (!condition) condition = detail::type_prefix_condition<R>(name_, index);
       }
-      const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/false);
+      const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       // Reading every page, the query ends at the limit: no cursor is needed there.
       RawQuery raw{.pk = pk.value,
                    .sk = condition,
@@ -1127,7 +481,7 @@ class Table {
                    .projection = plan.projection,
                    .index = index ? std::string_view(index->name) : std::string_view()};
       if (options.start) {
-        check_cursor(*options.start, pk, condition, index);
+        cursors().check(*options.start, pk, condition, index);
         raw.exclusive_start_sk = options.start->sk;
         if (index)
           raw.exclusive_start_item = ItemKey{options.start->item_pk, options.start->item_sk};
@@ -1151,10 +505,10 @@ class Table {
       QueryOutcome outcome = backend_->query(handle_, raw, visit);
       if (!all_pages) {
         if (!outcome.last_evaluated_sk) return std::nullopt;
-        if (!index) return make_cursor({}, pk.value, std::move(*outcome.last_evaluated_sk));
-        return make_cursor(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
-                           std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
-                           std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
+        if (!index) return cursors().make({}, pk.value, std::move(*outcome.last_evaluated_sk));
+        return cursors().make(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
+                              std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
+                              std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
       }
       if (limit != 0) {
         remaining -= outcome.evaluated;
@@ -1191,11 +545,11 @@ class Table {
                std::to_string(options.segments));
       }
       if (options.start) {
-        check_cursor_origin(*options.start);
+        cursors().check_origin(*options.start);
         if (!options.start->index.empty())
           refuse("the cursor belongs to index " + detail::quoted(options.start->index));
       }
-      const detail::ReadPlan<R> plan = read_plan(options, /*scan=*/true);
+      const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/true);
       RawScan raw{.segment = options.segment,
                   .segments = options.segments,
                   .limit = options.limit,
@@ -1218,8 +572,8 @@ class Table {
       ScanOutcome outcome = backend_->scan(handle_, raw, visit);
       if (!all_pages) {
         if (!outcome.last_evaluated_pk) return std::nullopt;
-        return make_cursor({}, std::move(*outcome.last_evaluated_pk),
-                           std::move(*outcome.last_evaluated_sk));
+        return cursors().make({}, std::move(*outcome.last_evaluated_pk),
+                              std::move(*outcome.last_evaluated_sk));
       }
       if (limit != 0) {
         remaining -= outcome.evaluated;
@@ -1238,12 +592,10 @@ class Table {
                      const std::bitset<field_count_v<T>>& mask) {
     T& item = result.emplace_back();
     try {
-      detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
-        decoder.decode_selected<Format>(row.live, row.body, item, mask);
-      });
+      EntityCode<T>::decode_selected(body_format(), decoder, row.live, row.body, item, mask);
     } catch (const DecodeError& e) {
       result.pop_back();
-      throw_decode_error(row, e);
+      detail::throw_decode_error(name_, row, e);
     }
   }
 
@@ -1251,219 +603,22 @@ class Table {
   void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row) {
     T& item = result.emplace_back();
     try {
-      decode_row(decoder, row, item);
+      detail::decode_row(body_format(), name_, decoder, row, item);
     } catch (...) {
       result.pop_back();
       throw;
     }
   }
 
-  // The signature the cursor's fields get under this table's cursor_key.
-  std::string signature_of(const Cursor& cursor) const {
-    const detail::Sha256Digest mac =
-        detail::hmac_sha256(options_.cursor_key, cursor.signed_bytes());
-    return std::string(reinterpret_cast<const char*>(mac.data()), mac.size());
-  }
-
-  // A cursor of this table, signed when the table has a cursor_key.
-  Cursor make_cursor(std::string index, std::string pk, std::string sk, std::string item_pk = {},
-                     std::string item_sk = {}) const {
-    Cursor cursor{std::move(index),   std::move(pk),     std::move(sk), name_, {},
-                  std::move(item_pk), std::move(item_sk)};
-    if (!options_.cursor_key.empty()) cursor.signature = signature_of(cursor);
-    return cursor;
-  }
-
-  // The cursor was made by this table: its name, and its signature under the cursor_key.
-  void check_cursor_origin(const Cursor& cursor) const {
-    if (!options_.cursor_key.empty()) {
-      if (!detail::equal_in_constant_time(cursor.signature, signature_of(cursor))) {
-        throw ValidationError("pksk table " + detail::quoted(name_) +
-                              (cursor.signature.empty()
-                                   ? ": the cursor is not signed, and this table signs its cursors"
-                                   : ": the cursor's signature does not verify (edited, forged "
-                                     "or signed with another key)"));
-      }
-    }
-    if (cursor.table != name_) {
-      throw ValidationError("pksk table " + detail::quoted(name_) +
-                            ": the cursor belongs to table " + detail::quoted(cursor.table));
-    }
-  }
-
-  void check_cursor(const Cursor& cursor, const PartitionKey& pk, const KeyCondition* condition,
-                    const TableIndex* index) const {
-    check_cursor_origin(cursor);
-    const std::string_view expected = index ? std::string_view(index->name) : std::string_view();
-    if (cursor.index != expected) {
-      throw ValidationError(
-          "pksk table " + detail::quoted(name_) + ": the cursor belongs to " +
-          (cursor.index.empty() ? std::string("the table")
-                                : "index " + detail::quoted(cursor.index)) +
-          ", not to " + (index ? "index " + detail::quoted(expected) : std::string("the table")));
-    }
-    if (index && (cursor.item_pk.empty() || cursor.item_sk.empty())) {
-      throw ValidationError("pksk table " + detail::quoted(name_) +
-                            ": the index cursor has no table key of its last item");
-    }
-    if (cursor.pk != pk.value) {
-      throw ValidationError("pksk table " + detail::quoted(name_) +
-                            ": the cursor belongs to partition " + detail::quoted(cursor.pk) +
-                            ", not to " + detail::quoted(pk.value));
-    }
-    // DynamoDB rejects an ExclusiveStartKey outside the query's key condition.
-    if (condition && !matches(*condition, cursor.sk)) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ": the cursor's sort key " +
-                            detail::quoted(cursor.sk) + " is outside the query's key condition");
-    }
-  }
+  // The format of this table's bodies: a constant for a backend that has one.
+  BodyFormat body_format() const { return detail::body_format_of(*backend_, handle_); }
 
   B* backend_;
   std::string name_;
   TableOptions options_;
   TableSpec spec_;
   typename B::TableHandle handle_;
-};
-
-// A lazy input range over a query's or a scan's items (Table::each, Table::scan_each).
-template <Backend B, class R>
-class Each {
-  template <class C>
-  struct ElementOf {
-    using type = C;
-  };
-  template <class... Ts>
-  struct ElementOf<ItemCollection<Ts...>> {
-    using type = std::variant<Ts...>;
-  };
-
- public:
-  using element_type = typename ElementOf<R>::type;
-
-  class iterator {
-   public:
-    using iterator_concept = std::input_iterator_tag;
-    using value_type = element_type;
-    using difference_type = std::ptrdiff_t;
-
-    iterator() = default;
-    const element_type& operator*() const { return owner_->current(); }
-    const element_type* operator->() const { return &owner_->current(); }
-    iterator& operator++() {
-      owner_->advance();
-      return *this;
-    }
-    void operator++(int) { owner_->advance(); }
-    friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
-      return it.owner_ == nullptr || it.owner_->done();
-    }
-
-   private:
-    friend class Each;
-    explicit iterator(Each* owner) : owner_(owner) {}
-    Each* owner_ = nullptr;
-  };
-
-  Each(Table<B>& table, std::optional<PartitionKey> pk, const BasicQueryOptions<R>& options,
-       const TableIndex* index = nullptr)
-      : table_(&table), pk_(std::move(pk)), options_(options), index_(index) {}
-  Each(const Each&) = delete;
-  Each& operator=(const Each&) = delete;
-  Each(Each&&) noexcept = default;
-  Each& operator=(Each&&) noexcept = default;
-
-  // Reads the first page (once); an iteration begun again goes on where the last one stopped.
-  iterator begin() {
-    if (!started_) {
-      started_ = true;
-      fetch();
-    }
-    return iterator(this);
-  }
-  std::default_sentinel_t end() const noexcept { return {}; }
-  bool done() const noexcept { return done_; }
-
- private:
-  // The typed items of the page; a collection's unknown ones are not iterated.
-  std::size_t page_size() const noexcept { return page_.size(); }
-
-  const element_type& current() const {
-    return *(page_.begin() + static_cast<std::ptrdiff_t>(at_));
-  }
-
-  // Reads pages until one holds an item or none is left.
-  void fetch() {
-    for (;;) {
-      page_.clear();
-      at_ = 0;
-      std::optional<Cursor> next =
-          pk_ ? table_->template run_query<R>(*pk_, options_, page_, /*all_pages=*/false, index_)
-              : table_->template run_scan<R>(options_, page_, /*all_pages=*/false);
-      options_.start = std::move(next);
-      if (page_size() != 0) return;
-      if (!options_.start) {
-        done_ = true;
-        return;
-      }
-    }
-  }
-
-  void advance() {
-    if (++at_ < page_size()) return;
-    if (!options_.start) {
-      done_ = true;
-      return;
-    }
-    fetch();
-  }
-
-  Table<B>* table_;
-  std::optional<PartitionKey> pk_;  // none: a scan
-  BasicQueryOptions<R> options_;
-  const TableIndex* index_;  // a query of this index; nullptr: of the table
-  query_result_t<R> page_;
-  std::size_t at_ = 0;
-  bool started_ = false;
-  bool done_ = false;
-};
-
-// A secondary index of a Table (Table::index): its queries take the index's partition key and
-// the same options as the table's, and return the items in index sort-key order, then table key
-// order. For an entity T, a query without a key condition keeps to T's items by the literal
-// prefix of T's index sort-key template, as a table query does. Cheap to copy; refers to the
-// Table, which must outlive it.
-template <Backend B>
-class IndexRef {
- public:
-  const std::string& name() const noexcept { return index_->name; }
-
-  template <class R>
-  query_result_t<R> query(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
-    query_result_t<R> result;
-    table_->template run_query<R>(pk, options, result, /*all_pages=*/true, index_);
-    return result;
-  }
-
-  template <class R>
-  Page<query_result_t<R>> query_page(const PartitionKey& pk,
-                                     const BasicQueryOptions<R>& options = {}) {
-    Page<query_result_t<R>> page;
-    page.next = table_->template run_query<R>(pk, options, page.items, /*all_pages=*/false, index_);
-    return page;
-  }
-
-  template <class R>
-  Each<B, R> each(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
-    return Each<B, R>(*table_, pk, options, index_);
-  }
-
- private:
-  friend class Table<B>;
-  IndexRef(Table<B>& table, const TableIndex& index) : table_(&table), index_(&index) {}
-  Table<B>* table_;
-  const TableIndex* index_;  // in the Table's spec
+  BatchRetry retry_;
 };
 
 }  // namespace pksk
-
-#include "transaction.hpp"

@@ -3,6 +3,10 @@
 // erase, check) are collected with their conditions and sent at commit(): all or nothing, at
 // most 100 actions, no two on one item (else ValidationError, nothing written); a condition that
 // fails cancels the whole with TransactionCanceled, one reason per action in the order added.
+//
+// Table::transact() makes one, so table.hpp includes this header; this one reaches the Table
+// only inside its templates (instantiated where Table is complete) and includes fwd.hpp, not
+// table.hpp.
 
 #include <algorithm>
 #include <cstddef>
@@ -14,9 +18,16 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
+#include "../detail/thread_lease.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
-#include "table.hpp"
+#include "../expr/expression.hpp"
+#include "../key/entity.hpp"
+#include "detail/entity_writes.hpp"
+#include "detail/item_encoding.hpp"
+#include "detail/messages.hpp"
+#include "detail/write_conditions.hpp"
+#include "fwd.hpp"
 
 namespace pksk {
 
@@ -25,31 +36,21 @@ class Transaction {
  public:
   // The actions are kept per thread between transactions (see add()): a Transaction belongs to
   // the thread that made it.
-  explicit Transaction(Table<B>& table) : table_(&table) {
-    Pool& pool = thread_pool();
-    if (pool.in_use) {
-      actions_ = &own_;
-    } else {
-      pool.in_use = true;
-      actions_ = &pool.actions;
-    }
-  }
+  explicit Transaction(Table<B>& table) : table_(&table) {}
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
-  ~Transaction() {
-    if (actions_ != &own_) thread_pool().in_use = false;
-  }
 
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   Transaction& put(const Item& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
     Action& a = add(Kind::put, type_name_v<T>);
-    a.condition = table_->write_condition(item, conditions...);
+    a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
     // Bodies of one transaction are alike: each starts with room for the largest so far,
     // instead of growing by doublings from empty.
     a.body.reserve(body_capacity_);
-    a.size = table_->encode_versioned(item, a.pk, a.sk, a.body, "transaction put");
+    a.size = detail::encode_versioned(table_->body_format(), table_->spec_, item, a.pk, a.sk,
+                                      a.body, "transaction put");
     body_capacity_ = std::max(body_capacity_, a.body.size());
     return *this;
   }
@@ -57,9 +58,9 @@ class Transaction {
   template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
     Action& a = add(Kind::update, type_name_v<T>);
-    a.condition = table_->update_parts(key, a.actions, parts...);
-    table_->format_keys(key, a.pk, a.sk, "transaction update");
-    table_->add_key_member_actions(key, a.actions);
+    a.condition = detail::update_parts(table_->spec_, key, a.actions, parts...);
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction update");
+    detail::add_key_member_actions(key, a.actions);
     return *this;
   }
 
@@ -67,9 +68,9 @@ class Transaction {
   Transaction& erase(const T& key, const Conditions&... conditions) {
     Action& a = add(Kind::erase, type_name_v<T>);
     detail::ConditionParts parts;
-    (table_->template add_condition<T>(parts, conditions), ...);
+    (detail::add_condition<T>(table_->spec_, parts, conditions), ...);
     a.condition = std::move(parts).combined();
-    table_->format_keys(key, a.pk, a.sk, "transaction erase");
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction erase");
     return *this;
   }
 
@@ -79,10 +80,10 @@ class Transaction {
   Transaction& check(const T& key, const Condition1& condition, const Conditions&... conditions) {
     Action& a = add(Kind::check, type_name_v<T>);
     detail::ConditionParts parts;
-    table_->template add_condition<T>(parts, condition);
-    (table_->template add_condition<T>(parts, conditions), ...);
+    detail::add_condition<T>(table_->spec_, parts, condition);
+    (detail::add_condition<T>(table_->spec_, parts, conditions), ...);
     a.condition = std::move(parts).combined();
-    table_->format_keys(key, a.pk, a.sk, "transaction check");
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction check");
     return *this;
   }
 
@@ -157,21 +158,11 @@ class Transaction {
     return a;
   }
 
-  struct Pool {
-    std::vector<Action> actions;
-    bool in_use = false;
-  };
-  static Pool& thread_pool() {
-    static thread_local Pool pool;
-    return pool;
-  }
-
   Table<B>* table_;
   // Requests point into the actions, but only from commit(), when no action is added anymore.
-  // The first used_ of *actions_ are this transaction's: the thread's pool, or own_ when the
-  // pool is taken (two transactions built at once on one thread).
-  std::vector<Action>* actions_ = nullptr;
-  std::vector<Action> own_;
+  // The first used_ of *actions_ are this transaction's: the thread's, or a fresh vector when
+  // the thread's is taken (two transactions built at once on one thread).
+  detail::ThreadLease<std::vector<Action>> actions_;
   std::size_t used_ = 0;
   std::size_t body_capacity_ = 0;
 };

@@ -1,7 +1,7 @@
 #pragma once
 // What Table derives from an entity to write it: its version member (optimistic locking), which
-// members its keys are built from (an update may not touch them), and the conditions a write
-// carries, combined into one tree.
+// members its keys are built from (an update may not touch them, and sets them on an item it
+// creates), and the conditions a write carries, combined into one tree.
 
 #include <concepts>
 #include <cstddef>
@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../codec/attribute_value.hpp"
 #include "../../expr/attr.hpp"
 #include "../../expr/expression.hpp"
 #include "../../key/entity.hpp"
@@ -77,6 +78,49 @@ class ConditionParts {
  private:
   std::vector<Condition> parts_;
 };
+
+// An item an update creates has the key attributes, the type and what the actions write
+// (DynamoDB's UpdateItem); without its key members it would decode with default ones. So each
+// is set from `key` where it is absent: a stored item's are left as they are. No action of the
+// user names one (Table::update_parts refuses that), so no path is given two actions, which
+// DynamoDB refuses. format_keys checks the values before the request is sent.
+//
+// update() writes these actions over the first ones of its per-thread vector, reusing what
+// they hold (a warm update allocates nothing for them); a transaction appends them.
+template <class M>
+void assign_key_member_action(UpdateAction& action, std::string_view name, const M& value) {
+  action.kind = UpdateAction::Kind::set_if_not_exists;
+  action.path.steps.resize(1);
+  action.path.steps.front().name.assign(name);
+  action.path.steps.front().is_index = false;
+  if constexpr (std::is_same_v<M, std::string>) {
+    action.value.kind = AttributeValue::Kind::string;
+    action.value.text.assign(value);
+  } else {
+    action.value = to_attribute_value(value);
+  }
+}
+
+template <EntityType T>
+void assign_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
+  constexpr auto& keys = key_members_v<T>;
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (assign_key_member_action(actions[K], field_names_v<T>[keys.index[K]],
+                              get_field<keys.index[K]>(key)),
+     ...);
+  }(std::make_index_sequence<keys.count>{});
+}
+
+template <EntityType T>
+void add_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
+  constexpr auto& keys = key_members_v<T>;
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (actions.push_back({UpdateAction::Kind::set_if_not_exists,
+                        top_level(field_names_v<T>[keys.index[K]]),
+                        to_attribute_value(get_field<keys.index[K]>(key))}),
+     ...);
+  }(std::make_index_sequence<keys.count>{});
+}
 
 }  // namespace detail
 }  // namespace pksk

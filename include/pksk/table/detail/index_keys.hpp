@@ -18,15 +18,15 @@
 namespace pksk::detail {
 
 // Adds `"name": value` (a string) as the last member of an encoded body ("{...}").
-template <BodyFormat Format>
-void append_string_attribute(std::string& body, std::string_view name, std::string_view value) {
+inline void append_string_attribute(BodyFormat format, std::string& body, std::string_view name,
+                                    std::string_view value) {
   body.pop_back();  // the closing brace
   if (body.size() > 1) body += ',';
   append_json_string(body, name);
   body += ':';
-  if constexpr (Format == BodyFormat::attribute_value) body += "{\"S\":";
+  if (format == BodyFormat::attribute_value) body += "{\"S\":";
   append_json_string(body, value);
-  if constexpr (Format == BodyFormat::attribute_value) body += '}';
+  if (format == BodyFormat::attribute_value) body += '}';
   body += '}';
 }
 

@@ -1,0 +1,89 @@
+#pragma once
+// Batches: what put_all, erase_all and get_all share. DynamoDB takes 25 writes or 100 keys a
+// request, refuses a request that names one item twice, and may hand back part of a request
+// unprocessed (throttling); the library, not the caller, sends those again, with backoff, for
+// every backend. How often and how long it waits is a BatchRetry, which tests replace so as not
+// to sleep.
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "../backend/backend.hpp"
+#include "../error.hpp"
+#include "detail/messages.hpp"
+
+namespace pksk {
+
+// How a Table retries the items or keys a batch request hands back unprocessed: up to
+// `retries` more requests, the first after `first_delay`, each wait `backoff_factor` times the
+// last; then BackendError. `sleep` does the waiting (a test's fake records the delays instead).
+struct BatchRetry {
+  int retries = 8;
+  std::chrono::milliseconds first_delay{25};
+  int backoff_factor = 2;
+  std::function<void(std::chrono::milliseconds)> sleep = [](std::chrono::milliseconds delay) {
+    std::this_thread::sleep_for(delay);
+  };
+};
+
+namespace detail {
+
+// Calls `attempt(indexes, unprocessed)` until nothing is handed back, waiting between attempts
+// as `retry` says; the one retry loop for every backend.
+template <class Attempt>
+void retry_unprocessed(const BatchRetry& retry, std::string_view table, std::string_view operation,
+                       std::vector<std::size_t> pending, Attempt&& attempt) {
+  std::vector<std::size_t> unprocessed;
+  std::chrono::milliseconds delay = retry.first_delay;
+  for (int round = 0;; ++round) {
+    attempt(std::span<const std::size_t>(pending), unprocessed);
+    if (unprocessed.empty()) return;
+    if (round == retry.retries) {
+      throw BackendError(errc::throttled, "pksk table " + detail::quoted(table) + ", " +
+                                              std::string(operation) + ": " +
+                                              std::to_string(unprocessed.size()) +
+                                              " items still unprocessed after " +
+                                              std::to_string(retry.retries) + " retries");
+    }
+    retry.sleep(delay);
+    delay *= retry.backoff_factor;
+    pending = unprocessed;
+  }
+}
+
+// DynamoDB refuses a batch request that names one item twice.
+inline void refuse_duplicate_keys(std::string_view table, std::span<const ItemKey> group,
+                                  std::string_view operation) {
+  // Keys in strictly increasing order (the usual bulk load) are distinct: one comparison a
+  // key instead of one a pair. Otherwise every pair is compared, so the error names the
+  // first pair in the order of the request.
+  const auto less = [](const ItemKey& a, const ItemKey& b) {
+    const int pk = a.pk.compare(b.pk);
+    return pk < 0 || (pk == 0 && a.sk < b.sk);
+  };
+  bool increasing = true;
+  for (std::size_t i = 1; i < group.size() && increasing; ++i) {
+    increasing = less(group[i - 1], group[i]);
+  }
+  if (increasing) return;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    for (std::size_t j = i + 1; j < group.size(); ++j) {
+      if (group[i] == group[j]) {
+        throw ValidationError("pksk table " + detail::quoted(table) + ", " +
+                              std::string(operation) + ": items " + std::to_string(i) + " and " +
+                              std::to_string(j) + " of one batch request have the same key pk=" +
+                              detail::quoted(group[i].pk) + " sk=" + detail::quoted(group[i].sk));
+      }
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace pksk

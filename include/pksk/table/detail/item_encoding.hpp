@@ -1,0 +1,98 @@
+#pragma once
+// An entity as the backend stores it: its keys (an entity member named as a key attribute
+// refused), its body in the backend's format with its index keys appended, and its size by
+// DynamoDB's measure, refused over 400 KB before anything is written; for a versioned entity,
+// the body of the next version. What every write of an item (put, put_all, a transaction's
+// put) does first, from the item and the table's spec alone.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "../../backend/backend.hpp"
+#include "../../codec/body_format.hpp"
+#include "../../codec/entity_code.hpp"
+#include "../../codec/item_size.hpp"
+#include "../../error.hpp"
+#include "../../key/entity.hpp"
+#include "../../key/index.hpp"
+#include "../../key/key.hpp"
+#include "../../reflect/reflect.hpp"
+#include "../index_upkeep.hpp"
+#include "entity_writes.hpp"
+#include "messages.hpp"
+
+namespace pksk::detail {
+
+// An entity member named as a key attribute or the discriminator would be overwritten by
+// them (DynamoDB has one namespace of attributes per item).
+template <EntityType T>
+void refuse_reserved_members(const TableSpec& spec, std::string_view operation) {
+  for (const std::string_view member : field_names_v<T>) {
+    bool index_key = false;
+    for (const TableIndex& index : spec.indexes) {
+      index_key = index_key || member == index.pk_attribute || member == index.sk_attribute;
+    }
+    if (member == spec.pk_attribute || member == spec.sk_attribute ||
+        member == spec.type_attribute || index_key) {
+      throw ValidationError(table_context(spec.name, operation, type_name_v<T>) + "the member " +
+                            detail::quoted(member) +
+                            " has the name of a key attribute, an index key attribute or the "
+                            "type attribute; rename it or set TableOptions' attribute names");
+    }
+  }
+}
+
+template <EntityType T>
+void format_keys(const TableSpec& spec, const T& item, std::string& pk, std::string& sk,
+                 std::string_view operation) {
+  detail::refuse_reserved_members<T>(spec, operation);
+  try {
+    EntityCode<T>::format_keys(item, pk, sk);
+  } catch (const KeyError& e) {
+    throw KeyError(table_context(spec.name, operation, type_name_v<T>) + e.what());
+  }
+}
+
+// The body of an item whose keys are formatted already; returns the item's size.
+template <EntityType T>
+std::size_t encode_checked(BodyFormat format, const TableSpec& spec, const T& item,
+                           const std::string& pk, const std::string& sk, std::string& body,
+                           std::string_view operation) {
+  std::size_t size = 0;
+  try {
+    const KeyAttributeSizes keys{spec.pk_attribute, pk, spec.sk_attribute, sk, spec.type_attribute,
+                                 type_name_v<T>};
+    size = EntityCode<T>::encode(format, item, keys, body);
+  } catch (const EncodeError& e) {
+    throw EncodeError(table_context(spec.name, operation, type_name_v<T>) + e.what());
+  }
+  if constexpr (index_count_v<T> != 0)
+    size += detail::add_index_attributes(format, spec, item, body, operation);
+  if (size > max_item_bytes) {
+    throw ItemTooLarge(table_context(spec.name, operation, type_name_v<T>) +
+                       "item pk=" + detail::quoted(pk) + " sk=" + detail::quoted(sk) + " is " +
+                       std::to_string(size) + " bytes, over DynamoDB's limit of " +
+                       std::to_string(max_item_bytes));
+  }
+  return size;
+}
+
+// Keys and body of the item as the backend stores them, with the version incremented for a
+// versioned entity; returns the item's size, refusing one over 400 KB before anything is
+// written.
+template <EntityType T>
+std::size_t encode_versioned(BodyFormat format, const TableSpec& spec, const T& item,
+                             std::string& pk, std::string& sk, std::string& body,
+                             std::string_view operation) {
+  detail::format_keys(spec, item, pk, sk, operation);
+  if constexpr (VersionedEntity<T>) {
+    T next = item;
+    ++get_field<version_index_v<T>>(next);
+    return detail::encode_checked(format, spec, next, pk, sk, body, operation);
+  } else {
+    return detail::encode_checked(format, spec, item, pk, sk, body, operation);
+  }
+}
+
+}  // namespace pksk::detail

@@ -1,0 +1,99 @@
+#pragma once
+// What a write asks besides its item: its conditions (if_absent, exists, when(expr), and the
+// version a versioned entity was read at), and an update's parts sorted into actions and
+// conditions, with the actions that keep the item's index keys and version right. From the
+// key, the parts and the table's spec alone; put, update, erase and a transaction's actions
+// all build theirs here.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "../../backend/backend.hpp"
+#include "../../error.hpp"
+#include "../../expr/attr.hpp"
+#include "../../expr/expression.hpp"
+#include "../../key/entity.hpp"
+#include "../../key/index.hpp"
+#include "../../key/key.hpp"
+#include "../../reflect/reflect.hpp"
+#include "../index_upkeep.hpp"
+#include "entity_writes.hpp"
+#include "messages.hpp"
+
+namespace pksk::detail {
+
+template <EntityType T>
+void add_condition(const TableSpec& spec, ConditionParts& parts, const IfAbsentTag&) {
+  parts.item_absent(spec.pk_attribute);
+}
+template <EntityType T>
+void add_condition(const TableSpec& spec, ConditionParts& parts, const ExistsTag&) {
+  parts.item_present(spec.pk_attribute);
+}
+template <EntityType T, class U>
+void add_condition(const TableSpec&, ConditionParts& parts, const When<U>& when) {
+  static_assert(std::is_same_v<T, U>,
+                "pksk: the condition is on another entity than the item written (when(...) on "
+                "U guards a write of T)");
+  parts.add(when.node);
+}
+
+template <EntityType T, class... Conditions>
+std::optional<Condition> write_condition(const TableSpec& spec, const T& item,
+                                         const Conditions&... conditions) {
+  ConditionParts parts;
+  (detail::add_condition<T>(spec, parts, conditions), ...);
+  if constexpr (VersionedEntity<T>) {
+    parts.version_is(spec.pk_attribute, field_names_v<T>[version_index_v<T>],
+                     get_field<version_index_v<T>>(item));
+  }
+  return std::move(parts).combined();
+}
+
+// Sorts an update's parts into actions and conditions. An action on a key member is refused
+// at compile time when the member is named (set(&T::m, v), set<&T::m>(v)); what compile time
+// cannot see, a path made by attr() and a Hana-adapted struct's member, is refused here.
+template <EntityType T, class... Parts>
+std::optional<Condition> update_parts(const TableSpec& spec, const T& key,
+                                      std::vector<UpdateAction>& actions, Parts&&... parts) {
+  const std::size_t first = actions.size();  // after the key members' actions, if given first
+  ConditionParts conditions;
+  const auto take = [&]<class Part>(Part&& part) {
+    using P = std::remove_cvref_t<Part>;
+    if constexpr (requires { part.action; }) {
+      static_assert(std::is_base_of_v<Update<T>, P>,
+                    "pksk: an update action names a member of another entity than the key's");
+      const std::string& member = part.action.path.steps.front().name;
+      const std::size_t index = field_index<T>(member);
+      if (index < field_count_v<T> && is_key_member<T>(index)) {
+        throw ValidationError(table_context(spec.name, "update", type_name_v<T>) + "the member " +
+                              detail::quoted(member) +
+                              " is part of the item's key; an update cannot move an item");
+      }
+      actions.push_back(std::forward<Part>(part).action);
+    } else {
+      detail::add_condition<T>(spec, conditions, part);
+    }
+  };
+  (take(std::forward<Parts>(parts)), ...);
+  if constexpr (index_count_v<T> != 0) detail::add_index_key_actions(spec, key, actions, first);
+  if constexpr (VersionedEntity<T>) {
+    const auto current = get_field<version_index_v<T>>(key);
+    const std::string_view member = field_names_v<T>[version_index_v<T>];
+    conditions.version_is(spec.pk_attribute, member, current);
+    actions.push_back({UpdateAction::Kind::set, top_level(member),
+                       AttributeValue::from_number(std::to_string(current + 1))});
+  }
+  if (actions.size() == first) {
+    throw ValidationError(table_context(spec.name, "update", type_name_v<T>) +
+                          "an update needs at least one action");
+  }
+  return std::move(conditions).combined();
+}
+
+}  // namespace pksk::detail

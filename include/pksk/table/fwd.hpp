@@ -1,0 +1,22 @@
+#pragma once
+// The Table layer's class templates, declared: Table hands out a Transaction, an Each and an
+// IndexRef, and each of those refers back to its Table. Their headers name one another through
+// these declarations, so that table.hpp includes the others and none includes table.hpp.
+
+#include "../backend/backend.hpp"
+
+namespace pksk {
+
+template <Backend B>
+class Table;
+
+template <Backend B>
+class Transaction;
+
+template <Backend B, class R>
+class Each;
+
+template <Backend B>
+class IndexRef;
+
+}  // namespace pksk

@@ -1,0 +1,54 @@
+#pragma once
+// IndexRef<B>: a handle on one secondary index of a Table (Table::index), whose queries read
+// the index through the Table's own query loop.
+
+#include <optional>
+#include <string>
+
+#include "../config.hpp"
+#include "../key/key.hpp"
+#include "each.hpp"
+#include "fwd.hpp"
+#include "query.hpp"
+#include "read_plan.hpp"
+
+namespace pksk {
+
+// A secondary index of a Table (Table::index): its queries take the index's partition key and
+// the same options as the table's, and return the items in index sort-key order, then table key
+// order. For an entity T, a query without a key condition keeps to T's items by the literal
+// prefix of T's index sort-key template, as a table query does. Cheap to copy; refers to the
+// Table, which must outlive it.
+template <Backend B>
+class IndexRef {
+ public:
+  const std::string& name() const noexcept { return index_->name; }
+
+  template <class R>
+  query_result_t<R> query(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    query_result_t<R> result;
+    table_->template run_query<R>(pk, options, result, /*all_pages=*/true, index_);
+    return result;
+  }
+
+  template <class R>
+  Page<query_result_t<R>> query_page(const PartitionKey& pk,
+                                     const BasicQueryOptions<R>& options = {}) {
+    Page<query_result_t<R>> page;
+    page.next = table_->template run_query<R>(pk, options, page.items, /*all_pages=*/false, index_);
+    return page;
+  }
+
+  template <class R>
+  Each<B, R> each(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    return Each<B, R>(*table_, pk, options, index_);
+  }
+
+ private:
+  friend class Table<B>;
+  IndexRef(Table<B>& table, const TableIndex& index) : table_(&table), index_(&index) {}
+  Table<B>* table_;
+  const TableIndex* index_;  // in the Table's spec
+};
+
+}  // namespace pksk

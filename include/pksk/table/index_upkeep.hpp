@@ -1,0 +1,232 @@
+#pragma once
+// Keeping items in their secondary indexes: the index keys a put appends to the item, the set
+// actions an update adds when it changes a member an index key is formatted from, and the
+// backfill that gives items written before an index existed their keys in it. DynamoDB cannot
+// compute an index key from the stored item, so every write carries the keys it changes.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "../backend/backend.hpp"
+#include "../codec/body_format.hpp"
+#include "../error.hpp"
+#include "../expr/attr.hpp"
+#include "../expr/expression.hpp"
+#include "../key/entity.hpp"
+#include "../key/index.hpp"
+#include "../key/key.hpp"
+#include "../reflect/reflect.hpp"
+#include "detail/decode_row.hpp"
+#include "detail/entity_writes.hpp"
+#include "detail/index_keys.hpp"
+#include "detail/messages.hpp"
+#include "detail/scratch.hpp"
+#include "read_plan.hpp"
+
+namespace pksk {
+
+// What Table::backfill_index has done so far, handed to its progress callback after each page.
+struct BackfillProgress {
+  std::string_view type{};    // the entity being backfilled
+  std::size_t scanned = 0;    // items of the type read without the index keys
+  std::size_t written = 0;    // of those, items given their index keys
+  std::size_t unchanged = 0;  // items another writer changed or removed first (left as they are)
+};
+
+namespace detail {
+
+// The table's index that T's I-th index names; ValidationError if the table has none so named.
+template <EntityType T, std::size_t I>
+const TableIndex& table_index_of(const TableSpec& spec, std::string_view operation) {
+  constexpr std::string_view index_name = indexes_v<T>[I].name;
+  const TableIndex* index = spec.find_index(index_name);
+  if (index == nullptr) {
+    throw ValidationError(table_context(spec.name, operation, type_name_v<T>) +
+                          "the entity names the index " + detail::quoted(index_name) +
+                          ", which the table does not have (add it "
+                          "to TableOptions::indexes)");
+  }
+  return *index;
+}
+
+template <EntityType T, std::size_t I>
+void format_index_keys_checked(const TableSpec& spec, const T& item, std::string& pk,
+                               std::string& sk, std::string_view operation) {
+  try {
+    format_index_keys<T, I>(item, pk, sk);
+  } catch (const KeyError& e) {
+    throw KeyError(table_context(spec.name, operation, type_name_v<T>) + "index " +
+                   detail::quoted(indexes_v<T>[I].name) + ": " + e.what());
+  }
+}
+
+// T's keys in the table's index `index` (which T names).
+template <EntityType T>
+void format_index_keys_of(const TableSpec& spec, const T& item, const TableIndex& index,
+                          std::string& pk, std::string& sk, std::string_view operation) {
+  bool found = false;
+  for_each_index<T>([&](auto i) {
+    if (found || indexes_v<T>[i].name != index.name) return;
+    found = true;
+    detail::format_index_keys_checked<T, i>(spec, item, pk, sk, operation);
+  });
+}
+
+// Appends the item's keys in each of its indexes to its encoded body, as attributes; returns
+// their size by DynamoDB's measure.
+template <EntityType T>
+std::size_t add_index_attributes(BodyFormat format, const TableSpec& spec, const T& item,
+                                 std::string& body, std::string_view operation) {
+  thread_local std::string index_pk, index_sk;
+  std::size_t size = 0;
+  for_each_index<T>([&](auto i) {
+    const TableIndex& index = detail::table_index_of<T, i>(spec, operation);
+    detail::format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, operation);
+    detail::append_string_attribute(format, body, index.pk_attribute, index_pk);
+    detail::append_string_attribute(format, body, index.sk_attribute, index_sk);
+    size +=
+        index.pk_attribute.size() + index_pk.size() + index.sk_attribute.size() + index_sk.size();
+  });
+  return size;
+}
+
+// The actions that keep an update's item in its indexes right: when an action changes a member
+// an index key is formatted from, both of that index's keys are set anew. They are formatted
+// from the update alone (DynamoDB cannot compute them from the stored item), so every member
+// of those keys must be given a value in the same update, by set, or be part of the item's
+// key; anything else is a ValidationError naming the index and the member.
+template <EntityType T>
+void add_index_key_actions(const TableSpec& spec, const T& key, std::vector<UpdateAction>& actions,
+                           std::size_t first) {
+  const std::size_t user_actions = actions.size();
+  for_each_index<T>([&](auto i) {
+    bool touched = false;
+    for (std::size_t a = first; a < user_actions; ++a) {
+      const std::size_t field = field_index<T>(actions[a].path.steps.front().name);
+      touched = touched || (field < field_count_v<T> && is_index_member<T, i>(field));
+    }
+    if (!touched) return;
+    const TableIndex& index = detail::table_index_of<T, i>(spec, "update");
+    T item = key;
+    const auto take = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
+      if (!is_index_member<T, i>(F) || is_key_member<T>(F)) return;
+      const std::string_view member = field_names_v<T>[F];
+      const UpdateAction* given = nullptr;
+      for (std::size_t a = first; a < user_actions; ++a) {
+        if (actions[a].path.steps.front().name == member) given = &actions[a];
+      }
+      const bool assigned = given != nullptr && given->kind == UpdateAction::Kind::set &&
+                            given->path.steps.size() == 1 &&
+                            detail::assign_key_member(get_field<F>(item), given->value);
+      if (!assigned) {
+        throw ValidationError(
+            table_context(spec.name, "update", type_name_v<T>) + "the update changes the key " +
+            "of index " + detail::quoted(index.name) + ", so it must set the member " +
+            detail::quoted(member) + " (every member of that index's keys) to a value");
+      }
+    };
+    [&]<std::size_t... F>(std::index_sequence<F...>) {
+      (take(std::integral_constant<std::size_t, F>{}), ...);
+    }(std::make_index_sequence<field_count_v<T>>{});
+    std::string index_pk, index_sk;
+    detail::format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, "update");
+    actions.push_back({UpdateAction::Kind::set, top_level(index.pk_attribute),
+                       AttributeValue::from_string(std::move(index_pk))});
+    actions.push_back({UpdateAction::Kind::set, top_level(index.sk_attribute),
+                       AttributeValue::from_string(std::move(index_sk))});
+  });
+}
+
+// Table::backfill_index for one entity: a scan of T's items that lack the index's partition
+// key, page by page, each page's items given their keys in transactions of up to 100 updates.
+template <EntityType T, Backend B, class Progress>
+std::size_t backfill(B& backend, typename B::TableHandle& handle, const TableSpec& spec,
+                     const TableIndex& index, Progress& progress, std::size_t page_items) {
+  const auto missing_keys = [&] {
+    Condition c{Condition::Op::all, {}, {}};
+    c.children.push_back(detail::type_is_condition<T>(spec));
+    c.children.push_back(
+        {Condition::Op::not_exists, {path_operand(top_level(index.pk_attribute))}, {}});
+    return c;
+  };
+  const Condition filter = missing_keys();
+  // Written only to an item that still exists and still lacks the keys.
+  Condition unindexed{Condition::Op::all, {}, {}};
+  unindexed.children.push_back(
+      {Condition::Op::exists, {path_operand(top_level(spec.pk_attribute))}, {}});
+  unindexed.children.push_back(filter.children[1]);
+
+  BackfillProgress done{type_name_v<T>};
+  RawScan raw{.limit = page_items, .filter = &filter};
+  std::vector<std::string> keys;  // pk, sk of each item read, then its two index keys
+  std::vector<std::array<UpdateAction, 2>> actions;
+  std::string resume_pk, resume_sk;
+  std::string index_pk, index_sk;
+  for (;;) {
+    keys.clear();
+    ScanOutcome outcome;
+    {
+      const ScratchLease s;
+      T item{};
+      outcome = backend.scan(handle, raw, [&](const ItemView& row) {
+        if (row.type != type_name_v<T>) return;
+        detail::decode_row(body_format_of(backend, handle), spec.name, *s->decoder, row, item);
+        detail::format_index_keys_of<T>(spec, item, index, index_pk, index_sk, "backfill_index");
+        for (std::string_view k : {row.partition_key(), row.sort_key(), std::string_view(index_pk),
+                                   std::string_view(index_sk)}) {
+          keys.emplace_back(k);
+        }
+      });
+    }
+    const std::size_t n = keys.size() / 4;
+    done.scanned += n;
+    actions.resize(n);
+    std::vector<WriteRequest> writes;
+    writes.reserve(std::min(n, max_transaction_actions));
+    for (std::size_t start = 0; start < n; start += max_transaction_actions) {
+      writes.clear();
+      const std::size_t end = std::min(n, start + max_transaction_actions);
+      for (std::size_t i = start; i < end; ++i) {
+        actions[i] = {UpdateAction{UpdateAction::Kind::set, top_level(index.pk_attribute),
+                                   AttributeValue::from_string(keys[4 * i + 2])},
+                      UpdateAction{UpdateAction::Kind::set, top_level(index.sk_attribute),
+                                   AttributeValue::from_string(keys[4 * i + 3])}};
+        writes.emplace_back(
+            UpdateRequest{{keys[4 * i], keys[4 * i + 1]}, type_name_v<T>, actions[i], &unindexed});
+      }
+      try {
+        backend.transact(handle, writes);
+        done.written += writes.size();
+      } catch (const TransactionCanceled&) {
+        // Some item changed since it was read: the others one at a time.
+        for (const WriteRequest& write : writes) {
+          try {
+            backend.update(handle, std::get<UpdateRequest>(write), [](const ItemView&) {});
+            ++done.written;
+          } catch (const ConditionFailed&) {
+            ++done.unchanged;
+          }
+        }
+      }
+    }
+    if constexpr (std::is_pointer_v<std::decay_t<Progress>>) {
+      if (progress != nullptr) progress(done);
+    } else {
+      progress(done);
+    }
+    if (!outcome.last_evaluated_pk) return done.written;
+    resume_pk = std::move(*outcome.last_evaluated_pk);
+    resume_sk = std::move(*outcome.last_evaluated_sk);
+    raw.exclusive_start = ItemKey{resume_pk, resume_sk};
+  }
+}
+
+}  // namespace detail
+}  // namespace pksk

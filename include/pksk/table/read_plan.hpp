@@ -1,0 +1,199 @@
+#pragma once
+// What a read of R returns (query_result_t<R>), and what one query or scan call asks of the
+// backend, worked out once before its first page (detail::ReadPlan): the filter with the
+// table's attribute names, the projection and its decode masks, and the key condition that
+// keeps a query of one entity to that entity's items.
+
+#include <array>
+#include <bitset>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "../backend/backend.hpp"
+#include "../error.hpp"
+#include "../expr/expression.hpp"
+#include "../expr/filter.hpp"
+#include "../key/condition.hpp"
+#include "../key/diagnose.hpp"
+#include "../key/entity.hpp"
+#include "../key/index.hpp"
+#include "../key/key.hpp"
+#include "../model/collection.hpp"
+#include "../reflect/reflect.hpp"
+#include "detail/messages.hpp"
+#include "query.hpp"
+
+namespace pksk {
+
+namespace diagnostics {
+// query<R>, scan<R>, each<R> or another read of an R that is neither an entity (a type with a
+// pksk::Entity<R> specialization giving its type, pk and sk) nor an ItemCollection.
+template <class R>
+struct read_type_is_neither_an_entity_nor_an_item_collection;
+}  // namespace diagnostics
+
+namespace detail {
+
+// What a read of R returns; `readable` is false for an R that is neither an entity nor an
+// ItemCollection of entities, whose one error this is: query<R>, scan<R> and the rest then
+// compile to nothing (run_query and run_scan), so that nothing else is reported.
+template <class R>
+struct QueryResult {
+  static_assert(
+      checked_v<
+          Diagnose<false, diagnostics::read_type_is_neither_an_entity_nor_an_item_collection<R>>>);
+  static constexpr bool readable = false;
+  using type = std::vector<R>;
+};
+
+template <class... Ts>
+struct QueryResult<ItemCollection<Ts...>> {
+  static constexpr bool readable = true;
+  using type = ItemCollection<Ts...>;
+};
+
+template <class T>
+  requires EntityType<T>
+struct QueryResult<T> {
+  static constexpr bool readable = true;
+  using type = std::vector<T>;
+};
+
+template <class R>
+inline constexpr bool readable_v = QueryResult<R>::readable;
+
+}  // namespace detail
+
+// What query<R> returns: R itself for an ItemCollection, std::vector<T> for an entity T.
+template <class R>
+using query_result_t = typename detail::QueryResult<R>::type;
+
+namespace detail {
+
+// The fields a projection decodes: one mask for an entity, one per member for a collection.
+template <class R>
+struct SelectionMask;
+template <class T>
+  requires EntityType<T>
+struct SelectionMask<T> {
+  using type = std::bitset<field_count_v<T>>;
+};
+template <class... Ts>
+struct SelectionMask<ItemCollection<Ts...>> {
+  using type = typename ItemCollection<Ts...>::Masks;
+};
+
+template <class R>
+struct CollectionTypes;
+template <class... Ts>
+struct CollectionTypes<ItemCollection<Ts...>> {
+  static constexpr std::array<std::string_view, sizeof...(Ts)> value = [] {
+    // A collection with a member that is not an entity is reported by ItemCollection itself.
+    if constexpr ((EntityType<Ts> && ...)) {
+      return std::array<std::string_view, sizeof...(Ts)>{type_name_v<Ts>...};
+    } else {
+      return std::array<std::string_view, sizeof...(Ts)>{};
+    }
+  }();
+};
+
+// What one query or scan call reads, worked out once before its first page.
+template <class R>
+struct ReadPlan {
+  std::optional<Condition> filter;  // with the table's attribute names
+  std::vector<std::string_view> projection;
+  bool selected = false;
+  typename SelectionMask<R>::type mask{};
+
+  const Condition* filter_ptr() const noexcept { return filter ? &*filter : nullptr; }
+};
+
+// `type = T`, with the table's name for the type attribute.
+template <EntityType T>
+Condition type_is_condition(const TableSpec& spec) {
+  Condition type = Filter::type_equals(type_name_v<T>);
+  type.operands[0].path.steps[0].name = spec.type_attribute;
+  return type;
+}
+
+// The filter with the table's attribute names, the projection and its decode masks.
+template <class R>
+ReadPlan<R> make_read_plan(const TableSpec& spec, const BasicQueryOptions<R>& options, bool scan) {
+  ReadPlan<R> plan;
+  std::string_view only_type;
+  if constexpr (EntityType<R>) only_type = type_name_v<R>;
+  if (!options.filter.empty()) {
+    plan.filter = options.filter.resolve(spec.sk_attribute, spec.type_attribute, only_type);
+  }
+  if constexpr (EntityType<R>) {
+    // A scan of one entity asks the backend for that type only (DynamoDB then sends no
+    // other items); a query's key condition already keeps to the type's sort-key prefix.
+    if (scan) {
+      Condition type = type_is_condition<R>(spec);
+      if (plan.filter) {
+        Condition both{Condition::Op::all, {}, {}};
+        both.children.push_back(std::move(type));
+        both.children.push_back(std::move(*plan.filter));
+        plan.filter = std::move(both);
+      } else {
+        plan.filter = std::move(type);
+      }
+    }
+  }
+  if (!options.select.empty()) {
+    plan.selected = true;
+    for (const SelectedMember& m : options.select.members()) {
+      plan.projection.push_back(m.name);
+      bool placed = false;
+      if constexpr (EntityType<R>) {
+        if (m.type == type_name_v<R>) plan.mask.set(m.index), placed = true;
+      } else {
+        std::apply(
+            [&]<class... Bits>(Bits&... bits) {
+              std::size_t i = 0;
+              const auto& types = CollectionTypes<R>::value;
+              ((m.type == types[i++] ? (bits.set(m.index), placed = true) : false), ...);
+            },
+            plan.mask);
+      }
+      if (!placed) {
+        throw ValidationError("pksk table " + detail::quoted(spec.name) +
+                              ": select names the member " + detail::quoted(m.name) + " of " +
+                              detail::quoted(m.type) + ", an entity the query does not read");
+      }
+    }
+  }
+  return plan;
+}
+
+// The begins_with condition that keeps a query of entity T to T's items: its sort key's
+// literal prefix, in the table or in the index; none when the prefix is empty.
+template <EntityType T>
+const KeyCondition* type_prefix_condition(std::string_view table, const TableIndex* index) {
+  if (index == nullptr) {
+    static const KeyCondition table_prefix = begins_with(std::string(sort_key_prefix_v<T>));
+    return table_prefix.first.empty() ? nullptr : &table_prefix;
+  }
+  static const auto index_prefixes = [] {
+    std::array<KeyCondition, index_count_v<T>> out;
+    for_each_index<T>(
+        [&](auto i) { out[i] = begins_with(std::string(index_sort_key_prefix_v<T, i>)); });
+    return out;
+  }();
+  const std::size_t i = index_position<T>(index->name);
+  if (i == index_count_v<T>) {
+    throw ValidationError("pksk table " + detail::quoted(table) + ", query of index " +
+                          detail::quoted(index->name) + ": the entity " +
+                          detail::quoted(type_name_v<T>) +
+                          " is not in it (its Entity<T>::indexes does not name it)");
+  }
+  return index_prefixes[i].first.empty() ? nullptr : &index_prefixes[i];
+}
+
+}  // namespace detail
+}  // namespace pksk
