@@ -1,0 +1,6 @@
+// The one file that compiles Book's code.
+#include <pksk/entity_code.hpp>
+
+#include "library.hpp"
+
+template struct pksk::EntityCode<library::Book>;
