@@ -18,7 +18,7 @@ namespace pksk::detail {
 template <class T, class Tag = T>
 class ThreadLease {
   struct Slot {
-    T value{};
+    T value = T();  // value-initialized, not aggregate-initialized: T may have explicit members
     bool lent = false;
   };
 

@@ -20,6 +20,7 @@
 #include "../../backend/backend.hpp"
 #include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_format.hpp"
+#include "../../detail/thread_lease.hpp"
 #include "../../error.hpp"
 #include "../../expr/evaluate.hpp"
 #include "../backend.hpp"
@@ -58,7 +59,6 @@ struct Exchange {
   HttpResponse response;
   simdjson::ondemand::parser parser;
   simdjson::ondemand::document document;
-  bool busy = false;
 };
 
 }  // namespace detail
@@ -328,33 +328,7 @@ struct Backend::Impl {
 
   // The calling thread's exchange, or a fresh one when a visitor calls back into the backend
   // while the thread's own is still being read.
-  class Lease {
-   public:
-    Lease() {
-      thread_local detail::Exchange mine;
-      if (!mine.busy) {
-        exchange_ = &mine;
-      } else {
-        own_ = std::make_unique<detail::Exchange>();
-        exchange_ = own_.get();
-      }
-      exchange_->busy = true;
-    }
-    ~Lease() {
-      if (exchange_ != nullptr) exchange_->busy = false;
-    }
-    Lease(Lease&& other) noexcept
-        : own_(std::move(other.own_)), exchange_(std::exchange(other.exchange_, nullptr)) {}
-    Lease(const Lease&) = delete;
-    Lease& operator=(const Lease&) = delete;
-    Lease& operator=(Lease&&) = delete;
-    detail::Exchange& operator*() const noexcept { return *exchange_; }
-    detail::Exchange* operator->() const noexcept { return exchange_; }
-
-   private:
-    std::unique_ptr<detail::Exchange> own_;
-    detail::Exchange* exchange_ = nullptr;
-  };
+  using Lease = pksk::detail::ThreadLease<detail::Exchange>;
 
   [[noreturn]] static void fail_parse(simdjson::error_code error) {
     throw BackendError(errc::backend_failure,
