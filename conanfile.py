@@ -15,6 +15,7 @@ from conan.tools.layout import basic_layout
 class PkskConan(ConanFile):
     name = "pksk"
     description = "Typed DynamoDB-style item collections for C++20, on SQLite and DynamoDB"
+    license = "BSL-1.0"
     topics = ("dynamodb", "sqlite", "single-table-design", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"

@@ -53,7 +53,8 @@ if(MODE STREQUAL "install")
   message(STATUS "${last_output}")
   foreach(file IN ITEMS include/pksk/pksk.hpp include/pksk/sqlite.hpp include/pksk/dynamodb.hpp
                         share/cmake/pksk/pksk-config.cmake share/cmake/pksk/pksk-config-version.cmake
-                        share/cmake/pksk/pksk-targets.cmake share/pkgconfig/pksk.pc)
+                        share/cmake/pksk/pksk-targets.cmake share/pkgconfig/pksk.pc
+                        share/doc/pksk/LICENSE)
     if(NOT EXISTS ${PREFIX}/${file})
       message(FATAL_ERROR "cmake --install did not install ${file}")
     endif()
