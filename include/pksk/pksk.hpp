@@ -30,3 +30,4 @@
 #include "table/query.hpp"
 #include "table/table.hpp"
 #include "table/transaction.hpp"
+#include "version.hpp"
