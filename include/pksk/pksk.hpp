@@ -4,7 +4,9 @@
 // <pksk/dynamodb.hpp> for one.
 //
 // One folder per layer, each including only its own layer or those below it:
-// reflect/ -> key/ -> codec/ -> model/ -> backend/ -> table/.
+// reflect/ -> key/ -> codec/ -> expr/ -> model/ -> backend/ -> table/, with error.hpp,
+// config.hpp and detail/ beneath them all; the backends, sqlite/ and dynamodb/, sit on
+// backend/ and the layers below it.
 
 #include "backend.hpp"
 #include "codec/attribute_value.hpp"
