@@ -10,7 +10,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scripts/install-deps.sh
+scripts/install-deps.sh test
 
 jobs=${PKSK_JOBS:-$(nproc)}
 conan=$(scripts/python-venv.sh)
