@@ -15,6 +15,7 @@ from conan.tools.layout import basic_layout
 class PkskConan(ConanFile):
     name = "pksk"
     description = "Typed DynamoDB-style item collections for C++20, on SQLite and DynamoDB"
+    license = "BSL-1.0"
     topics = ("dynamodb", "sqlite", "single-table-design", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
@@ -24,12 +25,16 @@ class PkskConan(ConanFile):
     exports_sources = "include/*", "LICENSE*"
 
     def set_version(self):
-        # One version, CMakeLists.txt's project(pksk VERSION x.y.z).
-        text = load(self, os.path.join(self.recipe_folder, "CMakeLists.txt"))
-        match = re.search(r"project\(\s*pksk\s+VERSION\s+(\d+\.\d+\.\d+)", text)
-        if not match:
-            raise ValueError("no project(pksk VERSION x.y.z) in CMakeLists.txt")
-        self.version = match.group(1)
+        # One version, written in include/pksk/version.hpp (CMakeLists.txt reads it too).
+        header = os.path.join("include", "pksk", "version.hpp")
+        text = load(self, os.path.join(self.recipe_folder, header))
+        parts = []
+        for part in ("MAJOR", "MINOR", "PATCH"):
+            match = re.search(rf"^#define PKSK_VERSION_{part} (\d+)$", text, re.MULTILINE)
+            if not match:
+                raise ValueError(f"no '#define PKSK_VERSION_{part} <number>' in {header}")
+            parts.append(match.group(1))
+        self.version = ".".join(parts)
 
     def layout(self):
         basic_layout(self, src_folder=".")

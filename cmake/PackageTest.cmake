@@ -8,7 +8,8 @@
 #   conan_create   `conan create` (CONAN, Conan 2) of SOURCE_DIR with conan/profiles/debian,
 #                  offline: a fresh CONAN_HOME in WORK_DIR with no remote
 # Every consumer is compiled by CXX_COMPILER with CXX_FLAGS, of BUILD_TYPE, with GENERATOR,
-# in WORK_DIR (fresh), and its output must equal tests/consumer/expected_output.txt.
+# in WORK_DIR (fresh), and its output must equal tests/consumer/expected_output.txt. VERSION is
+# pksk's (PROJECT_VERSION), which the installed package and the Conan package must carry.
 
 cmake_minimum_required(VERSION 3.20)
 
@@ -53,7 +54,8 @@ if(MODE STREQUAL "install")
   message(STATUS "${last_output}")
   foreach(file IN ITEMS include/pksk/pksk.hpp include/pksk/sqlite.hpp include/pksk/dynamodb.hpp
                         share/cmake/pksk/pksk-config.cmake share/cmake/pksk/pksk-config-version.cmake
-                        share/cmake/pksk/pksk-targets.cmake share/pkgconfig/pksk.pc)
+                        share/cmake/pksk/pksk-targets.cmake share/pkgconfig/pksk.pc
+                        share/doc/pksk/LICENSE)
     if(NOT EXISTS ${PREFIX}/${file})
       message(FATAL_ERROR "cmake --install did not install ${file}")
     endif()
@@ -127,7 +129,7 @@ foreach(t pksk::pksk pksk::sqlite pksk::dynamodb)
   endif()
 endforeach()]])
   find_case(no_components "find_package(pksk CONFIG REQUIRED)\n${report}" TRUE
-            "found=1 version=0.1.0 sqlite=TRUE dynamodb=TRUE")
+            "found=1 version=${VERSION} sqlite=TRUE dynamodb=TRUE")
   find_case(core_only "find_package(pksk CONFIG REQUIRED COMPONENTS pksk)\n${report}" TRUE
             "pksk::pksk options=opts-NOTFOUND")
   find_case(sqlite "find_package(pksk CONFIG REQUIRED COMPONENTS sqlite)\n${report}" TRUE
@@ -140,7 +142,7 @@ endforeach()]])
   find_case(dynamodb "find_package(pksk CONFIG REQUIRED COMPONENTS sqlite dynamodb)\n${report}"
             TRUE "pksk::dynamodb options=opts-NOTFOUND")
   find_case(version_too_new "find_package(pksk 1.0 CONFIG REQUIRED)" FALSE
-            "pksk-config.cmake, version: 0.1.0")
+            "pksk-config.cmake, version: ${VERSION}")
 
 elseif(MODE STREQUAL "no_build_paths")
   file(GLOB_RECURSE installed LIST_DIRECTORIES false ${PREFIX}/*)
@@ -215,6 +217,15 @@ elseif(MODE STREQUAL "conan_create")
       message(FATAL_ERROR "conan create passed, but its test package did not print \"${line}\"")
     endif()
   endforeach()
+  # The version comes from include/pksk/version.hpp, as CMake's does; the licence travels along.
+  string(FIND "${last_output}" "Full package reference: pksk/${VERSION}#" at)
+  if(at EQUAL -1 OR NOT last_output MATCHES "\nPackage folder ([^\n]+)")
+    message(FATAL_ERROR "conan create did not make pksk/${VERSION}")
+  endif()
+  string(STRIP "${CMAKE_MATCH_1}" package_folder)
+  if(NOT EXISTS ${package_folder}/licenses/LICENSE)
+    message(FATAL_ERROR "the Conan package has no licenses/LICENSE: ${package_folder}")
+  endif()
 
 else()
   message(FATAL_ERROR "unknown MODE: ${MODE}")

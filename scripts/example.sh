@@ -3,7 +3,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scripts/install-deps.sh
+scripts/install-deps.sh example
 dir="$root/build/example"
 cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DPKSK_BUILD_TESTS=OFF -DPKSK_BUILD_BENCHMARKS=OFF >/dev/null

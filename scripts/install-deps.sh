@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
-# Installs what pksk's build, tests and benchmarks need from Debian's packages, and only
-# what is missing, so that a second run costs nothing. libcurl is the DynamoDB backend's HTTP
-# client; Maven and the JDK fetch and run DynamoDB Local for its tests.
+# Installs from Debian's packages what one use of pksk needs, and only what is missing, so that
+# a second run costs nothing. The profile says which use:
+#   install-deps.sh example   the main example (scripts/example.sh): a compiler, CMake, Ninja and
+#                             the libraries of the core and the SQLite backend, nothing more
+#   install-deps.sh [test]    everything scripts/test.sh builds and runs: both compilers,
+#                             clang-format, the tests' and benchmarks' libraries, valgrind,
+#                             libcurl (the DynamoDB backend's HTTP client), and Maven and a JDK,
+#                             which fetch and run DynamoDB Local for its tests
 set -euo pipefail
 
-packages=(
-  cmake ninja-build g++ clang-16 clang-format-16
-  libboost1.81-dev libsimdjson-dev libsqlite3-dev catch2
-  libbenchmark-dev nlohmann-json3-dev valgrind python3
-  libclang-rt-16-dev
-  libcurl4-openssl-dev maven openjdk-17-jdk-headless
-)
+example_packages=(cmake ninja-build g++ libboost1.81-dev libsimdjson-dev libsqlite3-dev)
+
+profile=${1:-test}
+case $profile in
+  example) packages=("${example_packages[@]}") ;;
+  test)
+    packages=(
+      "${example_packages[@]}"
+      clang-16 clang-format-16 libclang-rt-16-dev catch2
+      libbenchmark-dev nlohmann-json3-dev valgrind python3
+      libcurl4-openssl-dev maven openjdk-17-jdk-headless
+    ) ;;
+  *) echo "usage: $0 [example | test]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

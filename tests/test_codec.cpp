@@ -104,7 +104,9 @@ TEST_CASE("body: exact JSON text of an Order") {
 
 TEST_CASE("body: exact JSON text of every member type") {
   Everything e = sample();
-  e.text = "t";
+  // A char: assigning a one-character literal makes g++ 12 at -O2 report a bogus -Wrestrict
+  // (GCC bug 105329).
+  e.text = 't';
   e.f = 1.5f;
   e.d = -0.0;
   e.maybe_int.reset();

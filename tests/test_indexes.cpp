@@ -15,6 +15,7 @@
 #include <pksk/sqlite.hpp>
 #include <pksk/sqlite/detail/sql.hpp>  // the SQL the backend prepares, for its query plans
 
+#include "support/numbered.hpp"
 #include "support/temp_dir.hpp"
 
 namespace gx {
@@ -276,7 +277,7 @@ TEST_CASE("every write path keeps the indexes right") {
   SECTION("batches") {
     std::vector<Order> orders;
     for (int i = 0; i < 60; ++i) {
-      orders.push_back(Order{"c1", "o" + std::to_string(100 + i), i % 2 ? "open" : "shipped", 1});
+      orders.push_back(Order{"c1", support::numbered("o", 100 + i), i % 2 ? "open" : "shipped", 1});
     }
     table.put_all(orders);
     CHECK(by_status(table, "open").size() == 30);
@@ -319,7 +320,8 @@ TEST_CASE("an index query pages on the full key when many items share one index 
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "events", {.indexes = {"gsi1"}, .cursor_key = "secret"}};
   std::vector<Event> events;
-  for (int i = 0; i < 1000; ++i) events.push_back(Event{"e" + std::to_string(i), "2026-11-24", i});
+  for (int i = 0; i < 1000; ++i)
+    events.push_back(Event{support::numbered("e", i), "2026-11-24", i});
   table.put_all(events);
 
   std::set<int> seen;
@@ -364,7 +366,7 @@ TEST_CASE("an index added to a table with items is backfilled, with progress") {
     std::vector<Event> events;
     events.reserve(count);
     for (int i = 0; i < count; ++i) {
-      events.push_back(Event{"e" + std::to_string(i), "day" + std::to_string(i % 10), i});
+      events.push_back(Event{support::numbered("e", i), support::numbered("day", i % 10), i});
     }
     // Written without index keys, as a program whose entity had no index yet wrote them.
     sqlite3* db = raw.native_handle();

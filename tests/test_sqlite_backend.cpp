@@ -21,6 +21,8 @@
 #include <pksk/sqlite.hpp>
 #include <pksk/sqlite/detail/sql.hpp>  // the SQL the backend prepares, for its query plans
 
+#include "support/numbered.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -495,7 +497,7 @@ TEST_CASE("paging visits every item exactly once", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
   auto t = b.open_table({.name = "t"});
   std::vector<std::string> keys = unicode_keys;
-  for (int i = 0; i < 40; ++i) keys.push_back("#ORDER#" + std::to_string(1000 + i * 7));
+  for (int i = 0; i < 40; ++i) keys.push_back(support::numbered("#ORDER#", 1000 + i * 7));
   for (const auto& k : keys) put(b, t, "P", k, "T", std::string(k.size() * 3 + 10, 'x'));
   put(b, t, "P2", "a");
 
@@ -530,7 +532,7 @@ TEST_CASE("a page ends where the stored sizes reach the budget, whatever the bod
   std::mt19937 random(7);
   std::vector<std::pair<std::string, std::size_t>> items;  // sk, stored size
   for (int i = 0; i < 60; ++i) {
-    const std::string sk = "k" + std::to_string(100 + i);
+    const std::string sk = support::numbered("k", 100 + i);
     const std::string body(std::uniform_int_distribution<std::size_t>(0, 300)(random), 'x');
     const std::size_t size = test_size("P", sk, "T", body) +
                              std::uniform_int_distribution<std::size_t>(0, body.size())(random);

@@ -4,7 +4,9 @@
 // <pksk/dynamodb.hpp> for one.
 //
 // One folder per layer, each including only its own layer or those below it:
-// reflect/ -> key/ -> codec/ -> model/ -> backend/ -> table/.
+// reflect/ -> key/ -> codec/ -> expr/ -> model/ -> backend/ -> table/, with error.hpp,
+// config.hpp and detail/ beneath them all; the backends, sqlite/ and dynamodb/, sit on
+// backend/ and the layers below it.
 
 #include "backend.hpp"
 #include "codec/attribute_value.hpp"
@@ -31,6 +33,7 @@
 #include "table/query.hpp"
 #include "table/table.hpp"
 #include "table/transaction.hpp"
+#include "version.hpp"
 
 // Header-only, the core brings the JSON readers and the in-process evaluator too, as it always
 // has. With PKSK_SEPARATE_COMPILATION it leaves them to the translation units that need them (an

@@ -5,7 +5,7 @@
 // DynamoDB's conditions, updates, transactions and batches. Reads hand each row to a visitor
 // as views into the store's own memory, valid only during the call: no vector of copies.
 // The visitor is a FunctionRef, not a template parameter, so that a backend's read loops are
-// compiled once per program rather than once per entity type that is read (issue 24).
+// compiled once per program rather than once per entity type that is read.
 
 #include <concepts>
 #include <cstddef>

@@ -101,11 +101,12 @@ constexpr bool is_index_member(std::size_t field) noexcept {
 }
 
 // The literal text of the I-th index's sort-key template before its first field: the
-// begins_with prefix of an index query for T alone.
+// begins_with prefix of an index query for T alone (none when the template is bad, as for
+// sort_key_prefix_v).
 template <EntityType T, std::size_t I>
 inline constexpr std::string_view index_sort_key_prefix_v =
     index_sort_key_template<T, I>::diagnosed ? index_sort_key_template<T, I>::prefix
-                                             : index_sort_key_template<T, I>::prefix;
+                                             : std::string_view{};
 
 // Calls f(std::integral_constant<std::size_t, I>) for each index of T.
 template <EntityType T, class F>

@@ -147,17 +147,19 @@ inline constexpr auto key_members_v = [] {
 
 // The literal text of T's sort-key template before its first field ("#ORDER#" for
 // "#ORDER#{order_id}", the whole template when it has no field, "" when it starts with a
-// field): the begins_with prefix of a query for T alone.
+// field): the begins_with prefix of a query for T alone. Reading `diagnosed` reports a bad
+// template where its prefix is first used; such a template then has no prefix, as it has no
+// segments, so that its error is the only one.
 template <EntityType T>
 inline constexpr std::string_view sort_key_prefix_v =
     detail::sort_key_template<T>::diagnosed ? detail::sort_key_template<T>::prefix
-                                            : detail::sort_key_template<T>::prefix;
+                                            : std::string_view{};
 
 // The literal prefix of T's partition-key template, likewise.
 template <EntityType T>
 inline constexpr std::string_view partition_key_prefix_v =
     detail::partition_key_template<T>::diagnosed ? detail::partition_key_template<T>::prefix
-                                                 : detail::partition_key_template<T>::prefix;
+                                                 : std::string_view{};
 
 // True when A's and B's partition-key templates have the same literal text and the same number
 // and order of fields, whatever the fields' names: their items can share partitions.

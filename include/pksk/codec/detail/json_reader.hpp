@@ -54,8 +54,8 @@ enum class ValueKind : std::uint8_t { any, string, number, boolean, object, list
 // The reads are always inlined: each is one simdjson call, and a call per value is what kept
 // the decoder behind hand-written code. Except get_double: simdjson inlines its whole number
 // parser into each call, which made every floating-point member of every entity cost g++ 12
-// about 170 ms at -O2 (issue 24); out of line it is compiled once per program, and the parse
-// it does outweighs the call.
+// about 170 ms at -O2; out of line it is compiled once per program, and the parse it does
+// outweighs the call.
 struct BodyReader {
   using Value = ondemand::value;
 

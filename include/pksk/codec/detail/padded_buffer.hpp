@@ -22,8 +22,8 @@ class PaddedBuffer {
     if (text.size() > capacity_ || !data_) grow(text.size());
     if (!text.empty()) std::memcpy(data_.get(), text.data(), text.size());
     // On-Demand scans the whole document for balance when the first byte after it is '}'
-    // (simdjson issue 1834), and a reused buffer often holds a '}' of an earlier, longer item
-    // there: a space makes that check a single comparison.
+    // (github.com/simdjson/simdjson/issues/1834), and a reused buffer often holds a '}' of an
+    // earlier, longer item there: a space makes that check a single comparison.
     data_[text.size()] = ' ';
     return {data_.get(), text.size()};
   }
