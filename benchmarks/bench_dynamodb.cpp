@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
 #include <stdexcept>
 #include <string>

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/sqlite.hpp>
 #include "alloc_counter.hpp"
 #include "hand_writer.hpp"

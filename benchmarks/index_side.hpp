@@ -4,6 +4,7 @@
 // reading the same SQLite index, on a dataset of its own (the orders of the main dataset, with
 // the index's keys).
 
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 

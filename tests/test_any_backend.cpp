@@ -4,6 +4,7 @@
 // default-constructed one is a pksk::Error when used. The conformance suite runs through
 // AnyBackend too (conformance/on_any_sqlite.cpp).
 
+#include <sqlite3.h>
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include <pksk/backend.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 

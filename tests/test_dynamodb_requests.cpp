@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <optional>
 #include <pksk/dynamodb/detail/request.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <span>
 #include <string>

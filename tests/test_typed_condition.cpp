@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <boost/hana/define_struct.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 

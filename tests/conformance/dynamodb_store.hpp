@@ -2,6 +2,7 @@
 // What the DynamoDB stores of the conformance suite share: DynamoDB Local's options, and a
 // backend that opens tables without creating them, as in production.
 
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
 
 #include "../dynamodb/local_endpoint.hpp"

@@ -2,6 +2,7 @@
 // must behave as Table<sqlite::Backend> does, case for case.
 
 #include <pksk/backend.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/sqlite.hpp>
 
 #include "conformance.hpp"

@@ -1,5 +1,6 @@
 // The conformance cases on the SQLite backend, in memory.
 
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/sqlite.hpp>
 
 #include "conformance.hpp"

@@ -2,6 +2,7 @@
 // What the SQLite stores of the conformance suite share: a backend that opens tables without
 // creating them (a read-only file with no table), for the missing-table case.
 
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/sqlite.hpp>
 #include <string>
 

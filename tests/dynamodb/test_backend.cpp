@@ -3,6 +3,7 @@
 // share is in the conformance suite (tests/conformance/).
 
 #include <catch2/catch.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
 
 #include <string>

@@ -3,6 +3,7 @@
 // and checked directly against DynamoDB Local.
 
 #include <catch2/catch.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
 
 #include <optional>
