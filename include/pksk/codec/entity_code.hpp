@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // EntityCode<T>: everything pksk compiles for one entity type (its keys, its encoders, its two
 // decoders and its size by DynamoDB's measure) behind one class template, so that a program can
@@ -43,18 +44,42 @@ struct EntityCode {
   // The item's partition and sort keys, by its key templates (KeyError for a value that cannot
   // be part of a key).
   static void format_keys(const T& item, std::string& pk, std::string& sk);
+
   // The item's body in `format` into `body` (its capacity reused), and the item's size by
   // DynamoDB's measure with the key attributes `keys` names: both from one traversal where the
   // format allows it.
   static std::size_t encode(BodyFormat format, const T& item, const KeyAttributeSizes& keys,
-                            std::string& body);
+                            std::string& body) {
+    return format == BodyFormat::json ? encode_json(item, keys, body)
+                                      : encode_attribute_value(item, keys, body);
+  }
   // Decodes an item's body of `format` into `out`: `parsed` when the backend parsed it already,
   // else `text`. DecodeError names the JSON path.
   static void decode(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
-                     std::string_view text, T& out);
+                     std::string_view text, T& out) {
+    format == BodyFormat::json ? decode_json(decoder, parsed, text, out)
+                               : decode_attribute_value(decoder, parsed, text, out);
+  }
   // As decode, only the members set in `wanted` (a projection); the others keep their values.
   static void decode_selected(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
-                              std::string_view text, T& out, const Mask& wanted);
+                              std::string_view text, T& out, const Mask& wanted) {
+    format == BodyFormat::json
+        ? decode_selected_json(decoder, parsed, text, out, wanted)
+        : decode_selected_attribute_value(decoder, parsed, text, out, wanted);
+  }
+
+  // One function per format, each compiled as the format's own code: the three above only
+  // choose (inline, so that a backend's constant format chooses at compile time).
+  static std::size_t encode_json(const T& item, const KeyAttributeSizes& keys, std::string& body);
+  static std::size_t encode_attribute_value(const T& item, const KeyAttributeSizes& keys,
+                                            std::string& body);
+  static void decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text, T& out);
+  static void decode_attribute_value(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
+                                     T& out);
+  static void decode_selected_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
+                                   T& out, const Mask& wanted);
+  static void decode_selected_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
+                                              std::string_view text, T& out, const Mask& wanted);
 };
 
 }  // namespace pksk
