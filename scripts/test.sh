@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Builds and runs every test: with g++ (Release: the build a newcomer types first, optimised,
 # so that warnings only the optimiser sees and optimised code are tested) and with clang (Debug:
 # unoptimised, which compiles in less than half the time here, and keeps a second compiler's
-# diagnostics and asserts), then once more under AddressSanitizer and UndefinedBehaviorSanitizer.
+# diagnostics and asserts; and built with PKSK_SEPARATE_COMPILATION, pksk's code compiled once,
+# so that both ways a program can use pksk are tested), then once more under AddressSanitizer and UndefinedBehaviorSanitizer.
 # The first two also run the package tests (install, find_package, add_subdirectory,
 # FetchContent, pkg-config, conan create; see tests/consumer/README.md) and compile the
 # documentation's C++, with Conan 2 from build/venv. Build trees live in build/ and are reused;
@@ -54,13 +56,13 @@ for build in $builds; do
       # compiled alone once (header_check.*).
       configure_and_test gcc -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Release \
         -DPKSK_BUILD_BENCHMARKS=ON -DPKSK_TEST_PACKAGE=ON -DPKSK_COMPILE_FAIL_TESTS=ON \
-        -DPKSK_HEADER_CHECKS=ON ;;
+        -DPKSK_HEADER_CHECKS=ON -DPKSK_SEPARATE_COMPILATION=OFF ;;
     clang)
       # The benchmarks are built and smoke-run by the g++ build only: they are the slowest
       # translation units, and their figures come from benchmarks/run.sh, not from here.
       configure_and_test clang -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug \
         -DPKSK_BUILD_BENCHMARKS=OFF -DPKSK_TEST_PACKAGE=ON -DPKSK_COMPILE_FAIL_TESTS=OFF \
-        -DPKSK_HEADER_CHECKS=OFF ;;
+        -DPKSK_HEADER_CHECKS=OFF -DPKSK_SEPARATE_COMPILATION=ON ;;
     sanitize)
       # Benchmarks and the package tests are left out: the two builds above run them, and
       # they would only add compile time here. -O0: g++ takes ten times as long to optimise
@@ -68,7 +70,7 @@ for build in $builds; do
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
         configure_and_test sanitize -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Debug \
         -DPKSK_BUILD_BENCHMARKS=OFF -DPKSK_TEST_PACKAGE=OFF -DPKSK_COMPILE_FAIL_TESTS=OFF \
-        -DPKSK_HEADER_CHECKS=OFF "-DCMAKE_CXX_FLAGS=-O0 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" ;;
+        -DPKSK_HEADER_CHECKS=OFF -DPKSK_SEPARATE_COMPILATION=OFF "-DCMAKE_CXX_FLAGS=-O0 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" ;;
     fuzz)
       fuzz_build ;;
     *) echo "unknown build: $build" >&2; exit 2 ;;
