@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """Conan 2 recipe of pksk, a header-only library.
 
 `conan create .` packages the checkout (no remote needed for pksk itself). The dependencies

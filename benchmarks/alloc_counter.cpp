@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Replaces the global allocation functions to count calls. Single-threaded benchmarks: a plain
 // relaxed atomic keeps the count exact and costs one uncontended add.
 #include "alloc_counter.hpp"

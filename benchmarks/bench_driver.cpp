@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A minimal driver for callgrind: opens a dataset, runs one warm-up query, then --queries=K
 // collection queries of one side (--mode). callgrind.sh runs it with K and with 0 and divides
 // the difference by K, so that opening, preparing and warming up cancel out.

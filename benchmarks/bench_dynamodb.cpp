@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The DynamoDB backend against hand-written code doing the same work, in one run:
 //
 //   BM_DynamoQuery/pksk   table.query<CustomerOrders>(pk) of a 1,000-item collection

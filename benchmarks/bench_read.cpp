@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The read path, pksk beside its hand-written baselines, in one binary on the same data.
 // Case names are "<group>/<variant>": plot.py divides pksk's time by each other variant's in the
 // same group. Every case also reports, from an untimed pass over the first kVerifyQueries of

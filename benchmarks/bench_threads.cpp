@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Throughput with 1 and 2 threads sharing one pksk::Table over one pksk::sqlite::Backend:
 // - collection queries (issue 23): each thread queries whole customer collections (a customer
 //   and its orders) through the same Table, on its own connection;

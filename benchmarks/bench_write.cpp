@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The write path, pksk beside hand-written sqlite3 code (hand_writer.hpp), in one binary, on
 // file databases with pksk's pragmas (WAL, synchronous=NORMAL). Case names are
 // "<group>/<variant>" as in bench_read.cpp: each group's pksk and hand variants do the same

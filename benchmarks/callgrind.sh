@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Instructions per query, counted by callgrind (deterministic where wall time on a shared
 # machine moves by ±20%). For each side, runs the driver with K queries and with 0 under
 # callgrind and reports (I_K - I_0) / K, so opening, preparing and warming up cancel out;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Instructions per write of each side of bench_write's cases, under callgrind: load-independent,
 # unlike time. Each single-item case runs 64 warm-up writes and one timed write (65 in all,
 # counted with --toggle-collect on write_once); put_all runs once over ORDERS orders (write_all).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The benchmark's data: a deterministic generator (fixed seed) and the normalised layout; pksk's
 // table is filled with the same items through pksk::Table::put (pksk_side.hpp), in the same file.

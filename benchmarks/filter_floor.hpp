@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The hand-written baseline of a filtered collection query (issue 20): the floor's range
 // statement, and for each Order row the filter `total > threshold` applied to the body with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The baselines pksk is measured against, written as a careful engineer writes them by hand:
 // - the floor: one prepared range statement over pksk's table, each row decoded with simdjson

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The write-path baseline, written as a careful engineer writes it by hand with sqlite3: keys
 // formatted with string appends into reused buffers, the JSON body written by hand (strings

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // An index query (issue 20): a customer's orders by status through a secondary index, pksk's
 // table.index("gsi1").query<IndexedOrder>(pk) beside the hand-written sqlite3 + simdjson code

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The benchmark's entities, exactly as API.md §1 has them, so that pksk and every hand-written
 // baseline decode into the same structs and their checksums can be compared.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // pksk's view of the benchmark's entities, exactly as API.md §1 declares them. Kept apart from
 // model.hpp so that the hand-written baselines see plain structs only.

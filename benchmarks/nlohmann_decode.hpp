@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The same bodies decoded the way most C++ code does it: nlohmann/json's DOM and from_json.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Sizes and places shared by the benchmark binary and the callgrind driver. Each can be given
 // as a flag (--customers=N) or an environment variable (PKSK_BENCH_CUSTOMERS=N), so that ctest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The pksk side of every comparison, written as API.md §2 shows a user writing it.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """pksk / baseline per case, from Google Benchmark's JSON output, as a PNG and a Markdown table.
 
 Case names are "<group>/<variant>". In each group the subject (pksk) is divided by every other

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Everything benchmarks/README.md reports, from one run: builds the benchmarks (Release, g++ 12),
 # runs every case with repetitions (JSON), counts instructions under callgrind, and plots
 # pksk / baseline per case. Outputs go to benchmarks/results/.

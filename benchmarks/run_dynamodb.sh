@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # The DynamoDB backend's benchmarks (bench_dynamodb.cpp) on DynamoDB Local, started here on
 # 127.0.0.1 and stopped at the end: Release build (g++ 12), REPS repetitions, results in
 # benchmarks/results/dynamodb.{json,txt}. PKSK_DYNAMODB_ENDPOINT set: that endpoint instead.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The dataset every case reads: pksk's table written through pksk::Table::put, and the
 // normalised schema, in one cached file.

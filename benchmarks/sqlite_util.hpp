@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The few RAII wrappers over the sqlite3 C API that the baselines and the data generator share.
 // Errors throw: a benchmark that silently reads nothing would report nonsense.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Issue 15's targets from one run: Google Benchmark's JSON and callgrind.sh's output.
 
 Prints a Markdown table: each target's value by median real time, by median CPU time and in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Issue 19's write targets from one run: bench_write's Google Benchmark JSON and, optionally,
 callgrind_write.sh's output. Prints a Markdown table: pksk / hand by median real time, median CPU
 time and instructions, against each target.

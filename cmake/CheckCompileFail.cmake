@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Runs by `cmake -P`: compiles SOURCE with COMPILER (syntax only, so nothing is linked) and
 # passes only if compilation fails with exactly one `error:` line, and that line contains RULE
 # and every text given on a `// expect: <text>` line of SOURCE: the entity or entities and the

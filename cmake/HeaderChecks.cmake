@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Every public header compiles on its own: one ctest per header under include/pksk/, each a
 # syntax-only run of this build's compiler on a source that includes that header alone, with
 # -Wall -Wextra -Wpedantic -Werror (no exception for missing field initializers: a user's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Runs by `cmake -P`: one step of the package tests (tests/consumer/README.md), chosen by MODE.
 #   install        cmake --install BUILD_DIR into PREFIX (fresh); the other modes' fixture
 #   find_package   builds tests/consumer/find_package against PREFIX, runs it

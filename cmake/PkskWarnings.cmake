@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Warning flags for pksk's own targets (tests, examples, benchmarks), never for the
 # exported pksk target.
 add_library(pksk_warnings INTERFACE)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Runs by `cmake -P`: runs EXECUTABLE with a fresh database file in WORKDIR and compares its
 # standard output with the EXPECTED file, line by line. With ENDPOINT_FILE, the example runs on
 # the DynamoDB endpoint that file names (PKSK_DYNAMODB_ENDPOINT).

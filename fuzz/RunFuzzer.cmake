@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Runs one libFuzzer target for a bounded time (ctest calls this; see CMakeLists.txt):
 #   cmake -DFUZZER=<binary> -DSEEDS=<checked-in corpus> -DCORPUS=<build-tree corpus>
 #         -DDEFAULT_SECONDS=<n> -P RunFuzzer.cmake

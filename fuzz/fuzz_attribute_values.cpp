@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Fuzz target: the DynamoDB AttributeValue decoder (BodyDecoder::decode_attribute_values), which
 // will read every item the DynamoDB backend returns.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Fuzz target: the plain JSON body decoder (pksk::BodyDecoder::decode), as Table::get and
 // Table::query run it on every stored body.
 //

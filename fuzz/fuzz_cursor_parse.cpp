@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Fuzz target: pksk::Cursor::parse, which reads a token a client hands back (untrusted).
 //
 // - The input as a token: parse either throws pksk::Error (or a subclass) or returns a cursor

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The entities the fuzz targets decode into and format keys of. Kitchen covers every member
 // kind the codec supports (README of this folder lists them); the key entities cover every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Fuzz target: the expression evaluator (evaluate, apply), which the SQLite backend runs on every
 // stored item a condition, a filter or an update touches, and the renderers the DynamoDB
 // backend sends.

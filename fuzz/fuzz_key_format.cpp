@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Fuzz target: key formatting and validation (pksk::format_partition_key, format_sort_key),
 // with key fields taken from the input: strings (any bytes), integers of every width, an enum
 // (named and unnamed values).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # DynamoDB Local for the tests of the DynamoDB backend (tests/dynamodb/README.md):
 #   dynamodb-local.sh fetch            DynamoDB Local 2.6 and its dependencies from Maven Central
 #                                      into build/dynamodb-local/lib (once; cached with the

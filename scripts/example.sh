@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Builds the main example and runs it on an embedded SQLite file (build/example/shop.db).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Installs from Debian's packages what one use of pksk needs, and only what is missing, so that
 # a second run costs nothing. The profile says which use:
 #   install-deps.sh example   the main example (scripts/example.sh): a compiler, CMake, Ninja and

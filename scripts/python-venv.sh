@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Creates (or reuses) build/venv, a Python virtual environment with Conan 2 (for ctest's
 # package.conan_create) and botocore (the reference SigV4 signer of tests/dynamodb) from PyPI.
 # Prints the venv's conan executable; its python is next to it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 import os
 
 from conan import ConanFile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The Conan package's test of the DynamoDB component: its headers compile and it links
 // libcurl. Making a Backend opens no connection, so no server is needed.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The Conan package's test: the public headers, a customer and two orders on an in-memory
 // SQLite database, read back as one item collection; exits non-zero if anything is off.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The hot read path allocates nothing per item beyond the decoded struct's own members, and
 // nothing per query beyond the result (DESIGN.md). Counted with a replaced operator new.
 #include <catch2/catch.hpp>

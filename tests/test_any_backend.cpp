@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // pksk::AnyBackend (issue 35, item 3): a backend chosen at run time behind one type. The same
 // calls through Table<AnyBackend> holding a SQLite backend and through Table<sqlite::Backend>
 // give the same results; errors keep their type; copies share the backend, a moved-from or

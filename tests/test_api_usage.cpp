@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // ../shared/API.md §1–3 as written: plain structs with no operator==, no macro, designated
 // initializers that leave members out. If this file stops compiling, the contract broke.
 #include <catch2/catch.hpp>

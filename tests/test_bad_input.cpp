@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Bad input at pksk's edges: key values, stored bodies and cursor tokens that a program, a
 // corrupted or foreign database, or a client can hand it. Every row names the exact error.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Entities shared by the codec tests: every supported member type, nested.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Sharing (issue 23, items 1-3): one Backend and one Table used by many threads, several
 // processes on one file, the bounded wait for another connection's lock, the durability
 // settings. Every write here contends: optimistic updates (Entity<T>::version) and `add`

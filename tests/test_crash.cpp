@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Crash atomicity (issue 23, item 4): a child process runs transactions, batches and
 // conditional updates on a file and is killed with SIGKILL at a random moment; the file then
 // opens, passes PRAGMA integrity_check, and every operation is wholly present or wholly absent.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Cursors name the table, the index and the partition they belong to, and a table with a
 // cursor_key signs them (HMAC-SHA256) and refuses any it did not sign.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Golden tests: the exact DynamoDB request JSON each write renders to (PutItem, UpdateItem,
 // DeleteItem, TransactWriteItems, BatchWriteItem, BatchGetItem). The HTTP transport sends these
 // bytes; pinning them here keeps the contract honest before a server answers them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Regression tests for what fuzzing (fuzz/) found in the library, one test per finding, each
 // with the input that showed it.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Secondary indexes (issue 20, item 2) on the SQLite backend: sparse membership, the index kept
 // right by every write path, paging on the full key, backfill, and the query plans SQLite
 // chooses. The conformance suite runs the behaviour both backends share on DynamoDB Local too.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Property: whenever formatting succeeds, two different entities (different key-field values or
 // different types) never produce the same (pk, sk). Values are drawn from a small alphabet full
 // of delimiters, following literals, multibyte text and stray bytes, so that near-collisions

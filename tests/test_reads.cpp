@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Reads beyond the key (issue 20, items 1, 3, 4, 5): filters with DynamoDB's semantics, scans
 // with parallel segments, projections and lazy ranges, on the SQLite backend.
 

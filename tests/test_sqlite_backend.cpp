@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The SQLite backend at the raw level: items, byte order, key conditions against a brute-force
 // reference, DynamoDB's paging, the schema it creates and checks, and its failures.
 

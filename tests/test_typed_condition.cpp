@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Typed sort-key conditions (issue 20, item 6): pksk::sort_key_of<T>'s conditions are the
 // KeyConditions a careful hand would write, and queries with them on the SQLite backend return
 // exactly the items whose fields satisfy them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // One version everywhere: CMakeLists.txt reads project()'s version from <pksk/version.hpp>, and
 // the package files and the Conan recipe carry it on; here the header's macros, constants and
 // text are held to each other and to what CMake read (PKSK_TEST_CMAKE_VERSION).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Writes with DynamoDB's guarantees on the SQLite backend: conditions, updates, transactions,
 // batches, optimistic locking, the item size limit.
 

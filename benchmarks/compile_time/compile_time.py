@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Compile-time benchmark (issue 24): what an entity costs to compile.
 
 Generates translation units with N entities (N = 0 is the includes-only TU) that use the API as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A service that reads from its configuration which store to use, SQLite or DynamoDB, with
 // data-access code written and compiled once, for pksk::Table<pksk::AnyBackend> (issue 35).
 //

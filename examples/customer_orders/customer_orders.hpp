@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Seed 004: a customer and their orders as one item collection.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The main example on an embedded SQLite file, the one its first argument names (shop.db by
 // default): a customer and their orders as one item collection (customer_orders.hpp).
 

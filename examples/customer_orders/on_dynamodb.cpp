@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The main example on DynamoDB: the same code as main.cpp's (customer_orders.hpp), on the
 // endpoint PKSK_DYNAMODB_ENDPOINT names (DynamoDB Local's, say), with credentials and region
 // as the AWS SDKs find them. A program of its own so that the SQLite one needs no libcurl.

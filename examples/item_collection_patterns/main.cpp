@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Seed 000, the item collection patterns:
 //
 // 1. A user profile: the profile, addresses, payment methods and preferences share the user's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Seed 000, example 2: order management. An order, its line items, shipments and payments are
 // one item collection, so one range read returns the whole order:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Seed 001: an organisation and its users in one item collection, and the four access patterns
 // its composite primary key serves:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // A lending library's two entities, shared by every file of the program. Each ends with the
 // promise that its code (encoder, decoders, keys) is compiled in its own file: book.cpp and

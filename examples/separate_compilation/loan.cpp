@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The one file that compiles Loan's code.
 #include <pksk/entity_code.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A lending library built the separate way: PKSK_SEPARATE_COMPILATION in every file, pksk's own
 // code compiled once in pksk.cpp, each entity's in its own file (book.cpp, loan.cpp). This file
 // includes no JSON reader and no <sqlite3.h>, and calls Book's and Loan's code out of line.

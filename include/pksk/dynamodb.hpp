@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The DynamoDB backend: pksk::dynamodb::Backend, for Amazon DynamoDB and the services that
 // speak its API. Link the CMake target pksk::dynamodb (libcurl); the core stays free of it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // For a program built with PKSK_SEPARATE_COMPILATION: what the one translation unit that
 // compiles an entity's code includes before `template struct pksk::EntityCode<Order>;`. It has

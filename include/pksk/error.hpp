@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The error model. Every error pksk throws derives from pksk::Error, itself a
 // std::runtime_error, so `catch (const std::exception&)` still sees them all. An error is data,

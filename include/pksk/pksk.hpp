@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // pksk core: entities, key templates, the codec, item collections, queries and the typed
 // Table over any Backend. No backend and no network here: include <pksk/sqlite.hpp> or

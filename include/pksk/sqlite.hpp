@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The SQLite reference backend: pksk::sqlite::Backend. Link the CMake target pksk::sqlite.
 

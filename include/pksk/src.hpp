@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // pksk's non-template code, for a program built with PKSK_SEPARATE_COMPILATION defined in every
 // translation unit: include this in exactly one of them, after the headers of the backends the

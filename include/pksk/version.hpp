@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // pksk's version, for the preprocessor and for C++. This header is where the version is
 // written: CMakeLists.txt (project(pksk VERSION ...)) and conanfile.py read the three

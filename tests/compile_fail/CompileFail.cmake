@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Compile-time diagnostics of key templates and item collections, as users meet them: each
 # source uses the public API only and must be rejected with exactly one `error:` line that names
 # the rule given here and carries the `// expect:` lines of the source (the entity or entities

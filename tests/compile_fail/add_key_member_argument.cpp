@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // add on an integer member of the item's key, with the member as an argument: one error naming
 // the rule, the entity and the member (see update_key_member_argument.cpp for how each compiler
 // says it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // An update appends a number to a list of strings: neither a list of the member's elements nor
 // one element. The one error names the entity, the member's type and the value's:
 // expect: update_gives_a_member_a_value_of_another_type<Order, std::vector<

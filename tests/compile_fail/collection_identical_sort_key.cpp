@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // ItemCollection members whose sort-key templates are identical.
 //
 // Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`

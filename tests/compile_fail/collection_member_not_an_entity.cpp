@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // An ItemCollection with a member that has no pksk::Entity specialization, queried with a
 // projection and scanned: the one error names the member and the collection's members:
 // expect: item_collection_member_is_not_an_entity<Note, Customer, Note>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // ItemCollection members whose partition-key templates differ in shape.
 //
 // Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // ItemCollection members whose sort-key templates differ but can produce the same key
 // ("TEAM#{team}" and "{topic}#{n}" both give "TEAM#x").
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A write condition compares a string member with a number. The one error names the entity, the
 // member's type (a std::string, spelled by each compiler its own way) and the value's:
 // expect: condition_compares_a_member_with_a_value_of_another_type<Order, std::

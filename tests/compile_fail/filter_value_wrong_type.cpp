@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A filter compares a number member with a string: no stored number ever equals or orders with
 // a string (DynamoDB's typed comparison), so it is refused where it is written. The one error
 // names the entity, the member's type and the value's:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A secondary index's key template field that names no member of the entity (through a put on
 // a table that has the index): checked as the primary key's templates are.
 //

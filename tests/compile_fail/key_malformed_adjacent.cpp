@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A malformed key template, two adjacent fields (through an ItemCollection).
 //
 // Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A malformed sort-key template, an empty '{}' (through Table::query<T>).
 //
 // Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A key template field that names no member of the entity (through partition()).
 //
 // Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A key field whose type cannot be part of a key, bool (through sort_key()).
 //
 // Public API only, as a user writes it. CheckCompileFail.cmake requires exactly one `error:`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // An entity with a member of a type pksk cannot store (a std::list), written, read and queried
 // alone and in a collection: each writer and reader would meet it, and still the one error
 // names the entity, the member and its type:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Every read of a type that has no pksk::Entity specialization (query, query_page, scan,
 // scan_page, each, scan_each and an index's query): the one error names the type read.
 // expect: read_type_is_neither_an_entity_nor_an_item_collection<Note>

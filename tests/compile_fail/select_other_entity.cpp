@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A projection names a member of an entity the query does not read: query<Order> with
 // pksk::members(&Customer::name). The one error names the query's result and the entity:
 // expect: select_names_a_member_of_an_entity_the_query_does_not_read<Order, Customer>

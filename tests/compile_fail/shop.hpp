@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The entities the compile-fail cases misuse, each of them valid, so that the one error a case
 // expects comes from its own misuse and nothing else. A case whose misuse is in an entity's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A filter compares the size of a member, which is a number, with a string: a size never equals
 // or orders with a string, so it is refused where it is written. The one error names the entity
 // and the value's type:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // An update of a member the item's key is built from: it would move the item, and DynamoDB
 // refuses to update key attributes. With the member as a template argument the compiler sees
 // which member it is, and the one error names the entity and the member:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // An update of a member the item's key is built from, with the member as an argument: refused
 // at compile time as with the member as a template argument (update_key_member.cpp). The member
 // is checked in the conversion of the argument, evaluated at compile time: g++'s one error

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // An update sets a number member to a string, the member given as a template argument. The one
 // error names the entity, the member's type and the value's:
 // expect: update_gives_a_member_a_value_of_another_type<Order, double, char

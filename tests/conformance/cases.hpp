@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The conformance cases, compiled once per backend: the including file defines `Store`, a type
 // whose member `backend` is the backend under test (conformance.hpp).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The conformance suite's entities and stores. cases.hpp holds the cases, written once against
 // pksk::Table; on_sqlite.cpp and on_dynamodb.cpp compile them for the SQLite backend and for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What the DynamoDB stores of the conformance suite share: DynamoDB Local's options, and a
 // backend that opens tables without creating them, as in production.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The conformance cases on DynamoDB Local through a pksk::AnyBackend: the run-time body format
 // (AttributeValue JSON) and every operation reach the DynamoDB backend as they do directly.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The conformance cases on the SQLite backend held by a pksk::AnyBackend: Table<AnyBackend>
 // must behave as Table<sqlite::Backend> does, case for case.
 

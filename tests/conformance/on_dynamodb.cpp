@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The conformance cases on DynamoDB Local (started for the ctest run by the fixture
 // dynamodb_local; see tests/CMakeLists.txt).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The conformance cases on the SQLite backend, in memory.
 
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What the SQLite stores of the conformance suite share: a backend that opens tables without
 // creating them (a read-only file with no table), for the missing-table case.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Builds against the installed pksk::dynamodb: its headers and libcurl come with the target.
 // Constructing a Backend opens no connection, so this runs without a server.
 

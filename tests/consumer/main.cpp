@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // What a user of an installed or vendored pksk writes: only the two public headers, a
 // customer and two orders on an in-memory SQLite database, read back as one item collection.
 // Built by the consumer tests (tests/consumer/README.md) four ways; each compares what this

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Compiles every ```cpp block of the given Markdown files (the test docs.snippets).
 
 Each block is its own translation unit, checked with `<compiler> -std=c++20 -fsyntax-only`

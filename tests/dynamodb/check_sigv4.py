@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Holds pksk's AWS Signature Version 4 and credential resolution against botocore's.
 
     check_sigv4.py <sigv4_sign executable>

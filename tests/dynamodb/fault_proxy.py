@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """A fault-injecting HTTP proxy on 127.0.0.1 in front of DynamoDB Local (tests/dynamodb).
 
     fault_proxy.py start <dir> <upstream endpoint file>   serve in the background; writes

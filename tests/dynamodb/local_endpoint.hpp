@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What the tests on DynamoDB Local share: its address, and table names no other test of the
 // process uses.

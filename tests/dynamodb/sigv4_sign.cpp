@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The pksk half of check_sigv4.py: signs the requests it is given with pksk's SigV4 signer, or
 // resolves credentials and the region from this process's environment, and prints the result
 // as JSON for the script to hold against botocore's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // What only the DynamoDB backend has, on DynamoDB Local: opening tables (missing, created on
 // request, with another key schema), and endpoints that are not URLs. Behaviour both backends
 // share is in the conformance suite (tests/conformance/).

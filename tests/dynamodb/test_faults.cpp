@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The DynamoDB backend behind fault_proxy.py (throttling answers, 500s, connections dropped
 // before and after DynamoDB applied a request, slow answers), each written through the proxy
 // and checked directly against DynamoDB Local.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // SigV4 against AWS's published Signature Version 4 test suite (the vectors botocore ships in
 // tests/unit/auth/aws4_testsuite), the INI reading of AWS config files, and the errors of
 // credential resolution. check_sigv4.py holds the signer and the resolution against botocore.

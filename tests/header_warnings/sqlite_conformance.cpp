@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // pksk's headers under every warning, as a user's build includes them, instantiated by
 // the conformance cases on the SQLite backend (README.md here).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Replaces the global operator new of the binary that includes this header (once!), so a
 // test can count heap allocations around a call. Include it from exactly one source file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // numbered("e", 7) == "e7": the ids and keys tests make in loops.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The entities of API.md, shared by the table, collection and allocation tests.
 

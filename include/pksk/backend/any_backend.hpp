@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // pksk::AnyBackend: any Backend behind one type, chosen at run time (a service reads its
 // configuration and opens SQLite or DynamoDB), so that Table<AnyBackend> and the code over it

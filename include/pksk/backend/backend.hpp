@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The Backend concept: what pksk::Table needs of a store, in raw items. A backend knows
 // nothing of entities: it stores (pk, sk, type, body, size), answers key-condition queries in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Which BodyFormat a table's bodies are in, asked of a backend in one of two ways:
 // - `B::body_format`, a constant: every table of the backend speaks it, so Table encodes and

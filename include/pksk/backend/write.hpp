@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The raw shapes of writes, one for every way a write is made: alone, in a transaction, in a
 // batch. A write names its item by key and carries an optional condition (expression.hpp); a

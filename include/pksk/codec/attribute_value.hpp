@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // AttributeValue: one DynamoDB attribute value as a tree (S, N, BOOL, NULL, L, M, SS). It is
 // what expressions carry (a condition's operands, an update's values), what the SQLite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // AttributeValue written as JSON (DynamoDB's AttributeValue JSON or a plain JSON body) and
 // built from a C++ value through the encoder (to_attribute_value): what conditions, filters and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // AttributeValue read from JSON with simdjson On-Demand: a plain JSON body or DynamoDB's
 // AttributeValue JSON into a tree, for what backends evaluate in process (conditions, updates,

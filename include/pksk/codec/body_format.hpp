@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Which text an item body is: the backend decides (Backend::body_format), Table encodes and
 // decodes with the matching writer and reader, one traversal either way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // An update names few of an item's attributes: those its actions write and its condition reads.
 // BodyPatch splits a stored plain JSON body into those members, parsed into an attribute map

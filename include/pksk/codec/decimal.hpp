@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // DynamoDB's number type: a decimal of at most 38 significant digits, compared and added
 // exactly. Numbers reach pksk as text (JSON numbers in an SQLite body, {"N": "..."} from

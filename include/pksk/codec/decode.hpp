@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Item text -> entity, in the two formats encode.hpp writes: one traversal straight from
 // simdjson On-Demand into the struct, no DOM, a reused parser and padded buffer, keys matched

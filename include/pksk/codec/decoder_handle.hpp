@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // DecoderHandle: a BodyDecoder (a simdjson parser and its padded buffer) owned through a pointer,
 // so that what keeps one per thread (Table's scratch) needs neither simdjson nor BodyDecoder's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Entity -> item text, in two formats from one traversal: BodyWriter produces the JSON body the
 // SQLite backend stores, AttributeValueWriter DynamoDB's AttributeValue JSON. Also the

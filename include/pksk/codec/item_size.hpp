@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // An item's size as DynamoDB measures it (attribute names plus values), computed by walking the
 // entity with the codec: the same figure on every backend, so that both refuse the same items

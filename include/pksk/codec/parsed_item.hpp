@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // ParsedItem: an item its backend has already parsed (an item inside a DynamoDB answer), handed
 // to the codec to be read where it lies instead of parsed again. Opaque on purpose: the backend

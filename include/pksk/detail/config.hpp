@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // How pksk's non-template code is compiled. By default pksk is header-only: that code is inline
 // and compiled in every translation unit that includes it. A program that defines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // FunctionRef<R(Args...)>: a non-owning reference to a callable, for the backends' read entry
 // points. A template visitor parameter compiles a backend's page loop once per visitor type,

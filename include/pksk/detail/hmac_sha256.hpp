@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104): the table signs cursors with them, and the
 // DynamoDB backend signs requests (AWS Signature Version 4). Written out here rather than taken

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // ThreadLease<T>: a thread's own T, lent to one call at a time and reused from call to call, so
 // that a warm call allocates nothing for its scratch and threads never share it. A call made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // pksk::dynamodb::Backend: the Backend contract (backend/backend.hpp) over DynamoDB's JSON API,
 // for Amazon DynamoDB or anything that speaks it (DynamoDB Local, ScyllaDB Alternator,

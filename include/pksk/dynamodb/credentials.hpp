@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // AWS credentials and the region, found where the AWS SDKs look for them: explicit values, the
 // AWS_* environment variables, then a profile in the shared credentials file and in the config

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The DynamoDB backend's options: where it sends requests, with which credentials, how it
 // retries, and whether it creates missing tables and writes exactly once.

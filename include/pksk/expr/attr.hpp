@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The typed front end of expressions: attr(&Order::total) > 100.0, when(...), if_absent,
 // set/add/remove/append/if_not_exists. Values are typed by the member, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The in-process evaluator: conditions and updates applied to a stored item (an AttributeValue
 // map holding every attribute, keys and discriminator included) with DynamoDB's typed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The raw expression tree: what conditions, filters, checks and updates are once the typed
 // front end (attr.hpp) has checked them against the entity. Backends see only this: the SQLite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Filters of queries and scans: the typed conditions of attr.hpp (an Expr<T> converts to a
 // Filter), plus conditions on the sort key (contains(sort_key, "..."), begins_with(sort_key,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Expression trees as DynamoDB's expression language. One walk serves two ends: with
 // placeholders (#n0 for every name, :v0 for every value, as requests need them: many attribute

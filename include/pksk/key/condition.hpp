@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Sort-key conditions of a query, as DynamoDB's KeyConditionExpression has them. Keys are
 // compared as bytes (UTF-8 code units); between is inclusive; begins_with is a byte prefix.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Compile-time diagnostics that name what the user wrote: one error per misuse, whose first
 // (and only) `error:` line names the rule, the entity or entities and the offending text, on

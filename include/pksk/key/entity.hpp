@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The Entity<T> customization point: what makes a struct an item of a table. Users specialize
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Secondary indexes of an entity: each names an index of the table and the templates of the
 // item's keys in it, checked and compiled like the primary key's.

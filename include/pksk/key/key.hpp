@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Keys of entities: the partition key and sort key of an item, formatted from its key templates
 // (Entity<T>::pk and ::sk), and the compile-time checks an ItemCollection's members must pass.

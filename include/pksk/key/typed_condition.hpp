@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Typed sort-key conditions: a query's KeyCondition stated from an entity's own members and
 // formatted by its sort-key template, so that no one writes a template's literal text by hand.

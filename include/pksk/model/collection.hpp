@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // ItemCollection<Ts...>: the items of one partition, decoded into their entity types and kept
 // in sort-key order. Items of a type that is not a member are kept raw, never dropped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Enum <-> name, for keys and item bodies: an enum is stored as its enumerator's name, so
 // that reordering an enum's values never changes what its items mean.

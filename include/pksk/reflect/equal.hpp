@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Equality of entities that declare no operator==: the plain structs of API.md compare
 // member by member, through the same reflection the codec uses. A type that has its own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Which field of a record a pointer-to-member constant names, at compile time: what the typed
 // APIs that take members as template arguments (pksk::set<&Order::status>, the typed key

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Compile-time reflection of a record: how many fields, their names, and access by index.
 // Plain aggregates go through Boost.PFR; structs adapted with BOOST_HANA_DEFINE_STRUCT or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // pksk::sqlite::Backend: the embedded reference backend. Each pksk table is one SQLite table
 // (pk, sk, <type attribute>, body, size) keyed WITHOUT ROWID on (pk, sk), so an item collection

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The SQLite backend's options: how long a write waits for another's lock, read-only, and how
 // often the write-ahead log is synced (docs/durability.md).

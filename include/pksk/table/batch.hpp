@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Batches: what put_all, erase_all and get_all share. DynamoDB takes 25 writes or 100 keys a
 // request, refuses a request that names one item twice, and may hand back part of a request

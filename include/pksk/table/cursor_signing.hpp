@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Where a Table's cursors come from and whether one may be trusted: a cursor names its table
 // (and index), and from a table with a cursor_key it carries an HMAC-SHA256 of its fields, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Each<B, R>: a query's or a scan's items as a lazy input range (Table::each, Table::scan_each,
 // IndexRef::each): a page is read when the iteration reaches it, and leaving the loop reads no

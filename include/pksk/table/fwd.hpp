@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The Table layer's class templates, declared: Table hands out a Transaction, an Each and an
 // IndexRef, and each of those refers back to its Table. Their headers name one another through

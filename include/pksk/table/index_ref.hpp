@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // IndexRef<B>: a handle on one secondary index of a Table (Table::index), whose queries read
 // the index through the Table's own query loop.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Keeping items in their secondary indexes: the index keys a put appends to the item, the set
 // actions an update adds when it changes a member an index key is formatted from, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What a query asks for (QueryOptions), where a page stops (Cursor) and what it returns (Page).
 

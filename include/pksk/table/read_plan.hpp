@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What a read of R returns (query_result_t<R>), and what one query or scan call asks of the
 // backend, worked out once before its first page (detail::ReadPlan): the filter with the

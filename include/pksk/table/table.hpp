@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Table<Backend>: the typed API. Entities in, entities out; the backend sees raw items only.
 // Writes follow DynamoDB: conditions, updates, transactions (transaction.hpp), batches with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Transaction<Backend>: DynamoDB's TransactWriteItems over one table. Actions (put, update,
 // erase, check) are collected with their conditions and sent at commit(): all or nothing, at

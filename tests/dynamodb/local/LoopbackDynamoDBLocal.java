@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Starts DynamoDB Local listening on 127.0.0.1 only. Its ServerRunner binds every interface and
 // has no option for the host, so this builds the server as ServerRunner does (the same
 // command-line options but -port), sets the host of its Jetty connector, and lets the system pick

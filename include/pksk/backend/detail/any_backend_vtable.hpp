@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // AnyBackend's dispatch: one table of function pointers per backend type, one indirect call
 // per operation. The visitors pass through as the FunctionRefs they already are, so the

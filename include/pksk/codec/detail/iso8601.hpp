@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // system_clock::time_point <-> ISO 8601 UTC text, "2024-02-29T23:59:58.123456789Z", with as
 // many fraction digits as the clock's period has, so that every value round-trips exactly and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Where a value sits in an item, for error messages: `$.items[2].qty`. The traversals carry no
 // path on the way down, because that costs stores on every value of every item read: a value

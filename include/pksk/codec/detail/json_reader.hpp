@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Reading the plain JSON body: each value is the member's value itself. The reader speaks the
 // same vocabulary as AttributeValueReader (json_reader_attribute_value.hpp), so that the one

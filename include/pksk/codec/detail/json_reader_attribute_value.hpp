@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Reading DynamoDB's AttributeValue JSON: every value is wrapped, {"S":"x"}, {"N":"1.5"},
 // {"BOOL":true}, {"NULL":true}, {"M":{...}}, {"L":[...]}, {"SS":[...]}. open() unwraps the

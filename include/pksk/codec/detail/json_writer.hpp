@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The two output formats of the codec, as writers with one vocabulary: the traversal in
 // codec.hpp says "a string", "a list", "a record" and each writer spells it. BodyWriter emits

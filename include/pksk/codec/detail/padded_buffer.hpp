@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // A reusable input buffer with simdjson's padding. simdjson reads up to SIMDJSON_PADDING bytes
 // past the end of its input, and a std::string_view from a database row gives no such

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // DecoderHandle's allocation: inline through decoder_handle.hpp in header-only mode, compiled
 // once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // item_text's definition: inline through parsed_item.hpp in header-only mode, compiled once by
 // <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.

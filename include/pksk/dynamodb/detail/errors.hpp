@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What DynamoDB answers when it refuses a request, read and classified: its error type and
 // HTTP status as a pksk::errc, a canceled transaction's reasons, and whether to send it again.

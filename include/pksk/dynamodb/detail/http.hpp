@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // HTTP POSTs over libcurl, one easy handle per thread and Backend so that each thread keeps its
 // own connections open between requests (libcurl reuses a handle's connection), with no lock

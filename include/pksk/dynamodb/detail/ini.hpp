@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // One section of an AWS shared credentials or config file, read as botocore reads them
 // (Python's configparser): "[section]" headers, "key = value" or "key: value" lines with the

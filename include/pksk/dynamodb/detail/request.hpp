@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The JSON bodies of DynamoDB's write and batch requests, rendered from the backend contract's
 // raw shapes (backend/write.hpp): PutItem, UpdateItem, DeleteItem, TransactWriteItems,

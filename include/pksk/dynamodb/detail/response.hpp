@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Reading DynamoDB's answers where they lie: the keys and type of an item, an item handed to the
 // decoder in place, a page's last evaluated key, and an item's attributes as a tree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // AWS Signature Version 4 (the "AWS4-HMAC-SHA256" Authorization header), built as botocore's
 // SigV4Auth builds it, so that pksk and the AWS SDKs sign a request byte for byte alike

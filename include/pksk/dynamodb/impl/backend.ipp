@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // pksk::dynamodb::Backend's definitions: inline through backend.hpp in header-only mode,
 // compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Whether two key templates can produce the same key: same shape, or a byte automaton of each
 // template's language and a search for a common word.

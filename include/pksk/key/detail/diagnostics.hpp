@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Compile-time diagnostics of a key template against its entity: one error per mistake, naming
 // the entity, the template and the offending text (diagnose.hpp).

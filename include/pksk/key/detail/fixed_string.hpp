@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // A string usable as a template argument. pksk passes key templates and offending text to its
 // diagnostic class templates this way, because a C++20 static_assert message must be a literal:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Run-time formatting of one key component, with the rules that keep keys unforgeable: the
 // cold path builds the KeyError message.

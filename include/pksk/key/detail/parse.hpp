@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Key-template text such as "CUSTOMER#{customer_id}" parsed at compile time into literal and
 // field segments (pure text, no entity involved), and the member types a field may name.

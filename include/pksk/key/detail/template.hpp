@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // A key template compiled for an entity: its segments, literal prefix, language and formatter.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // UTF-8 validation of key values and the escaping that makes any key printable in a message.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Enumerator names, recovered at compile time by probing each value of a range: the
 // technique of magic_enum. The range is pksk::EnumRange<E> (see reflect.hpp).

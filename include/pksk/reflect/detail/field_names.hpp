@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Field names of a plain aggregate. Boost >= 1.84 has boost::pfr::names_as_array; Debian's
 // Boost 1.81 does not, so this is the same technique: the name of a template instantiated on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Names recovered from the compiler's spelling of a function signature: the technique of
 // Boost.PFR's names_as_array (Boost >= 1.84) and of magic_enum, for g++ and clang.

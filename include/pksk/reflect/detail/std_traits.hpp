@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Which standard container a member type is: the codec and structural equality both walk
 // members by these.

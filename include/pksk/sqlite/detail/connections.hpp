@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The connections of one pksk::sqlite::Backend: one SQLite connection per thread that uses the
 // Backend, each with its own prepared statements, found through a thread_local cache.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // A query's or scan's filter, evaluated per row in C++ with DynamoDB's semantics
 // (expr/evaluate.hpp), before the row is decoded. Only what the filter names is read: the key

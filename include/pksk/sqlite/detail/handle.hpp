@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // RAII owners of SQLite's C handles and the error reporting every SQLite call goes through.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Creating a pksk table, or checking that an existing one is exactly what pksk would have
 // created: a table written by an older or foreign program must fail loudly, never be rewritten

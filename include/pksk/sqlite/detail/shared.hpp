@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What one pksk::sqlite::Backend shares between its threads and its table handles.
 

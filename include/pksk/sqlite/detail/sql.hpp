@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The SQL text of the SQLite backend and the pure key arithmetic behind it, kept apart from
 // the connection code so that both can be tested and read on their own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Write transactions on one connection: BEGIN IMMEDIATE, COMMIT and ROLLBACK as statements
 // prepared once, and WriteTransaction, which rolls back whatever leaves its scope uncommitted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Base64url without padding (RFC 4648 §5): cursors travel in URLs and headers as-is.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Decoding one row a backend hands over into an entity, with a failure reported as the row's
 // key and type in the table: the one decode every Table read goes through.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What Table derives from an entity to write it: its version member (optimistic locking), which
 // members its keys are built from (an update may not touch them, and sets them on an item it

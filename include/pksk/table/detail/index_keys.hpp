@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // An item's secondary-index keys as the store holds them: ordinary top-level string attributes
 // of the item, appended to its encoded body by put, and set by an update that changes a member

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // An entity as the backend stores it: its keys (an entity member named as a key attribute
 // refused), its body in the backend's format with its index keys appended, and its size by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // How the Table layer's error messages name what they are about: the table, the operation, the
 // entity type, and keys or names quoted so that bytes a terminal would not show are escaped.

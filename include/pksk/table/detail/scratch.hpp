@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // A Table call's reusable buffers (keys, body, decoder, an update's actions): one set per
 // thread, shared by every Table on the thread, so that a warm call allocates nothing and a Table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // What a write asks besides its item: its conditions (if_absent, exists, when(expr), and the
 // version a versioned entity was read at), and an update's parts sorted into actions and
