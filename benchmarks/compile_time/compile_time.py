@@ -122,7 +122,8 @@ def entities_header(n: int) -> str:
 
 def entity_tu_source(i: int) -> str:
     """Separate mode: the one TU that compiles entity i's code."""
-    return f'#include "entities_{i + 1}.hpp"\ntemplate struct pksk::EntityCode<E{i}>;\n'
+    return (f'#include <pksk/entity_code.hpp>\n#include "entities_{i + 1}.hpp"\n'
+            f"template struct pksk::EntityCode<E{i}>;\n")
 
 
 def src_tu_source() -> str:

@@ -37,6 +37,20 @@ constexpr BodyFormat body_format_of(const B& backend, const typename B::TableHan
   }
 }
 
+// The table's format as a std::integral_constant<BodyFormat, F> for a backend whose format is a
+// constant, else as a BodyFormat: what EntityCode's encode and decode take, so that a constant
+// format names only its own code.
+template <class B>
+  requires ConstantBodyFormat<B> || RunTimeBodyFormat<B>
+constexpr auto body_format_arg(const B& backend, const typename B::TableHandle& table) {
+  if constexpr (ConstantBodyFormat<B>) {
+    (void)backend, (void)table;
+    return std::integral_constant<BodyFormat, B::body_format>{};
+  } else {
+    return backend.body_format(table);
+  }
+}
+
 // f.template operator()<Format>() with the table's format as a template argument. A constant
 // format instantiates f once; a run-time one instantiates it for every format and picks one.
 template <class B, class F>

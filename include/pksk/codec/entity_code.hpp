@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
@@ -37,6 +38,16 @@ namespace pksk {
 
 class BodyDecoder;
 
+namespace detail {
+// Whether a format given as a run-time BodyFormat (either) or as
+// std::integral_constant<BodyFormat, F> (a backend's constant: F only) may be `format`: the
+// functions of a format it cannot be are not named, so not instantiated.
+template <class Format, BodyFormat format>
+inline constexpr bool may_be_format =
+    std::is_same_v<Format, BodyFormat> ||
+    std::is_same_v<Format, std::integral_constant<BodyFormat, format>>;
+}  // namespace detail
+
 template <class T>
 struct EntityCode {
   using Mask = std::bitset<field_count_v<T>>;
@@ -45,27 +56,49 @@ struct EntityCode {
   // be part of a key).
   static void format_keys(const T& item, std::string& pk, std::string& sk);
 
+  // The three below take the format as a BodyFormat, known at run time (AnyBackend), or as a
+  // std::integral_constant<BodyFormat, F> when the backend's format is a constant: then only
+  // that format's function is called, and only it is instantiated where the entity's code is
+  // not compiled apart.
+
   // The item's body in `format` into `body` (its capacity reused), and the item's size by
   // DynamoDB's measure with the key attributes `keys` names: both from one traversal where the
   // format allows it.
-  static std::size_t encode(BodyFormat format, const T& item, const KeyAttributeSizes& keys,
+  template <class Format>
+  static std::size_t encode(Format format, const T& item, const KeyAttributeSizes& keys,
                             std::string& body) {
-    return format == BodyFormat::json ? encode_json(item, keys, body)
-                                      : encode_attribute_value(item, keys, body);
+    if constexpr (detail::may_be_format<Format, BodyFormat::json>) {
+      if (format == BodyFormat::json) return encode_json(item, keys, body);
+    }
+    if constexpr (detail::may_be_format<Format, BodyFormat::attribute_value>) {
+      return encode_attribute_value(item, keys, body);
+    } else {
+      return 0;  // not reached: the format was json
+    }
   }
   // Decodes an item's body of `format` into `out`: `parsed` when the backend parsed it already,
   // else `text`. DecodeError names the JSON path.
-  static void decode(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
-                     std::string_view text, T& out) {
-    format == BodyFormat::json ? decode_json(decoder, parsed, text, out)
-                               : decode_attribute_value(decoder, parsed, text, out);
+  template <class Format>
+  static void decode(Format format, BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
+                     T& out) {
+    if constexpr (detail::may_be_format<Format, BodyFormat::json>) {
+      if (format == BodyFormat::json) return decode_json(decoder, parsed, text, out);
+    }
+    if constexpr (detail::may_be_format<Format, BodyFormat::attribute_value>) {
+      decode_attribute_value(decoder, parsed, text, out);
+    }
   }
   // As decode, only the members set in `wanted` (a projection); the others keep their values.
-  static void decode_selected(BodyFormat format, BodyDecoder& decoder, ParsedItem parsed,
+  template <class Format>
+  static void decode_selected(Format format, BodyDecoder& decoder, ParsedItem parsed,
                               std::string_view text, T& out, const Mask& wanted) {
-    format == BodyFormat::json
-        ? decode_selected_json(decoder, parsed, text, out, wanted)
-        : decode_selected_attribute_value(decoder, parsed, text, out, wanted);
+    if constexpr (detail::may_be_format<Format, BodyFormat::json>) {
+      if (format == BodyFormat::json)
+        return decode_selected_json(decoder, parsed, text, out, wanted);
+    }
+    if constexpr (detail::may_be_format<Format, BodyFormat::attribute_value>) {
+      decode_selected_attribute_value(decoder, parsed, text, out, wanted);
+    }
   }
 
   // One function per format, each compiled as the format's own code: the three above only

@@ -182,7 +182,8 @@ class ItemCollection {
   void decode_back(ParsedItem live, std::string_view body, BodyDecoder& decoder) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      EntityCode<T>::decode(Format, decoder, live, body, *std::get_if<T>(&slot));
+      EntityCode<T>::decode(std::integral_constant<BodyFormat, Format>{}, decoder, live, body,
+                            *std::get_if<T>(&slot));
     } catch (...) {
       items_.pop_back();
       throw;
@@ -195,7 +196,8 @@ class ItemCollection {
                             const std::bitset<field_count_v<T>>& mask) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      EntityCode<T>::decode_selected(Format, decoder, live, body, *std::get_if<T>(&slot), mask);
+      EntityCode<T>::decode_selected(std::integral_constant<BodyFormat, Format>{}, decoder, live,
+                                     body, *std::get_if<T>(&slot), mask);
     } catch (...) {
       items_.pop_back();
       throw;

@@ -178,7 +178,7 @@ std::size_t backfill(B& backend, typename B::TableHandle& handle, const TableSpe
       T item{};
       outcome = backend.scan(handle, raw, [&](const ItemView& row) {
         if (row.type != type_name_v<T>) return;
-        detail::decode_row(body_format_of(backend, handle), spec.name, *s->decoder, row, item);
+        detail::decode_row(body_format_arg(backend, handle), spec.name, *s->decoder, row, item);
         detail::format_index_keys_of<T>(spec, item, index, index_pk, index_sk, "backfill_index");
         for (std::string_view k : {row.partition_key(), row.sort_key(), std::string_view(index_pk),
                                    std::string_view(index_sk)}) {

@@ -611,8 +611,9 @@ class Table {
     }
   }
 
-  // The format of this table's bodies: a constant for a backend that has one.
-  BodyFormat body_format() const { return detail::body_format_of(*backend_, handle_); }
+  // The format of this table's bodies: a std::integral_constant for a backend whose format is
+  // a constant (body_format_arg).
+  auto body_format() const { return detail::body_format_arg(*backend_, handle_); }
 
   B* backend_;
   std::string name_;

@@ -20,9 +20,9 @@ namespace pksk::detail {
                     " type=" + detail::quoted(row.type) + ": " + error.what());
 }
 
-template <class T>
-void decode_row(BodyFormat format, std::string_view table, BodyDecoder& decoder,
-                const ItemView& row, T& out) {
+template <class T, class Format>
+void decode_row(Format format, std::string_view table, BodyDecoder& decoder, const ItemView& row,
+                T& out) {
   try {
     EntityCode<T>::decode(format, decoder, row.live, row.body, out);
   } catch (const DecodeError& e) {

@@ -56,8 +56,8 @@ void format_keys(const TableSpec& spec, const T& item, std::string& pk, std::str
 }
 
 // The body of an item whose keys are formatted already; returns the item's size.
-template <EntityType T>
-std::size_t encode_checked(BodyFormat format, const TableSpec& spec, const T& item,
+template <EntityType T, class Format>
+std::size_t encode_checked(Format format, const TableSpec& spec, const T& item,
                            const std::string& pk, const std::string& sk, std::string& body,
                            std::string_view operation) {
   std::size_t size = 0;
@@ -82,10 +82,9 @@ std::size_t encode_checked(BodyFormat format, const TableSpec& spec, const T& it
 // Keys and body of the item as the backend stores them, with the version incremented for a
 // versioned entity; returns the item's size, refusing one over 400 KB before anything is
 // written.
-template <EntityType T>
-std::size_t encode_versioned(BodyFormat format, const TableSpec& spec, const T& item,
-                             std::string& pk, std::string& sk, std::string& body,
-                             std::string_view operation) {
+template <EntityType T, class Format>
+std::size_t encode_versioned(Format format, const TableSpec& spec, const T& item, std::string& pk,
+                             std::string& sk, std::string& body, std::string_view operation) {
   detail::format_keys(spec, item, pk, sk, operation);
   if constexpr (VersionedEntity<T>) {
     T next = item;
