@@ -34,6 +34,13 @@ concept EntityType = Reflectable<T> && requires {
   typename std::integral_constant<std::size_t, std::string_view(Entity<T>::sk).size()>;
 };
 
+// An entity that declares `static constexpr std::string_view version = "rev";` (an integer
+// member) has it checked and incremented on every write: optimistic locking.
+template <class T>
+concept VersionedEntity = EntityType<T> && requires {
+  { Entity<T>::version } -> std::convertible_to<std::string_view>;
+};
+
 // The discriminator value stored with every item of T.
 template <EntityType T>
 inline constexpr std::string_view type_name_v = Entity<T>::type;

@@ -22,13 +22,6 @@
 
 namespace pksk {
 
-// An entity that declares `static constexpr std::string_view version = "rev";` (an integer
-// member) has it checked and incremented on every write.
-template <class T>
-concept VersionedEntity = EntityType<T> && requires {
-  { Entity<T>::version } -> std::convertible_to<std::string_view>;
-};
-
 namespace detail {
 
 template <class T>
