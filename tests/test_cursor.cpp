@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include <pksk/detail/hmac_sha256.hpp>  // the MAC the cursors are signed with, tested alone
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>

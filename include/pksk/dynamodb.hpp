@@ -6,3 +6,8 @@
 #include "dynamodb/backend.hpp"
 #include "dynamodb/credentials.hpp"
 #include "pksk.hpp"
+
+#ifdef PKSK_SEPARATE_COMPILATION
+// Table<dynamodb::Backend>'s own members are compiled once, by <pksk/src.hpp>.
+extern template class pksk::Table<pksk::dynamodb::Backend>;
+#endif

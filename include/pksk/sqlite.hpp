@@ -4,3 +4,8 @@
 
 #include "pksk.hpp"
 #include "sqlite/backend.hpp"
+
+#ifdef PKSK_SEPARATE_COMPILATION
+// Table<sqlite::Backend>'s own members are compiled once, by <pksk/src.hpp>.
+extern template class pksk::Table<pksk::sqlite::Backend>;
+#endif

@@ -16,10 +16,23 @@
 
 #include "codec/impl/decoder_handle.ipp"
 #include "codec/impl/parsed_item.ipp"
+#include "pksk.hpp"
+#include "table/impl/batch.ipp"
+#include "table/impl/cursor_signing.ipp"
+#include "table/impl/decode_row.ipp"
+#include "table/impl/item_encoding.ipp"
+#include "table/impl/messages.ipp"
+#include "table/impl/read_plan.ipp"
+
+// Table's members that are not templates of their own, for the backends the library ships (the
+// extern template declarations that promise them are beside each backend's Table).
+template class pksk::Table<pksk::AnyBackend>;
 
 #ifdef PKSK_DETAIL_SQLITE_BACKEND_DECLARED
 #include "sqlite/impl/backend.ipp"
+template class pksk::Table<pksk::sqlite::Backend>;
 #endif
 #ifdef PKSK_DETAIL_DYNAMODB_BACKEND_DECLARED
 #include "dynamodb/impl/backend.ipp"
+template class pksk::Table<pksk::dynamodb::Backend>;
 #endif

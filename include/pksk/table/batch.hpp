@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
+#include "../detail/config.hpp"
 #include "../error.hpp"
 #include "detail/messages.hpp"
 
@@ -60,31 +61,12 @@ void retry_unprocessed(const BatchRetry& retry, std::string_view table, std::str
 }
 
 // DynamoDB refuses a batch request that names one item twice.
-inline void refuse_duplicate_keys(std::string_view table, std::span<const ItemKey> group,
-                                  std::string_view operation) {
-  // Keys in strictly increasing order (the usual bulk load) are distinct: one comparison a
-  // key instead of one a pair. Otherwise every pair is compared, so the error names the
-  // first pair in the order of the request.
-  const auto less = [](const ItemKey& a, const ItemKey& b) {
-    const int pk = a.pk.compare(b.pk);
-    return pk < 0 || (pk == 0 && a.sk < b.sk);
-  };
-  bool increasing = true;
-  for (std::size_t i = 1; i < group.size() && increasing; ++i) {
-    increasing = less(group[i - 1], group[i]);
-  }
-  if (increasing) return;
-  for (std::size_t i = 0; i < group.size(); ++i) {
-    for (std::size_t j = i + 1; j < group.size(); ++j) {
-      if (group[i] == group[j]) {
-        throw ValidationError("pksk table " + detail::quoted(table) + ", " +
-                              std::string(operation) + ": items " + std::to_string(i) + " and " +
-                              std::to_string(j) + " of one batch request have the same key pk=" +
-                              detail::quoted(group[i].pk) + " sk=" + detail::quoted(group[i].sk));
-      }
-    }
-  }
-}
+PKSK_DECL void refuse_duplicate_keys(std::string_view table, std::span<const ItemKey> group,
+                                     std::string_view operation);
 
 }  // namespace detail
 }  // namespace pksk
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "impl/batch.ipp"
+#endif

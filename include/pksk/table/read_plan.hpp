@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
+#include "../detail/config.hpp"
 #include "../error.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/filter.hpp"
@@ -103,24 +104,62 @@ struct CollectionTypes<ItemCollection<Ts...>> {
   }();
 };
 
-// What one query or scan call reads, worked out once before its first page.
-template <class R>
-struct ReadPlan {
-  std::optional<Condition> filter;  // with the table's attribute names
+// What one query or scan call reads, whatever it reads: the filter with the table's attribute
+// names and the attributes projected.
+struct ReadPlanBase {
+  std::optional<Condition> filter;
   std::vector<std::string_view> projection;
   bool selected = false;
-  typename SelectionMask<R>::type mask{};
 
   const Condition* filter_ptr() const noexcept { return filter ? &*filter : nullptr; }
 };
 
-// `type = T`, with the table's name for the type attribute.
+// What one query or scan call reads, worked out once before its first page: with the decode
+// masks of a projection.
+template <class R>
+struct ReadPlan : ReadPlanBase {
+  typename SelectionMask<R>::type mask{};
+};
+
+// What a read's options say that does not depend on what is read: what the page loops need.
+struct ReadShape {
+  bool has_sk = false;
+  bool forward = true;
+  std::size_t limit = 0;
+  const Cursor* start = nullptr;
+  std::size_t segment = 0;
+  std::size_t segments = 0;
+};
+
+template <class R>
+ReadShape read_shape(const BasicQueryOptions<R>& options) noexcept {
+  return {options.sk.has_value(), options.forward,
+          options.limit,          options.start ? &*options.start : nullptr,
+          options.segment,        options.segments};
+}
+
+// `type = <type>`, with the table's name for the type attribute.
+PKSK_DECL Condition type_is_condition(const TableSpec& spec, std::string_view type);
+
 template <EntityType T>
 Condition type_is_condition(const TableSpec& spec) {
-  Condition type = Filter::type_equals(type_name_v<T>);
-  type.operands[0].path.steps[0].name = spec.type_attribute;
-  return type;
+  return type_is_condition(spec, type_name_v<T>);
 }
+
+// The plan's filter: `filter` with the table's attribute names; for a scan of one entity type
+// (`only_type` not empty), also that type, so that DynamoDB sends no other items (a query's
+// key condition already keeps to the type's sort-key prefix).
+PKSK_DECL void plan_filter(ReadPlanBase& plan, const TableSpec& spec, const Filter& filter,
+                           std::string_view only_type, bool scan);
+
+// A projection's member of an entity the read does not read.
+[[noreturn]] PKSK_DECL void throw_member_not_read(const TableSpec& spec,
+                                                  const SelectedMember& member);
+
+// A query of index `index` for an entity that is not in it.
+[[noreturn]] PKSK_DECL void throw_entity_not_in_index(std::string_view table,
+                                                      std::string_view index,
+                                                      std::string_view type);
 
 // The filter with the table's attribute names, the projection and its decode masks.
 template <class R>
@@ -128,24 +167,7 @@ ReadPlan<R> make_read_plan(const TableSpec& spec, const BasicQueryOptions<R>& op
   ReadPlan<R> plan;
   std::string_view only_type;
   if constexpr (EntityType<R>) only_type = type_name_v<R>;
-  if (!options.filter.empty()) {
-    plan.filter = options.filter.resolve(spec.sk_attribute, spec.type_attribute, only_type);
-  }
-  if constexpr (EntityType<R>) {
-    // A scan of one entity asks the backend for that type only (DynamoDB then sends no
-    // other items); a query's key condition already keeps to the type's sort-key prefix.
-    if (scan) {
-      Condition type = type_is_condition<R>(spec);
-      if (plan.filter) {
-        Condition both{Condition::Op::all, {}, {}};
-        both.children.push_back(std::move(type));
-        both.children.push_back(std::move(*plan.filter));
-        plan.filter = std::move(both);
-      } else {
-        plan.filter = std::move(type);
-      }
-    }
-  }
+  plan_filter(plan, spec, options.filter, only_type, scan);
   if (!options.select.empty()) {
     plan.selected = true;
     for (const SelectedMember& m : options.select.members()) {
@@ -162,11 +184,7 @@ ReadPlan<R> make_read_plan(const TableSpec& spec, const BasicQueryOptions<R>& op
             },
             plan.mask);
       }
-      if (!placed) {
-        throw ValidationError("pksk table " + detail::quoted(spec.name) +
-                              ": select names the member " + detail::quoted(m.name) + " of " +
-                              detail::quoted(m.type) + ", an entity the query does not read");
-      }
+      if (!placed) throw_member_not_read(spec, m);
     }
   }
   return plan;
@@ -187,14 +205,13 @@ const KeyCondition* type_prefix_condition(std::string_view table, const TableInd
     return out;
   }();
   const std::size_t i = index_position<T>(index->name);
-  if (i == index_count_v<T>) {
-    throw ValidationError("pksk table " + detail::quoted(table) + ", query of index " +
-                          detail::quoted(index->name) + ": the entity " +
-                          detail::quoted(type_name_v<T>) +
-                          " is not in it (its Entity<T>::indexes does not name it)");
-  }
+  if (i == index_count_v<T>) throw_entity_not_in_index(table, index->name, type_name_v<T>);
   return index_prefixes[i].first.empty() ? nullptr : &index_prefixes[i];
 }
 
 }  // namespace detail
 }  // namespace pksk
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "impl/read_plan.ipp"
+#endif

@@ -13,8 +13,10 @@
 // item's keys, body and size (detail/item_encoding.hpp), a write's conditions
 // (detail/write_conditions.hpp). This file keeps what needs the backend and its handle: the
 // public calls with their documentation (half the file, kept together so that the API reads
-// in one place), the batch loops, and the read path (query -> row visitor -> decode, and the
-// page loops), whose per-row code stays in one piece rather than behind another indirection.
+// in one place), the batch loops, and the read path (query -> row visitor -> decode), whose
+// per-row code stays in one piece rather than behind another indirection. What does not
+// depend on the entities (construction, the page loops) is defined in impl/table.hpp, out of
+// the class, so that separate compilation compiles it once per backend.
 
 #include <algorithm>
 #include <bitset>
@@ -62,14 +64,7 @@ template <Backend B>
 class Table {
  public:
   // `retry`: how put_all, erase_all and get_all retry what the backend hands back unprocessed.
-  Table(B& backend, std::string name, TableOptions options = {}, BatchRetry retry = {})
-      : backend_(&backend),
-        name_(std::move(name)),
-        options_(std::move(options)),
-        spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute,
-              options_.indexes},
-        handle_(open(backend, spec_)),
-        retry_(std::move(retry)) {}
+  Table(B& backend, std::string name, TableOptions options = {}, BatchRetry retry = {});
 
   const std::string& name() const noexcept { return name_; }
   const TableOptions& options() const noexcept { return options_; }
@@ -258,14 +253,7 @@ class Table {
   // A secondary index of the table (TableOptions::indexes), to query: the same query, query_page
   // and each as the table's, in the index's key order. ValidationError for an index the table
   // does not have. The IndexRef refers to this Table, which must outlive it.
-  IndexRef<B> index(std::string_view index_name) {
-    const TableIndex* index = spec_.find_index(index_name);
-    if (index == nullptr) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ": no index " +
-                            detail::quoted(index_name) + " (TableOptions::indexes)");
-    }
-    return IndexRef<B>(*this, *index);
-  }
+  IndexRef<B> index(std::string_view index_name);
 
   // Writes the keys of index `index_name` into the stored items of the entities Ts that name it
   // and lack them: items written before the index was added to the table. Each is an update
@@ -304,20 +292,7 @@ class Table {
 
   // Opens the table on the backend after the checks every backend needs: index key attributes
   // distinct from the table's key attributes and from each other.
-  static typename B::TableHandle open(B& backend, const TableSpec& spec) {
-    std::vector<std::string_view> names{spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
-    for (const TableIndex& index : spec.indexes) {
-      for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
-        if (std::find(names.begin(), names.end(), *name) != names.end()) {
-          throw ValidationError("pksk table " + detail::quoted(spec.name) + ": index " +
-                                detail::quoted(index.name) + " names its key attribute " +
-                                detail::quoted(*name) + ", which another key attribute has");
-        }
-        names.push_back(*name);
-      }
-    }
-    return backend.open_table(spec);
-  }
+  static typename B::TableHandle open(B& backend, const TableSpec& spec);
 
   std::string context(std::string_view operation, std::string_view type) const {
     return detail::table_context(name_, operation, type);
@@ -327,11 +302,7 @@ class Table {
 
   template <EntityType T>
   void check_type(const ItemView& row, std::string_view operation) const {
-    if (row.type != type_name_v<T>) {
-      throw DecodeError(
-          context(operation, type_name_v<T>) + "item pk=" + detail::quoted(row.partition_key()) +
-          " sk=" + detail::quoted(row.sort_key()) + " is of type " + detail::quoted(row.type));
-    }
+    if (row.type != type_name_v<T>) detail::throw_wrong_type(name_, row, type_name_v<T>, operation);
   }
 
   template <class Range>
@@ -463,69 +434,24 @@ class Table {
     if constexpr (!detail::readable_v<R>) {
       return std::nullopt;  // reported by detail::QueryResult<R>
     } else {
-      if (options.segment != 0 || options.segments != 0) {
-        throw ValidationError("pksk table " + detail::quoted(name_) +
-                              ": segment and segments are for scans, not queries");
-      }
       const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
       if constexpr (EntityType<R>) {
         if (!condition) condition = detail::type_prefix_condition<R>(name_, index);
       }
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
-      // Reading every page, the query ends at the limit: no cursor is needed there.
-      RawQuery raw{.pk = pk.value,
-                   .sk = condition,
-                   .forward = options.forward,
-                   .limit = options.limit,
-                   .last_key_at_limit = !all_pages,
-                   .filter = plan.filter_ptr(),
-                   .projection = plan.projection,
-                   .index = index ? std::string_view(index->name) : std::string_view()};
-      if (options.start) {
-        cursors().check(*options.start, pk, condition, index);
-        raw.exclusive_start_sk = options.start->sk;
-        if (index)
-          raw.exclusive_start_item = ItemKey{options.start->item_pk, options.start->item_sk};
-      }
-
+      const detail::ReadShape shape = detail::read_shape(options);
       return with_visitor(result, plan, [&](ItemVisitor visit) {
-        return query_pages(raw, pk, all_pages, index, visit);
+        return query_pages(pk, shape, condition, plan, all_pages, index, visit);
       });
     }
   }
 
-  // The pages of a query, each row handed to `visit`: every page up to raw.limit items, or the
-  // first page and the cursor after it. Not a template, so compiled once per Table<B> whatever
-  // the entities read; run_query<R> only makes the request and the row visitor.
-  std::optional<Cursor> query_pages(RawQuery& raw, const PartitionKey& pk, bool all_pages,
-                                    const TableIndex* index, ItemVisitor visit) {
-    std::string resume_after, resume_pk, resume_sk;
-    const std::size_t limit = raw.limit;
-    std::size_t remaining = limit;
-    for (;;) {
-      QueryOutcome outcome = backend_->query(handle_, raw, visit);
-      if (!all_pages) {
-        if (!outcome.last_evaluated_sk) return std::nullopt;
-        if (!index) return cursors().make({}, pk.value, std::move(*outcome.last_evaluated_sk));
-        return cursors().make(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
-                              std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
-                              std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
-      }
-      if (limit != 0) {
-        remaining -= outcome.evaluated;
-        if (remaining == 0) return std::nullopt;
-        raw.limit = remaining;
-      }
-      if (!outcome.last_evaluated_sk) return std::nullopt;
-      resume_after = std::move(*outcome.last_evaluated_sk);
-      raw.exclusive_start_sk = resume_after;
-      if (index) {
-        resume_pk = std::move(outcome.last_evaluated_item_pk).value_or(std::string());
-        resume_sk = std::move(outcome.last_evaluated_item_sk).value_or(std::string());
-        raw.exclusive_start_item = ItemKey{resume_pk, resume_sk};
-      }
-    }
-  }
+  // The pages of a query, each row handed to `visit`: every page up to the limit, or the first
+  // page and the cursor after it. Not a template, so compiled once per Table<B> whatever the
+  // entities read; run_query<R> only works out the plan and the row visitor.
+  std::optional<Cursor> query_pages(const PartitionKey& pk, const detail::ReadShape& shape,
+                                    const KeyCondition* condition, const detail::ReadPlanBase& plan,
+                                    bool all_pages, const TableIndex* index, ItemVisitor visit);
 
   template <class R, class Result>
   std::optional<Cursor> run_scan(const BasicQueryOptions<R>& options, Result& result,
@@ -533,60 +459,21 @@ class Table {
     if constexpr (!detail::readable_v<R>) {
       return std::nullopt;  // reported by detail::QueryResult<R>
     } else {
-      const auto refuse = [&](std::string_view why) {
-        throw ValidationError("pksk table " + detail::quoted(name_) +
-                              ", scan: " + std::string(why));
-      };
-      if (options.sk) refuse("a scan has no key condition (.sk); use a filter");
-      if (!options.forward) refuse("a scan has no direction (.forward)");
-      // DynamoDB's TotalSegments is 1 to 1,000,000, Segment below it.
-      if (options.segments > 1000000) refuse("segments is at most 1000000");
-      if (options.segments == 0 ? options.segment != 0 : options.segment >= options.segments) {
-        refuse("segment " + std::to_string(options.segment) + " is not below segments " +
-               std::to_string(options.segments));
-      }
-      if (options.start) {
-        cursors().check_origin(*options.start);
-        if (!options.start->index.empty())
-          refuse("the cursor belongs to index " + detail::quoted(options.start->index));
-      }
+      const detail::ReadShape shape = detail::read_shape(options);
+      check_scan(shape);
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/true);
-      RawScan raw{.segment = options.segment,
-                  .segments = options.segments,
-                  .limit = options.limit,
-                  .last_key_at_limit = !all_pages,
-                  .filter = plan.filter_ptr(),
-                  .projection = plan.projection};
-      if (options.start) raw.exclusive_start = ItemKey{options.start->pk, options.start->sk};
-
-      return with_visitor(result, plan,
-                          [&](ItemVisitor visit) { return scan_pages(raw, all_pages, visit); });
+      return with_visitor(result, plan, [&](ItemVisitor visit) {
+        return scan_pages(shape, plan, all_pages, visit);
+      });
     }
   }
+
+  // What DynamoDB refuses in a scan request, refused before the plan is worked out.
+  void check_scan(const detail::ReadShape& shape) const;
 
   // The pages of a scan, as query_pages reads a query's.
-  std::optional<Cursor> scan_pages(RawScan& raw, bool all_pages, ItemVisitor visit) {
-    std::string resume_pk, resume_sk;
-    const std::size_t limit = raw.limit;
-    std::size_t remaining = limit;
-    for (;;) {
-      ScanOutcome outcome = backend_->scan(handle_, raw, visit);
-      if (!all_pages) {
-        if (!outcome.last_evaluated_pk) return std::nullopt;
-        return cursors().make({}, std::move(*outcome.last_evaluated_pk),
-                              std::move(*outcome.last_evaluated_sk));
-      }
-      if (limit != 0) {
-        remaining -= outcome.evaluated;
-        if (remaining == 0) return std::nullopt;
-        raw.limit = remaining;
-      }
-      if (!outcome.last_evaluated_pk) return std::nullopt;
-      resume_pk = std::move(*outcome.last_evaluated_pk);
-      resume_sk = std::move(*outcome.last_evaluated_sk);
-      raw.exclusive_start = ItemKey{resume_pk, resume_sk};
-    }
-  }
+  std::optional<Cursor> scan_pages(const detail::ReadShape& shape, const detail::ReadPlanBase& plan,
+                                   bool all_pages, ItemVisitor visit);
 
   template <class T>
   void push_selected(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row,
@@ -624,3 +511,5 @@ class Table {
 };
 
 }  // namespace pksk
+
+#include "impl/table.hpp"

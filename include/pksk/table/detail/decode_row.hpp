@@ -8,17 +8,18 @@
 #include "../../backend/backend.hpp"
 #include "../../codec/body_format.hpp"
 #include "../../codec/entity_code.hpp"
+#include "../../detail/config.hpp"
 #include "../../error.hpp"
 #include "messages.hpp"
 
 namespace pksk::detail {
 
-[[noreturn]] inline void throw_decode_error(std::string_view table, const ItemView& row,
-                                            const DecodeError& error) {
-  throw DecodeError(table_context(table, "read", row.type) + "item pk=" +
-                    detail::quoted(row.partition_key()) + " sk=" + detail::quoted(row.sort_key()) +
-                    " type=" + detail::quoted(row.type) + ": " + error.what());
-}
+[[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const ItemView& row,
+                                               const DecodeError& error);
+
+// A row of another type than the entity `type` a get asked for.
+[[noreturn]] PKSK_DECL void throw_wrong_type(std::string_view table, const ItemView& row,
+                                             std::string_view type, std::string_view operation);
 
 template <class T, class Format>
 void decode_row(Format format, std::string_view table, BodyDecoder& decoder, const ItemView& row,
@@ -31,3 +32,7 @@ void decode_row(Format format, std::string_view table, BodyDecoder& decoder, con
 }
 
 }  // namespace pksk::detail
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "../impl/decode_row.ipp"
+#endif

@@ -7,6 +7,7 @@
 // put) does first, from the item and the table's spec alone.
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,7 @@
 #include "../../codec/body_format.hpp"
 #include "../../codec/entity_code.hpp"
 #include "../../codec/item_size.hpp"
+#include "../../detail/config.hpp"
 #include "../../error.hpp"
 #include "../../key/entity.hpp"
 #include "../../key/index.hpp"
@@ -26,32 +28,32 @@
 namespace pksk::detail {
 
 // An entity member named as a key attribute or the discriminator would be overwritten by
-// them (DynamoDB has one namespace of attributes per item).
-template <EntityType T>
-void refuse_reserved_members(const TableSpec& spec, std::string_view operation) {
-  for (const std::string_view member : field_names_v<T>) {
-    bool index_key = false;
-    for (const TableIndex& index : spec.indexes) {
-      index_key = index_key || member == index.pk_attribute || member == index.sk_attribute;
-    }
-    if (member == spec.pk_attribute || member == spec.sk_attribute ||
-        member == spec.type_attribute || index_key) {
-      throw ValidationError(table_context(spec.name, operation, type_name_v<T>) + "the member " +
-                            detail::quoted(member) +
-                            " has the name of a key attribute, an index key attribute or the "
-                            "type attribute; rename it or set TableOptions' attribute names");
-    }
-  }
-}
+// them (DynamoDB has one namespace of attributes per item). `members`: the entity's.
+PKSK_DECL void refuse_reserved_members(const TableSpec& spec,
+                                       std::span<const std::string_view> members,
+                                       std::string_view type, std::string_view operation);
+
+// The keys' error, said of the table, the operation and the entity type.
+[[noreturn]] PKSK_DECL void throw_key_error(const TableSpec& spec, std::string_view operation,
+                                            std::string_view type, const KeyError& error);
+
+// The encoder's error, said of the table, the operation and the entity type.
+[[noreturn]] PKSK_DECL void throw_encode_error(const TableSpec& spec, std::string_view operation,
+                                               std::string_view type, const EncodeError& error);
+
+// DynamoDB's 400 KB limit, by its measure, checked before anything is written.
+[[noreturn]] PKSK_DECL void throw_item_too_large(const TableSpec& spec, std::string_view operation,
+                                                 std::string_view type, std::string_view pk,
+                                                 std::string_view sk, std::size_t size);
 
 template <EntityType T>
 void format_keys(const TableSpec& spec, const T& item, std::string& pk, std::string& sk,
                  std::string_view operation) {
-  detail::refuse_reserved_members<T>(spec, operation);
+  detail::refuse_reserved_members(spec, field_names_v<T>, type_name_v<T>, operation);
   try {
     EntityCode<T>::format_keys(item, pk, sk);
   } catch (const KeyError& e) {
-    throw KeyError(table_context(spec.name, operation, type_name_v<T>) + e.what());
+    throw_key_error(spec, operation, type_name_v<T>, e);
   }
 }
 
@@ -66,16 +68,11 @@ std::size_t encode_checked(Format format, const TableSpec& spec, const T& item,
                                  type_name_v<T>};
     size = EntityCode<T>::encode(format, item, keys, body);
   } catch (const EncodeError& e) {
-    throw EncodeError(table_context(spec.name, operation, type_name_v<T>) + e.what());
+    throw_encode_error(spec, operation, type_name_v<T>, e);
   }
   if constexpr (index_count_v<T> != 0)
     size += detail::add_index_attributes(format, spec, item, body, operation);
-  if (size > max_item_bytes) {
-    throw ItemTooLarge(table_context(spec.name, operation, type_name_v<T>) +
-                       "item pk=" + detail::quoted(pk) + " sk=" + detail::quoted(sk) + " is " +
-                       std::to_string(size) + " bytes, over DynamoDB's limit of " +
-                       std::to_string(max_item_bytes));
-  }
+  if (size > max_item_bytes) throw_item_too_large(spec, operation, type_name_v<T>, pk, sk, size);
   return size;
 }
 
@@ -96,3 +93,7 @@ std::size_t encode_versioned(Format format, const TableSpec& spec, const T& item
 }
 
 }  // namespace pksk::detail
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "../impl/item_encoding.ipp"
+#endif

@@ -6,26 +6,20 @@
 #include <string>
 #include <string_view>
 
-#include "../../key/detail/utf8.hpp"
+#include "../../detail/config.hpp"
 
 namespace pksk::detail {
 
 // A key or name in an error message, quoted, with bytes a terminal would not show escaped:
 // keys read back from a store are not trusted to be printable.
-inline std::string quoted(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '\'';
-  append_escaped(out, text);
-  out += '\'';
-  return out;
-}
+PKSK_DECL std::string quoted(std::string_view text);
 
 // The start of an error message about one operation on one entity type of a table.
-inline std::string table_context(std::string_view table, std::string_view operation,
-                                 std::string_view type) {
-  return "pksk table " + detail::quoted(table) + ", " + std::string(operation) + " " +
-         std::string(type) + ": ";
-}
+PKSK_DECL std::string table_context(std::string_view table, std::string_view operation,
+                                    std::string_view type);
 
 }  // namespace pksk::detail
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "../impl/messages.ipp"
+#endif

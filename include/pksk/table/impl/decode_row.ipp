@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// The definitions of detail/decode_row.hpp: inline through it in header-only mode, compiled
+// once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
+
+#include <string_view>
+
+#include "../../backend/backend.hpp"
+#include "../../error.hpp"
+#include "../detail/decode_row.hpp"
+#include "../detail/messages.hpp"
+
+namespace pksk::detail {
+
+[[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const ItemView& row,
+                                               const DecodeError& error) {
+  throw DecodeError(table_context(table, "read", row.type) + "item pk=" +
+                    detail::quoted(row.partition_key()) + " sk=" + detail::quoted(row.sort_key()) +
+                    " type=" + detail::quoted(row.type) + ": " + error.what());
+}
+
+PKSK_DECL void throw_wrong_type(std::string_view table, const ItemView& row,
+                                std::string_view type, std::string_view operation) {
+  throw DecodeError(table_context(table, operation, type) + "item pk=" +
+                    detail::quoted(row.partition_key()) + " sk=" + detail::quoted(row.sort_key()) +
+                    " is of type " + detail::quoted(row.type));
+}
+
+}  // namespace pksk::detail

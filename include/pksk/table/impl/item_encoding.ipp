@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// The definitions of detail/item_encoding.hpp that are not templates: inline through it in
+// header-only mode, compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION. Each
+// entity's write code calls them rather than carrying its own copy of the messages.
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "../../backend/backend.hpp"
+#include "../../codec/item_size.hpp"
+#include "../../error.hpp"
+#include "../detail/item_encoding.hpp"
+#include "../detail/messages.hpp"
+
+namespace pksk::detail {
+
+PKSK_DECL void refuse_reserved_members(const TableSpec& spec,
+                                       std::span<const std::string_view> members,
+                                       std::string_view type, std::string_view operation) {
+  for (const std::string_view member : members) {
+    bool index_key = false;
+    for (const TableIndex& index : spec.indexes) {
+      index_key = index_key || member == index.pk_attribute || member == index.sk_attribute;
+    }
+    if (member == spec.pk_attribute || member == spec.sk_attribute ||
+        member == spec.type_attribute || index_key) {
+      throw ValidationError(table_context(spec.name, operation, type) + "the member " +
+                            detail::quoted(member) +
+                            " has the name of a key attribute, an index key attribute or the "
+                            "type attribute; rename it or set TableOptions' attribute names");
+    }
+  }
+}
+
+PKSK_DECL void throw_key_error(const TableSpec& spec, std::string_view operation,
+                               std::string_view type, const KeyError& error) {
+  throw KeyError(table_context(spec.name, operation, type) + error.what());
+}
+
+PKSK_DECL void throw_encode_error(const TableSpec& spec, std::string_view operation,
+                                  std::string_view type, const EncodeError& error) {
+  throw EncodeError(table_context(spec.name, operation, type) + error.what());
+}
+
+PKSK_DECL void throw_item_too_large(const TableSpec& spec, std::string_view operation,
+                                    std::string_view type, std::string_view pk, std::string_view sk,
+                                    std::size_t size) {
+  throw ItemTooLarge(table_context(spec.name, operation, type) + "item pk=" + detail::quoted(pk) +
+                     " sk=" + detail::quoted(sk) + " is " + std::to_string(size) +
+                     " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
+}
+
+}  // namespace pksk::detail

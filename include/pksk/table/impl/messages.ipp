@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// The definitions of detail/messages.hpp: inline through it in header-only mode, compiled once
+// by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
+
+#include <string>
+#include <string_view>
+
+#include "../../key/detail/utf8.hpp"
+#include "../detail/messages.hpp"
+
+namespace pksk::detail {
+
+PKSK_DECL std::string quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '\'';
+  append_escaped(out, text);
+  out += '\'';
+  return out;
+}
+
+PKSK_DECL std::string table_context(std::string_view table, std::string_view operation,
+                                    std::string_view type) {
+  return "pksk table " + detail::quoted(table) + ", " + std::string(operation) + " " +
+         std::string(type) + ": ";
+}
+
+}  // namespace pksk::detail

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// The definitions of read_plan.hpp that are not templates: inline through it in header-only
+// mode, compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "../../error.hpp"
+#include "../../expr/filter.hpp"
+#include "../detail/messages.hpp"
+#include "../read_plan.hpp"
+
+namespace pksk::detail {
+
+PKSK_DECL Condition type_is_condition(const TableSpec& spec, std::string_view type) {
+  Condition condition = Filter::type_equals(type);
+  condition.operands[0].path.steps[0].name = spec.type_attribute;
+  return condition;
+}
+
+PKSK_DECL void plan_filter(ReadPlanBase& plan, const TableSpec& spec, const Filter& filter,
+                           std::string_view only_type, bool scan) {
+  if (!filter.empty()) {
+    plan.filter = filter.resolve(spec.sk_attribute, spec.type_attribute, only_type);
+  }
+  if (scan && !only_type.empty()) {
+    Condition type = type_is_condition(spec, only_type);
+    if (plan.filter) {
+      Condition both{Condition::Op::all, {}, {}};
+      both.children.push_back(std::move(type));
+      both.children.push_back(std::move(*plan.filter));
+      plan.filter = std::move(both);
+    } else {
+      plan.filter = std::move(type);
+    }
+  }
+}
+
+PKSK_DECL void throw_member_not_read(const TableSpec& spec, const SelectedMember& member) {
+  throw ValidationError("pksk table " + detail::quoted(spec.name) + ": select names the member " +
+                        detail::quoted(member.name) + " of " + detail::quoted(member.type) +
+                        ", an entity the query does not read");
+}
+
+PKSK_DECL void throw_entity_not_in_index(std::string_view table, std::string_view index,
+                                         std::string_view type) {
+  throw ValidationError("pksk table " + detail::quoted(table) + ", query of index " +
+                        detail::quoted(index) + ": the entity " + detail::quoted(type) +
+                        " is not in it (its Entity<T>::indexes does not name it)");
+}
+
+}  // namespace pksk::detail

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// Table's members that are not templates of their own: construction, the index handle and the
+// page loops. Defined out of the class, so not inline: with PKSK_SEPARATE_COMPILATION the
+// library's backends get them compiled once, in <pksk/src.hpp>'s translation unit (the extern
+// template declarations in <pksk/sqlite.hpp>, <pksk/dynamodb.hpp> and <pksk/backend.hpp>),
+// and any other backend where its Table is used. Included at the end of table.hpp.
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "../../backend/any_backend.hpp"
+#include "../table.hpp"
+
+namespace pksk {
+
+template <Backend B>
+Table<B>::Table(B& backend, std::string name, TableOptions options, BatchRetry retry)
+    : backend_(&backend),
+      name_(std::move(name)),
+      options_(std::move(options)),
+      spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute,
+            options_.indexes},
+      handle_(open(backend, spec_)),
+      retry_(std::move(retry)) {}
+
+template <Backend B>
+typename B::TableHandle Table<B>::open(B& backend, const TableSpec& spec) {
+  std::vector<std::string_view> names{spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
+  for (const TableIndex& index : spec.indexes) {
+    for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
+      if (std::find(names.begin(), names.end(), *name) != names.end()) {
+        throw ValidationError("pksk table " + detail::quoted(spec.name) + ": index " +
+                              detail::quoted(index.name) + " names its key attribute " +
+                              detail::quoted(*name) + ", which another key attribute has");
+      }
+      names.push_back(*name);
+    }
+  }
+  return backend.open_table(spec);
+}
+
+template <Backend B>
+IndexRef<B> Table<B>::index(std::string_view index_name) {
+  const TableIndex* index = spec_.find_index(index_name);
+  if (index == nullptr) {
+    throw ValidationError("pksk table " + detail::quoted(name_) + ": no index " +
+                          detail::quoted(index_name) + " (TableOptions::indexes)");
+  }
+  return IndexRef<B>(*this, *index);
+}
+
+template <Backend B>
+std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail::ReadShape& shape,
+                                            const KeyCondition* condition,
+                                            const detail::ReadPlanBase& plan, bool all_pages,
+                                            const TableIndex* index, ItemVisitor visit) {
+  if (shape.segment != 0 || shape.segments != 0) {
+    throw ValidationError("pksk table " + detail::quoted(name_) +
+                          ": segment and segments are for scans, not queries");
+  }
+  // Reading every page, the query ends at the limit: no cursor is needed there.
+  RawQuery raw{.pk = pk.value,
+               .sk = condition,
+               .forward = shape.forward,
+               .limit = shape.limit,
+               .last_key_at_limit = !all_pages,
+               .filter = plan.filter_ptr(),
+               .projection = plan.projection,
+               .index = index ? std::string_view(index->name) : std::string_view()};
+  if (shape.start) {
+    cursors().check(*shape.start, pk, condition, index);
+    raw.exclusive_start_sk = shape.start->sk;
+    if (index) raw.exclusive_start_item = ItemKey{shape.start->item_pk, shape.start->item_sk};
+  }
+  std::string resume_after, resume_pk, resume_sk;
+  const std::size_t limit = raw.limit;
+  std::size_t remaining = limit;
+  for (;;) {
+    QueryOutcome outcome = backend_->query(handle_, raw, visit);
+    if (!all_pages) {
+      if (!outcome.last_evaluated_sk) return std::nullopt;
+      if (!index) return cursors().make({}, pk.value, std::move(*outcome.last_evaluated_sk));
+      return cursors().make(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
+                            std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
+                            std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
+    }
+    if (limit != 0) {
+      remaining -= outcome.evaluated;
+      if (remaining == 0) return std::nullopt;
+      raw.limit = remaining;
+    }
+    if (!outcome.last_evaluated_sk) return std::nullopt;
+    resume_after = std::move(*outcome.last_evaluated_sk);
+    raw.exclusive_start_sk = resume_after;
+    if (index) {
+      resume_pk = std::move(outcome.last_evaluated_item_pk).value_or(std::string());
+      resume_sk = std::move(outcome.last_evaluated_item_sk).value_or(std::string());
+      raw.exclusive_start_item = ItemKey{resume_pk, resume_sk};
+    }
+  }
+}
+
+template <Backend B>
+void Table<B>::check_scan(const detail::ReadShape& shape) const {
+  const auto refuse = [&](std::string_view why) {
+    throw ValidationError("pksk table " + detail::quoted(name_) + ", scan: " + std::string(why));
+  };
+  if (shape.has_sk) refuse("a scan has no key condition (.sk); use a filter");
+  if (!shape.forward) refuse("a scan has no direction (.forward)");
+  // DynamoDB's TotalSegments is 1 to 1,000,000, Segment below it.
+  if (shape.segments > 1000000) refuse("segments is at most 1000000");
+  if (shape.segments == 0 ? shape.segment != 0 : shape.segment >= shape.segments) {
+    refuse("segment " + std::to_string(shape.segment) + " is not below segments " +
+           std::to_string(shape.segments));
+  }
+  if (shape.start) {
+    cursors().check_origin(*shape.start);
+    if (!shape.start->index.empty())
+      refuse("the cursor belongs to index " + detail::quoted(shape.start->index));
+  }
+}
+
+template <Backend B>
+std::optional<Cursor> Table<B>::scan_pages(const detail::ReadShape& shape,
+                                           const detail::ReadPlanBase& plan, bool all_pages,
+                                           ItemVisitor visit) {
+  RawScan raw{.segment = shape.segment,
+              .segments = shape.segments,
+              .limit = shape.limit,
+              .last_key_at_limit = !all_pages,
+              .filter = plan.filter_ptr(),
+              .projection = plan.projection};
+  if (shape.start) raw.exclusive_start = ItemKey{shape.start->pk, shape.start->sk};
+  std::string resume_pk, resume_sk;
+  const std::size_t limit = raw.limit;
+  std::size_t remaining = limit;
+  for (;;) {
+    ScanOutcome outcome = backend_->scan(handle_, raw, visit);
+    if (!all_pages) {
+      if (!outcome.last_evaluated_pk) return std::nullopt;
+      return cursors().make({}, std::move(*outcome.last_evaluated_pk),
+                            std::move(*outcome.last_evaluated_sk));
+    }
+    if (limit != 0) {
+      remaining -= outcome.evaluated;
+      if (remaining == 0) return std::nullopt;
+      raw.limit = remaining;
+    }
+    if (!outcome.last_evaluated_pk) return std::nullopt;
+    resume_pk = std::move(*outcome.last_evaluated_pk);
+    resume_sk = std::move(*outcome.last_evaluated_sk);
+    raw.exclusive_start = ItemKey{resume_pk, resume_sk};
+  }
+}
+
+}  // namespace pksk
+
+#ifdef PKSK_SEPARATE_COMPILATION
+// Table<AnyBackend>'s own members are compiled once, by <pksk/src.hpp>.
+extern template class pksk::Table<pksk::AnyBackend>;
+#endif
