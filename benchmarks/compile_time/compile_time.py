@@ -18,8 +18,10 @@ Modes: `header-only` compiles everything in the TU, as pksk is by default. `sepa
 program built with PKSK_SEPARATE_COMPILATION: the TU declares each entity's code
 `extern template struct pksk::EntityCode<E>;`, and the entities' code is compiled in their own
 TUs (`template struct pksk::EntityCode<E>;`), the backend's in one with <pksk/src.hpp>. Besides
-the using TU, separate mode times one entity's own TU ("entity TU" rows), and links the whole
-program once, untimed, to show that it links.
+the using TU, separate mode times one entity's own TU and that TU's includes alone, and the
+floor: the largest using TU with every pksk call declared only, which no build of pksk can beat
+(its includes and the application's own code). It links the whole program once, untimed, to
+show that it links.
 
 Each entity is what an application's entity looks like: strings, a double, an int, an
 optional and a vector of a nested struct, with put, get and a typed query. All entities share
@@ -126,6 +128,36 @@ def entity_tu_source(i: int) -> str:
             f"template struct pksk::EntityCode<E{i}>;\n")
 
 
+def floor_tu_source(n: int) -> str:
+    """Separate mode's floor: the using TU of n entities with every pksk call declared only (a
+    stand-in table whose members are never defined), so that what is left is the includes and
+    the application's own code (building the entities, the vectors and optionals returned).
+    No build of pksk can make the using TU cheaper than this."""
+    stand_in = """
+struct StandInTable {
+  template <class T> void put(const T&);
+  template <class T> std::optional<T> get(const T&);
+  template <class R> std::vector<R> query(const pksk::PartitionKey&);
+};
+"""
+    body = [HEAD, STD, f'#include "entities_{n}.hpp"\n', stand_in]
+    body += [entity_use(i).replace("pksk::Table<pksk::sqlite::Backend>&", "StandInTable&")
+             for i in range(n)]
+    calls = " + ".join(f"use_e{i}(table)" for i in range(n))
+    body.append(f"\nint main() {{\n  StandInTable table;\n  return static_cast<int>(({calls}) % 2);\n}}\n")
+    return "".join(body)
+
+
+def entity_includes_tu_source() -> str:
+    """Separate mode: the entity TU without its one line of instantiation."""
+    return entity_tu_source(0).rsplit("template struct", 1)[0]
+
+
+# Separate mode's rows that are not a using TU of N entities, by the number they are filed under.
+SPECIAL_ROWS = {-1: "one entity's own TU", -2: "floor: the largest using TU, pksk's calls declared only",
+                -3: "the entity TU's includes only"}
+
+
 def src_tu_source() -> str:
     return "#include <pksk/sqlite.hpp>\n#include <pksk/src.hpp>\n"
 
@@ -196,9 +228,12 @@ def run(args) -> dict:
             if separate:
                 for n in range(1, max(args.sizes) + 1):
                     (tmpdir / f"entities_{n}.hpp").write_text(entities_header(n))
-                src = tmpdir / "separate_entity_tu.cpp"
-                src.write_text(entity_tu_source(0))
-                sources[(mode, "entity TU")] = src
+                for key, text in ((-1, entity_tu_source(0)),
+                                  (-2, floor_tu_source(max(args.sizes))),
+                                  (-3, entity_includes_tu_source())):
+                    src = tmpdir / f"separate_special_{-key}.cpp"
+                    src.write_text(text)
+                    sources[(mode, key)] = src
         results["modes"] = args.modes
         for cxx in args.compilers:
             results["compilers"][cxx] = compiler_version(cxx)
@@ -227,11 +262,11 @@ def run(args) -> dict:
                         rss = [r[1] for r in measured]
                         tree = label if mode == "header-only" else f"{label} {mode}"
                         cell = {"tree": tree, "compiler": cxx, "opt": opt,
-                                "entities": n if isinstance(n, int) else -1,
+                                "entities": n,
                                 "cpu_s": statistics.median(cpu), "rss_mb": statistics.median(rss),
                                 "runs_cpu_s": cpu, "runs_rss_mb": rss}
                         results["cells"].append(cell)
-                        what = f"{n:3} entities" if isinstance(n, int) else "one entity's own TU"
+                        what = f"{n:3} entities" if n >= 0 else SPECIAL_ROWS[n]
                         print(f"{tree:16} {cxx:10} -{opt} {what}: {cell['cpu_s']:7.2f} s "
                               f"{cell['rss_mb']:5} MB  (runs "
                               f"{', '.join(f'{c:.2f}' for c in cpu)})", flush=True)
@@ -246,7 +281,7 @@ def derived(results: dict) -> list[dict]:
     for (tree, cxx, opt, n), cell in sorted(by_key.items()):
         base = by_key.get((tree, cxx, opt, 0))
         row = dict(cell)
-        if n < 0:  # separate mode's entity TU: reported as it is
+        if n < 0:  # separate mode's special rows (SPECIAL_ROWS): reported as they are
             rows.append(row)
             continue
         if base and n > 0:
@@ -278,7 +313,7 @@ def markdown(results: dict, rows: list[dict]) -> str:
     for r in sorted(rows, key=lambda r: (r["compiler"], r["opt"], r["tree"] != "pksk",
                                          r["entities"])):
         ratio = f"{r['ratio']:.2f}x" if "ratio" in r else (
-            "(one entity's own TU)" if r["entities"] < 0 else "(includes only)")
+            f"({SPECIAL_ROWS[r['entities']]})" if r["entities"] < 0 else "(includes only)")
         per = f"{r['per_entity_s']:.3f}" if "per_entity_s" in r else ""
         per_mb = f"{r['per_entity_mb']:.1f}" if "per_entity_mb" in r else ""
         marginal = f"{r['marginal_s']:.3f}" if "marginal_s" in r else ""
