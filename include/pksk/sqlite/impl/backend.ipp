@@ -38,7 +38,7 @@
 namespace pksk::sqlite {
 
 struct Backend::Impl {
-  const std::shared_ptr<detail::sqlite::Shared>& shared_;
+  const std::shared_ptr<detail::Shared>& shared_;
 
   const std::string& path() const noexcept {
     static const std::string none;
@@ -46,7 +46,6 @@ struct Backend::Impl {
   }
 
   void construct(std::string path, Options options) {
-    namespace ds = detail::sqlite;
     // The headers may be newer than the library the program is linked or loaded with.
     if (sqlite3_libversion_number() < 3037000) {
       throw BackendError(
@@ -57,7 +56,7 @@ struct Backend::Impl {
     shared_->options = options;
     shared_->single_connection = !is_file();
     // The constructing thread's connection: it checks the file once for every later one.
-    std::unique_ptr<ds::ConnectionState> first = open_connection();
+    std::unique_ptr<detail::ConnectionState> first = open_connection();
     sqlite3* db = first->db();
 
     // Byte order and the non-UTF-8 begins_with bound both need keys stored as UTF-8 as given;
@@ -76,20 +75,19 @@ struct Backend::Impl {
                                " failed: could not switch to WAL (journal_mode is " + mode + ")");
       }
     }
-    ds::check_storage_format(db, this->path());
+    detail::check_storage_format(db, this->path());
     adopt(std::move(first));
   }
 
   TableHandle open_table(const TableSpec& spec) {
-    namespace ds = detail::sqlite;
-    ds::validate_table_name(spec.name);
-    ds::validate_attribute_names(spec);
+    detail::validate_table_name(spec.name);
+    detail::validate_attribute_names(spec);
     Lease lease = connection();
     sqlite3* db = lease.conn.db();
     // Under the mutex: two threads opening one table get one state.
     const std::lock_guard lock(shared_->mutex);
     for (const auto& table : shared_->tables) {
-      if (ds::iequals_ascii(table->spec.name, spec.name) &&
+      if (detail::iequals_ascii(table->spec.name, spec.name) &&
           table->spec.pk_attribute == spec.pk_attribute &&
           table->spec.sk_attribute == spec.sk_attribute &&
           table->spec.type_attribute == spec.type_attribute &&
@@ -98,7 +96,7 @@ struct Backend::Impl {
       }
     }
 
-    if (!ds::table_info(db, spec.name).exists) {
+    if (!detail::table_info(db, spec.name).exists) {
       if (shared_->options.read_only) {
         throw BackendError(errc::missing_table, "pksk table \"" + spec.name +
                                                     "\": does not exist in \"" + path() +
@@ -106,32 +104,35 @@ struct Backend::Impl {
       }
       // IF NOT EXISTS: another connection may create it between the look and the create; the
       // check below then judges whatever it created.
-      ds::record_storage_format(db, spec.name);
-      ds::for_each_row(db, ds::create_table_sql(spec, true), {}, spec.name,
-                       "open_table (creating it)", [](sqlite3_stmt*) {});
+      detail::record_storage_format(db, spec.name);
+      detail::for_each_row(db, detail::create_table_sql(spec, true), {}, spec.name,
+                           "open_table (creating it)", [](sqlite3_stmt*) {});
     }
-    const ds::TableInfo info = ds::table_info(db, spec.name);
-    const std::vector<std::string> diffs = ds::schema_differences(db, spec, info);
+    const detail::TableInfo info = detail::table_info(db, spec.name);
+    const std::vector<std::string> diffs = detail::schema_differences(db, spec, info);
     if (!diffs.empty()) {
       std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
                         "\" exists with a schema pksk cannot use: ";
       for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
-      msg += ". Expected: " + ds::create_table_sql(spec) +
+      msg += ". Expected: " + detail::create_table_sql(spec) +
              ". pksk never alters an existing table; migrate it or use another name";
       throw BackendError(errc::schema_mismatch, msg);
     }
     add_indexes(lease.conn, spec);
 
-    auto state = std::make_unique<ds::TableState>();
+    auto state = std::make_unique<detail::TableState>();
     state->spec = spec;
     state->index = shared_->tables.size();
     state->owner = shared_.get();
     // This connection's statements now, as before threads: a table that cannot prepare them
     // fails here rather than on its first write.
-    ds::TableStatements& st = lease.conn.statements(state->index);
-    st.put.stmt = ds::prepare(db, ds::put_sql(spec), spec.name, "open_table (preparing put)");
-    st.get.stmt = ds::prepare(db, ds::get_sql(spec), spec.name, "open_table (preparing get)");
-    st.erase.stmt = ds::prepare(db, ds::erase_sql(spec), spec.name, "open_table (preparing erase)");
+    detail::TableStatements& st = lease.conn.statements(state->index);
+    st.put.stmt =
+        detail::prepare(db, detail::put_sql(spec), spec.name, "open_table (preparing put)");
+    st.get.stmt =
+        detail::prepare(db, detail::get_sql(spec), spec.name, "open_table (preparing get)");
+    st.erase.stmt =
+        detail::prepare(db, detail::erase_sql(spec), spec.name, "open_table (preparing erase)");
     shared_->tables.push_back(std::move(state));
     return TableHandle(shared_->tables.back().get());
   }
@@ -150,7 +151,7 @@ struct Backend::Impl {
       insert(k, request.item);
       return;
     }
-    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "put");
+    detail::WriteTransaction transaction(k.c, k.t.name, "put");
     require(k.t, "put", {request.item.pk, request.item.sk}, *request.condition,
             load(k, {request.item.pk, request.item.sk}));
     insert(k, request.item);
@@ -159,9 +160,9 @@ struct Backend::Impl {
 
   void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit) {
     Call k = enter(table);
-    const detail::sqlite::TableState& t = k.t;
+    const detail::TableState& t = k.t;
     check_key(t, "update", request.key);
-    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "update");
+    detail::WriteTransaction transaction(k.c, k.t.name, "update");
     // Per thread and reused: an update allocates for what it parses and writes, not for these.
     thread_local std::vector<std::string_view> names;
     thread_local BodyPatch patch;
@@ -235,7 +236,7 @@ struct Backend::Impl {
     Call k = enter(table);
     check_key(k.t, "erase", request.key);
     if (request.condition == nullptr) return remove(k, request.key);
-    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "erase");
+    detail::WriteTransaction transaction(k.c, k.t.name, "erase");
     require(k.t, "erase", request.key, *request.condition, load(k, request.key));
     const bool removed = remove(k, request.key);
     transaction.commit();
@@ -245,7 +246,7 @@ struct Backend::Impl {
   void transact(TableHandle table, std::span<const WriteRequest> writes) {
     Call k = enter(table);
     for (const WriteRequest& write : writes) check_key(k.t, "transaction", key_of(write));
-    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "transaction");
+    detail::WriteTransaction transaction(k.c, k.t.name, "transaction");
     std::vector<std::optional<AttributeValue>> items(writes.size());
     std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
     bool canceled = false;
@@ -287,7 +288,7 @@ struct Backend::Impl {
     Call k = enter(table);
     unprocessed.clear();
     for (const WriteRequest& write : writes) check_key(k.t, "batch write", key_of(write));
-    detail::sqlite::WriteTransaction transaction(k.c, k.t.name, "batch write");
+    detail::WriteTransaction transaction(k.c, k.t.name, "batch write");
     for (const WriteRequest& write : writes) {
       if (const auto* put = std::get_if<PutRequest>(&write)) {
         insert(k, put->item);
@@ -312,7 +313,6 @@ struct Backend::Impl {
   }
 
   QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit) {
-    namespace ds = detail::sqlite;
     using Op = KeyCondition::Op;
     Call k = enter(table);
 
@@ -326,27 +326,27 @@ struct Backend::Impl {
     }
     check_query_key(k.t, query);
     const KeyCondition* cond = query.sk;
-    ds::RangeShape shape = ds::RangeShape::any;
+    detail::RangeShape shape = detail::RangeShape::any;
     std::optional<std::string> prefix_end;
     if (cond != nullptr) {
       switch (cond->op) {
         case Op::any:
-          shape = ds::RangeShape::any;
+          shape = detail::RangeShape::any;
           break;
         case Op::eq:
-          shape = ds::RangeShape::eq;
+          shape = detail::RangeShape::eq;
           break;
         case Op::lt:
-          shape = ds::RangeShape::lt;
+          shape = detail::RangeShape::lt;
           break;
         case Op::le:
-          shape = ds::RangeShape::le;
+          shape = detail::RangeShape::le;
           break;
         case Op::gt:
-          shape = ds::RangeShape::gt;
+          shape = detail::RangeShape::gt;
           break;
         case Op::ge:
-          shape = ds::RangeShape::ge;
+          shape = detail::RangeShape::ge;
           break;
         case Op::between:
           // DynamoDB rejects an empty range with a ValidationException rather than returning
@@ -356,11 +356,12 @@ struct Backend::Impl {
                                   cond->first + "\", \"" + cond->second +
                                   "\") has a lower bound greater than its upper bound");
           }
-          shape = ds::RangeShape::between;
+          shape = detail::RangeShape::between;
           break;
         case Op::begins_with:
-          prefix_end = ds::prefix_successor(cond->first);
-          shape = prefix_end ? ds::RangeShape::prefix_bounded : ds::RangeShape::prefix_unbounded;
+          prefix_end = detail::prefix_successor(cond->first);
+          shape = prefix_end ? detail::RangeShape::prefix_bounded
+                             : detail::RangeShape::prefix_unbounded;
           break;
       }
     }
@@ -373,41 +374,41 @@ struct Backend::Impl {
     // ?1 to ?3, which every statement of the query's shape takes.
     const auto bind_range = [&](sqlite3_stmt* s) {
       bind(k, s, 1, query.pk, "query", query.pk, {});
-      if (shape != ds::RangeShape::any) bind(k, s, 2, cond->first, "query", query.pk, {});
-      if (shape == ds::RangeShape::between) bind(k, s, 3, cond->second, "query", query.pk, {});
-      if (shape == ds::RangeShape::prefix_bounded) {
+      if (shape != detail::RangeShape::any) bind(k, s, 2, cond->first, "query", query.pk, {});
+      if (shape == detail::RangeShape::between) bind(k, s, 3, cond->second, "query", query.pk, {});
+      if (shape == detail::RangeShape::prefix_bounded) {
         bind(k, s, 3, *prefix_end, "query", query.pk, {});
       }
     };
-    std::optional<ds::RowFilter> filter;
+    std::optional<detail::RowFilter> filter;
     if (query.filter != nullptr) filter.emplace(*query.filter, k.t.spec);
-    ds::RowFilter* row_filter = filter ? &*filter : nullptr;
+    detail::RowFilter* row_filter = filter ? &*filter : nullptr;
 
     if (index == nullptr) {
-      ds::CachedStatement& cached = query_statement(k, shape, query.forward, has_start, false);
-      ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
+      detail::CachedStatement& cached = query_statement(k, shape, query.forward, has_start, false);
+      detail::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
       bind_range(use.get());
       if (has_start) bind(k, use.get(), 4, *query.exclusive_start_sk, "query", query.pk, {});
       // The rare page that could reach its byte budget: what it has read so far is summed, and
       // it goes on with the sized statement after `from` (a copy: the unsized row's text is
       // SQLite's until the statement is reset).
       std::string from;
-      std::optional<ds::StatementUse> sized_use;
+      std::optional<detail::StatementUse> sized_use;
       const auto read_size = [&](std::string_view through) -> std::size_t {
-        ds::CachedStatement& sum = read_size_statement(k, shape, query.forward, has_start);
-        ds::StatementUse sum_use(sum.stmt.get(), sum.in_use, k.t.name, "query");
+        detail::CachedStatement& sum = read_size_statement(k, shape, query.forward, has_start);
+        detail::StatementUse sum_use(sum.stmt.get(), sum.in_use, k.t.name, "query");
         bind_range(sum_use.get());
         if (has_start) bind(k, sum_use.get(), 4, *query.exclusive_start_sk, "query", query.pk, {});
         bind(k, sum_use.get(), 5, through, "query", query.pk, {});
         const int rc = sqlite3_step(sum_use.get());
         if (rc != SQLITE_ROW) {
-          ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
+          detail::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
         }
         return static_cast<std::size_t>(sqlite3_column_int64(sum_use.get(), 0));
       };
       const auto sized_after = [&](std::string_view start) -> sqlite3_stmt* {
         from.assign(start);
-        ds::CachedStatement& sized = query_statement(k, shape, query.forward, true, true);
+        detail::CachedStatement& sized = query_statement(k, shape, query.forward, true, true);
         sized_use.emplace(sized.stmt.get(), sized.in_use, k.t.name, "query");
         bind_range(sized_use->get());
         bind(k, sized_use->get(), 4, from, "query", query.pk, {});
@@ -416,13 +417,13 @@ struct Backend::Impl {
       return read_table_page(k, use.get(), query, row_filter, visit, read_size, sized_after);
     }
 
-    ds::CachedStatement& cached =
-        index_query_statement(k, *index, ds::query_variant(shape, query.forward, has_start), shape,
-                              query.forward, has_start);
-    ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
+    detail::CachedStatement& cached =
+        index_query_statement(k, *index, detail::query_variant(shape, query.forward, has_start),
+                              shape, query.forward, has_start);
+    detail::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
     sqlite3_stmt* s = use.get();
     bind_range(s);
-    if (has_start && shape != ds::RangeShape::eq) {
+    if (has_start && shape != detail::RangeShape::eq) {
       bind(k, s, 4, *query.exclusive_start_sk, "query", query.pk, {});
     }
     if (has_start) {
@@ -433,30 +434,29 @@ struct Backend::Impl {
   }
 
   ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit) {
-    namespace ds = detail::sqlite;
     Call k = enter(table);
-    const ds::TableState& t = k.t;
+    const detail::TableState& t = k.t;
     const std::size_t segments = scan.segments == 0 ? 1 : scan.segments;
     if (scan.segment >= segments) {
       throw ValidationError("pksk::sqlite: scan of table \"" + t.name + "\": segment " +
                             std::to_string(scan.segment) + " of " + std::to_string(segments));
     }
     if (scan.exclusive_start && segments > 1 &&
-        ds::segment_of(scan.exclusive_start->pk, segments) != scan.segment) {
+        detail::segment_of(scan.exclusive_start->pk, segments) != scan.segment) {
       throw ValidationError("pksk::sqlite: scan of table \"" + t.name +
                             "\": the start key is not in segment " + std::to_string(scan.segment));
     }
     const bool has_start = scan.exclusive_start.has_value();
-    ds::CachedStatement& cached = prepared(k, k.st.scans[has_start ? 1 : 0], [&] {
-      return StatementText{ds::scan_sql(t.spec, has_start), "scan (preparing it)"};
+    detail::CachedStatement& cached = prepared(k, k.st.scans[has_start ? 1 : 0], [&] {
+      return StatementText{detail::scan_sql(t.spec, has_start), "scan (preparing it)"};
     });
-    ds::StatementUse use(cached.stmt.get(), cached.in_use, t.name, "scan");
+    detail::StatementUse use(cached.stmt.get(), cached.in_use, t.name, "scan");
     sqlite3_stmt* s = use.get();
     if (has_start) {
       bind(k, s, 1, scan.exclusive_start->pk, "scan", scan.exclusive_start->pk, {});
       bind(k, s, 2, scan.exclusive_start->sk, "scan", scan.exclusive_start->pk, {});
     }
-    std::optional<ds::RowFilter> filter;
+    std::optional<detail::RowFilter> filter;
     if (scan.filter != nullptr) filter.emplace(*scan.filter, t.spec);
 
     ScanOutcome outcome;
@@ -464,10 +464,11 @@ struct Backend::Impl {
     for (bool first = true;; first = false) {
       const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
       if (rc == SQLITE_DONE) break;
-      if (rc != SQLITE_ROW) ds::throw_failure(k.db(), rc, t.name, "scan");
-      const std::string_view pk = ds::column_view(s, 0);
-      if (segments > 1 && ds::segment_of(pk, segments) != scan.segment) continue;
-      const ItemView item{pk, ds::column_view(s, 1), ds::column_view(s, 2), ds::column_view(s, 3),
+      if (rc != SQLITE_ROW) detail::throw_failure(k.db(), rc, t.name, "scan");
+      const std::string_view pk = detail::column_view(s, 0);
+      if (segments > 1 && detail::segment_of(pk, segments) != scan.segment) continue;
+      const ItemView item{pk, detail::column_view(s, 1), detail::column_view(s, 2),
+                          detail::column_view(s, 3),
                           static_cast<std::size_t>(sqlite3_column_int64(s, 4))};
       ++outcome.evaluated;
       bytes += item.size;
@@ -489,33 +490,33 @@ struct Backend::Impl {
   // The calling thread's connection; for a single-connection (in-memory) Backend, held under
   // its mutex for the call. Nothing else is locked on the query path.
   struct Lease {
-    detail::sqlite::ConnectionState& conn;
+    detail::ConnectionState& conn;
     std::unique_lock<std::recursive_mutex> serial;
   };
 
   // One call on one table: the table, the thread's connection and its statements for the table.
   struct Call {
-    const detail::sqlite::TableState& t;
-    detail::sqlite::ConnectionState& c;
-    detail::sqlite::TableStatements& st;
+    const detail::TableState& t;
+    detail::ConnectionState& c;
+    detail::TableStatements& st;
     std::unique_lock<std::recursive_mutex> serial;
     sqlite3* db() const noexcept { return c.db(); }
   };
 
   Lease connection() const {
-    detail::sqlite::Shared* shared = shared_.get();
+    detail::Shared* shared = shared_.get();
     if (shared == nullptr)
       throw BackendError(errc::misuse, "pksk::sqlite: use of a moved-from Backend");
-    detail::sqlite::ThreadCache& cache = detail::sqlite::thread_cache;
-    detail::sqlite::ConnectionState* conn = cache.backend_id == shared->id
-                                                ? cache.connection
-                                                : &const_cast<Impl*>(this)->thread_connection();
+    detail::ThreadCache& cache = detail::thread_cache;
+    detail::ConnectionState* conn = cache.backend_id == shared->id
+                                        ? cache.connection
+                                        : &const_cast<Impl*>(this)->thread_connection();
     if (shared->single_connection) return Lease{*conn, std::unique_lock(shared->serial)};
     return Lease{*conn, {}};
   }
 
   Call enter(const TableHandle& table) const {
-    const detail::sqlite::TableState& t = table.state();
+    const detail::TableState& t = table.state();
     if (t.owner != shared_.get()) {
       throw BackendError(errc::misuse, "pksk::sqlite: the handle of table \"" + t.name +
                                            "\" belongs to another Backend");
@@ -526,10 +527,9 @@ struct Backend::Impl {
 
   // The slow path, once per thread (or after the thread used another Backend): finds or opens
   // the thread's connection under the mutex and caches it.
-  detail::sqlite::ConnectionState& thread_connection() {
-    namespace ds = detail::sqlite;
-    ds::Shared& shared = *shared_;
-    ds::ConnectionState* found = nullptr;
+  detail::ConnectionState& thread_connection() {
+    detail::Shared& shared = *shared_;
+    detail::ConnectionState* found = nullptr;
     {
       const std::lock_guard lock(shared.mutex);
       if (shared.single_connection) {
@@ -541,38 +541,37 @@ struct Backend::Impl {
       }
     }
     if (found == nullptr) found = &adopt(open_connection());
-    ds::thread_cache = {shared.id, found};
+    detail::thread_cache = {shared.id, found};
     return *found;
   }
 
   // Registers a connection as the calling thread's, given back when the thread exits.
-  detail::sqlite::ConnectionState& adopt(std::unique_ptr<detail::sqlite::ConnectionState> conn) {
-    detail::sqlite::ConnectionState& out = *conn;
+  detail::ConnectionState& adopt(std::unique_ptr<detail::ConnectionState> conn) {
+    detail::ConnectionState& out = *conn;
     {
       const std::lock_guard lock(shared_->mutex);
       shared_->connections.emplace_back(std::this_thread::get_id(), std::move(conn));
     }
-    if (!shared_->single_connection) detail::sqlite::thread_exit.add(shared_);
-    detail::sqlite::thread_cache = {shared_->id, &out};
+    if (!shared_->single_connection) detail::thread_exit.add(shared_);
+    detail::thread_cache = {shared_->id, &out};
     return out;
   }
 
   // A new connection with this Backend's settings (per connection in SQLite: busy handler and
   // synchronous level).
-  std::unique_ptr<detail::sqlite::ConnectionState> open_connection() const {
-    namespace ds = detail::sqlite;
+  std::unique_ptr<detail::ConnectionState> open_connection() const {
     const Options& options = shared_->options;
     const int flags =
         (options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
         SQLITE_OPEN_NOMUTEX;
-    auto conn = std::make_unique<ds::ConnectionState>();
+    auto conn = std::make_unique<detail::ConnectionState>();
     sqlite3* raw = nullptr;
     const int rc = sqlite3_open_v2(shared_->path.c_str(), &raw, flags, nullptr);
     conn->conn.reset(raw);  // open_v2 hands out a handle (to close) even when it fails
-    if (rc != SQLITE_OK) ds::throw_failure(raw, rc, {}, open_operation());
+    if (rc != SQLITE_OK) detail::throw_failure(raw, rc, {}, open_operation());
     conn->busy_timeout = std::max(options.busy_timeout, std::chrono::milliseconds(0));
-    ds::check(raw, sqlite3_busy_handler(raw, &ds::ConnectionState::on_busy, conn.get()), {},
-              open_operation());
+    detail::check(raw, sqlite3_busy_handler(raw, &detail::ConnectionState::on_busy, conn.get()), {},
+                  open_operation());
     switch (options.synchronous) {
       case Synchronous::normal:
         pragma(raw, "PRAGMA synchronous = NORMAL");
@@ -590,14 +589,13 @@ struct Backend::Impl {
   // Creates the spec's indexes the table does not have yet: their key columns (generated from
   // the body, so that items written from now on are indexed) and the partial SQLite index. The
   // items already stored lack the index key attributes until Table::backfill_index writes them.
-  void add_indexes(detail::sqlite::ConnectionState& conn, const TableSpec& spec) const {
-    namespace ds = detail::sqlite;
+  void add_indexes(detail::ConnectionState& conn, const TableSpec& spec) const {
     if (spec.indexes.empty()) return;
     sqlite3* db = conn.db();
     const auto complete = [&] {
       std::vector<std::string> diffs;
-      const bool indexes_there = ds::missing_indexes(db, spec, diffs).empty();
-      const bool none_missing = indexes_there && ds::missing_index_columns(db, spec).empty();
+      const bool indexes_there = detail::missing_indexes(db, spec, diffs).empty();
+      const bool none_missing = indexes_there && detail::missing_index_columns(db, spec).empty();
       if (!diffs.empty()) {
         std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() + "\": ";
         for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
@@ -617,20 +615,20 @@ struct Backend::Impl {
               "is open read-only");
     }
     const std::string_view operation = "open_table (adding its indexes)";
-    detail::sqlite::run_control(conn, detail::sqlite::Control::begin, spec.name, operation);
+    detail::run_control(conn, detail::Control::begin, spec.name, operation);
     try {
       // Looked at again under the write lock: another connection may have added them meanwhile.
-      for (const std::string& column : ds::missing_index_columns(db, spec)) {
-        ds::for_each_row(db, ds::add_index_column_sql(spec, column), {}, spec.name, operation,
-                         [](sqlite3_stmt*) {});
+      for (const std::string& column : detail::missing_index_columns(db, spec)) {
+        detail::for_each_row(db, detail::add_index_column_sql(spec, column), {}, spec.name,
+                             operation, [](sqlite3_stmt*) {});
       }
       for (const TableIndex& index : spec.indexes) {
-        ds::for_each_row(db, ds::create_index_sql(spec, index), {}, spec.name, operation,
-                         [](sqlite3_stmt*) {});
+        detail::for_each_row(db, detail::create_index_sql(spec, index), {}, spec.name, operation,
+                             [](sqlite3_stmt*) {});
       }
-      detail::sqlite::run_control(conn, detail::sqlite::Control::commit, spec.name, operation);
+      detail::run_control(conn, detail::Control::commit, spec.name, operation);
     } catch (...) {
-      detail::sqlite::rollback(conn);
+      detail::rollback(conn);
       throw;
     }
   }
@@ -649,17 +647,16 @@ struct Backend::Impl {
   // A table's statement on this connection, prepared on its first use here. text() gives its
   // StatementText and is called only then, so that neither string is built once it is prepared.
   template <class Text>
-  static detail::sqlite::CachedStatement& prepared(Call& k, detail::sqlite::CachedStatement& cached,
-                                                   Text&& text) {
+  static detail::CachedStatement& prepared(Call& k, detail::CachedStatement& cached, Text&& text) {
     if (!cached.stmt) [[unlikely]] {
       const StatementText t = text();
-      cached.stmt = detail::sqlite::prepare(k.db(), t.sql, k.t.name, t.what);
+      cached.stmt = detail::prepare(k.db(), t.sql, k.t.name, t.what);
     }
     return cached;
   }
 
   // put, erase and get: one statement each, of the table's spec alone.
-  static sqlite3_stmt* statement(Call& k, detail::sqlite::CachedStatement& cached,
+  static sqlite3_stmt* statement(Call& k, detail::CachedStatement& cached,
                                  std::string (*sql)(const TableSpec&), std::string_view what) {
     return prepared(k, cached,
                     [&] {
@@ -675,9 +672,8 @@ struct Backend::Impl {
   }
 
   void insert(Call& k, const ItemView& item) {
-    namespace ds = detail::sqlite;
-    ds::StatementUse use(statement(k, k.st.put, &ds::put_sql, "put"), k.st.put.in_use, k.t.name,
-                         "put", /*rebinds_all=*/true);
+    detail::StatementUse use(statement(k, k.st.put, &detail::put_sql, "put"), k.st.put.in_use,
+                             k.t.name, "put", /*rebinds_all=*/true);
     sqlite3_stmt* s = use.get();
     bind(k, s, 1, item.pk, "put", item.pk, item.sk);
     bind(k, s, 2, item.sk, "put", item.pk, item.sk);
@@ -686,41 +682,39 @@ struct Backend::Impl {
     sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size));
     const int rc = step_write(k, s);
     if (rc != SQLITE_DONE)
-      ds::throw_failure(k.db(), rc, k.t.name, key_operation("put", item.pk, item.sk));
+      detail::throw_failure(k.db(), rc, k.t.name, key_operation("put", item.pk, item.sk));
   }
 
   bool remove(Call& k, ItemKey key) {
-    namespace ds = detail::sqlite;
-    ds::StatementUse use(statement(k, k.st.erase, &ds::erase_sql, "erase"), k.st.erase.in_use,
-                         k.t.name, "erase");
+    detail::StatementUse use(statement(k, k.st.erase, &detail::erase_sql, "erase"),
+                             k.st.erase.in_use, k.t.name, "erase");
     sqlite3_stmt* s = use.get();
     bind(k, s, 1, key.pk, "erase", key.pk, key.sk);
     bind(k, s, 2, key.sk, "erase", key.pk, key.sk);
     const int rc = step_write(k, s);
     if (rc != SQLITE_DONE)
-      ds::throw_failure(k.db(), rc, k.t.name, key_operation("erase", key.pk, key.sk));
+      detail::throw_failure(k.db(), rc, k.t.name, key_operation("erase", key.pk, key.sk));
     return sqlite3_changes64(k.db()) > 0;
   }
 
   bool read_item(Call& k, ItemKey key, std::string_view operation, ItemVisitor visit) {
-    namespace ds = detail::sqlite;
-    ds::StatementUse use(statement(k, k.st.get, &ds::get_sql, "get"), k.st.get.in_use, k.t.name,
-                         operation);
+    detail::StatementUse use(statement(k, k.st.get, &detail::get_sql, "get"), k.st.get.in_use,
+                             k.t.name, operation);
     sqlite3_stmt* s = use.get();
     bind(k, s, 1, key.pk, operation, key.pk, key.sk);
     bind(k, s, 2, key.sk, operation, key.pk, key.sk);
     const int rc = sqlite3_get_autocommit(k.db()) != 0 ? k.c.step_first(s) : sqlite3_step(s);
     if (rc == SQLITE_DONE) return false;
     if (rc != SQLITE_ROW)
-      ds::throw_failure(k.db(), rc, k.t.name, key_operation(operation, key.pk, key.sk));
-    visit(ItemView{key.pk, key.sk, ds::column_view(s, 0), ds::column_view(s, 1),
+      detail::throw_failure(k.db(), rc, k.t.name, key_operation(operation, key.pk, key.sk));
+    visit(ItemView{key.pk, key.sk, detail::column_view(s, 0), detail::column_view(s, 1),
                    static_cast<std::size_t>(sqlite3_column_int64(s, 2))});
     return true;
   }
 
   // The stored item with every attribute (keys and type included), as conditions see it.
   std::optional<AttributeValue> load(Call& k, ItemKey key) {
-    const detail::sqlite::TableState& t = k.t;
+    const detail::TableState& t = k.t;
     std::optional<AttributeValue> item;
     read_item(k, key, "read for a condition", [&](const ItemView& row) {
       AttributeValue body;
@@ -744,11 +738,11 @@ struct Backend::Impl {
     return empty;
   }
 
-  void require(const detail::sqlite::TableState& t, std::string_view operation, ItemKey key,
+  void require(const detail::TableState& t, std::string_view operation, ItemKey key,
                const Condition& condition, const std::optional<AttributeValue>& item) const {
     require(t, operation, key, condition, item ? &*item : nullptr);
   }
-  void require(const detail::sqlite::TableState& t, std::string_view operation, ItemKey key,
+  void require(const detail::TableState& t, std::string_view operation, ItemKey key,
                const Condition& condition, const AttributeValue* item) const {
     if (!evaluate(condition, item ? *item : no_item())) {
       throw ConditionFailed(
@@ -783,7 +777,7 @@ struct Backend::Impl {
 
   // Applies the actions but those `already_applied` says hold as they are.
   template <class AlreadyApplied>
-  static void apply_actions(const detail::sqlite::TableState& t, const UpdateRequest& request,
+  static void apply_actions(const detail::TableState& t, const UpdateRequest& request,
                             AttributeValue& item, AlreadyApplied&& already_applied) {
     for (const UpdateAction& action : request.actions) {
       const std::string& top = action.path.steps.front().name;
@@ -794,12 +788,12 @@ struct Backend::Impl {
       if (!already_applied(action)) apply(action, item);
     }
   }
-  static void apply_actions(const detail::sqlite::TableState& t, const UpdateRequest& request,
+  static void apply_actions(const detail::TableState& t, const UpdateRequest& request,
                             AttributeValue& item) {
     apply_actions(t, request, item, [](const UpdateAction&) { return false; });
   }
 
-  static void check_size(const detail::sqlite::TableState& t, const UpdateRequest& request,
+  static void check_size(const detail::TableState& t, const UpdateRequest& request,
                          std::size_t size) {
     if (size > max_item_bytes) {
       throw ItemTooLarge("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
@@ -810,7 +804,7 @@ struct Backend::Impl {
 
   // The item after an update: actions applied in order on the stored item (or on the key
   // alone), type set, body rendered back to plain JSON and measured as DynamoDB measures.
-  Stored updated(const detail::sqlite::TableState& t, const UpdateRequest& request,
+  Stored updated(const detail::TableState& t, const UpdateRequest& request,
                  std::optional<AttributeValue> current) const {
     AttributeValue item = current ? std::move(*current) : AttributeValue::empty_map();
     if (!current) {
@@ -836,7 +830,7 @@ struct Backend::Impl {
   }
 
   // Called from the handler of `e`: the error thrown wraps it.
-  [[noreturn, gnu::cold]] static void throw_not_an_object(const detail::sqlite::TableState& t,
+  [[noreturn, gnu::cold]] static void throw_not_an_object(const detail::TableState& t,
                                                           const ItemKey& key,
                                                           const DecodeError& e) {
     throw DecodeError("pksk table \"" + t.name + "\": the stored item " + key_text(key) +
@@ -844,7 +838,7 @@ struct Backend::Impl {
                       {}, std::current_exception());
   }
 
-  [[noreturn]] static void throw_canceled(const detail::sqlite::TableState& t,
+  [[noreturn]] static void throw_canceled(const detail::TableState& t,
                                           std::vector<CancellationReason> reasons) {
     std::string msg = "pksk table \"" + t.name + "\": transaction canceled, reasons [";
     for (std::size_t i = 0; i < reasons.size(); ++i) {
@@ -863,8 +857,7 @@ struct Backend::Impl {
   // partition key, 1,024 for the sort key) with a ValidationException, before anything is read
   // or written. Table never makes such a key, but the raw API takes any, and the page budget of
   // a query counts on the sort key's limit.
-  static void check_key(const detail::sqlite::TableState& t, std::string_view operation,
-                        ItemKey key) {
+  static void check_key(const detail::TableState& t, std::string_view operation, ItemKey key) {
     if (!key.pk.empty() && key.pk.size() <= max_partition_key_size && !key.sk.empty() &&
         key.sk.size() <= max_sort_key_size) [[likely]] {
       return;
@@ -874,7 +867,7 @@ struct Backend::Impl {
 
   // A query's partition key has the same limits (DynamoDB: "Size of hashkey has exceeded the
   // maximum size limit"), in the table and in an index alike; a longer one could match nothing.
-  static void check_query_key(const detail::sqlite::TableState& t, const RawQuery& query) {
+  static void check_query_key(const detail::TableState& t, const RawQuery& query) {
     if (!query.pk.empty() && query.pk.size() <= max_partition_key_size) [[likely]]
       return;
     throw ValidationError(
@@ -887,8 +880,9 @@ struct Backend::Impl {
                    std::to_string(max_partition_key_size)));
   }
 
-  [[noreturn, gnu::cold, gnu::noinline]] static void throw_key_refused(
-      const detail::sqlite::TableState& t, std::string_view operation, ItemKey key) {
+  [[noreturn, gnu::cold, gnu::noinline]] static void throw_key_refused(const detail::TableState& t,
+                                                                       std::string_view operation,
+                                                                       ItemKey key) {
     const bool partition = key.pk.empty() || key.pk.size() > max_partition_key_size;
     const std::string_view value = partition ? key.pk : key.sk;
     std::string msg = "pksk::sqlite: " + std::string(operation) + " on table \"" + t.name +
@@ -908,9 +902,9 @@ struct Backend::Impl {
   // Runs a pragma and returns the first column of its first row, if any.
   std::string pragma(sqlite3* db, std::string_view sql) const {
     std::string value;
-    detail::sqlite::for_each_row(db, sql, {}, {}, open_operation(), [&](sqlite3_stmt* s) {
+    detail::for_each_row(db, sql, {}, {}, open_operation(), [&](sqlite3_stmt* s) {
       if (value.empty()) {
-        value = std::string(detail::sqlite::column_view(s, 0));
+        value = std::string(detail::column_view(s, 0));
       }
     });
     return value;
@@ -933,29 +927,25 @@ struct Backend::Impl {
   static void bind(Call& k, sqlite3_stmt* s, int index, std::string_view text,
                    std::string_view operation, std::string_view pk,
                    std::optional<std::string_view> sk) {
-    const int rc = detail::sqlite::bind_text(s, index, text);
+    const int rc = detail::bind_text(s, index, text);
     if (rc != SQLITE_OK) {
-      detail::sqlite::throw_failure(k.db(), rc, k.t.name, key_operation(operation, pk, sk));
+      detail::throw_failure(k.db(), rc, k.t.name, key_operation(operation, pk, sk));
     }
   }
 
-  static detail::sqlite::CachedStatement& query_statement(Call& k, detail::sqlite::RangeShape shape,
-                                                          bool forward, bool has_start,
-                                                          bool sized) {
-    return prepared(
-        k, k.st.queries[detail::sqlite::query_variant(shape, forward, has_start, sized)], [&] {
-          return StatementText{
-              detail::sqlite::query_sql(k.t.spec, shape, forward, has_start, sized),
-              "query (preparing it)"};
-        });
+  static detail::CachedStatement& query_statement(Call& k, detail::RangeShape shape, bool forward,
+                                                  bool has_start, bool sized) {
+    return prepared(k, k.st.queries[detail::query_variant(shape, forward, has_start, sized)], [&] {
+      return StatementText{detail::query_sql(k.t.spec, shape, forward, has_start, sized),
+                           "query (preparing it)"};
+    });
   }
 
-  static detail::sqlite::CachedStatement& read_size_statement(Call& k,
-                                                              detail::sqlite::RangeShape shape,
-                                                              bool forward, bool has_start) {
+  static detail::CachedStatement& read_size_statement(Call& k, detail::RangeShape shape,
+                                                      bool forward, bool has_start) {
     return prepared(
-        k, k.st.read_sizes[detail::sqlite::query_variant(shape, forward, has_start, false)], [&] {
-          return StatementText{detail::sqlite::read_size_sql(k.t.spec, shape, forward, has_start),
+        k, k.st.read_sizes[detail::query_variant(shape, forward, has_start, false)], [&] {
+          return StatementText{detail::read_size_sql(k.t.spec, shape, forward, has_start),
                                "query (preparing its size sum)"};
         });
   }
@@ -971,23 +961,22 @@ struct Backend::Impl {
   // statement that selects the size column.
   template <class ReadSize, class SizedAfter>
   QueryOutcome read_table_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
-                               detail::sqlite::RowFilter* filter, ItemVisitor visit,
-                               ReadSize& read_size, SizedAfter& sized_after) {
-    namespace ds = detail::sqlite;
+                               detail::RowFilter* filter, ItemVisitor visit, ReadSize& read_size,
+                               SizedAfter& sized_after) {
     QueryOutcome outcome;
     std::size_t bytes = 0;
     bool sized = false;
     const std::size_t key_bytes = k.t.spec.pk_attribute.size() + k.t.spec.sk_attribute.size() +
                                   k.t.spec.type_attribute.size() + query.pk.size() +
                                   max_sort_key_size;
-    ItemView item{.pk = query.pk, .read_sk = ds::key_column<0>, .key_source = s};
+    ItemView item{.pk = query.pk, .read_sk = detail::key_column<0>, .key_source = s};
     for (bool first = true;; first = false) {
       const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW)
-        ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
-      item.type = ds::column_view(s, 1);
-      item.body = ds::column_view(s, 2);
+        detail::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
+      item.type = detail::column_view(s, 1);
+      item.body = detail::column_view(s, 2);
       item.key_source = s;
       if (sized) {
         item.size = static_cast<std::size_t>(sqlite3_column_int64(s, 3));
@@ -1022,19 +1011,19 @@ struct Backend::Impl {
   // As in a table query, a row's key is read only when someone asks for it, and the index sort
   // key, which only the cursor needs, is looked up for the page's last row.
   QueryOutcome read_index_page(Call& k, const TableIndex& index, sqlite3_stmt* s,
-                               const RawQuery& query, detail::sqlite::RowFilter* filter,
+                               const RawQuery& query, detail::RowFilter* filter,
                                ItemVisitor visit) {
-    namespace ds = detail::sqlite;
     QueryOutcome outcome;
     std::size_t bytes = 0;
-    ItemView item{.read_pk = ds::key_column<0>, .read_sk = ds::key_column<1>, .key_source = s};
+    ItemView item{
+        .read_pk = detail::key_column<0>, .read_sk = detail::key_column<1>, .key_source = s};
     for (bool first = true;; first = false) {
       const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW)
-        ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
-      item.type = ds::column_view(s, 2);
-      item.body = ds::column_view(s, 3);
+        detail::throw_failure(k.db(), rc, k.t.name, key_operation("query", query.pk, {}));
+      item.type = detail::column_view(s, 2);
+      item.body = detail::column_view(s, 3);
       item.size = static_cast<std::size_t>(sqlite3_column_int64(s, 4));
       ++outcome.evaluated;
       bytes += item.size;
@@ -1055,19 +1044,18 @@ struct Backend::Impl {
     return outcome;
   }
 
-  static detail::sqlite::CachedStatement& index_query_statement(Call& k, const TableIndex& index,
-                                                                std::size_t variant,
-                                                                detail::sqlite::RangeShape shape,
-                                                                bool forward, bool has_start) {
+  static detail::CachedStatement& index_query_statement(Call& k, const TableIndex& index,
+                                                        std::size_t variant,
+                                                        detail::RangeShape shape, bool forward,
+                                                        bool has_start) {
     return prepared(k, index_statements(k, index).queries[variant], [&] {
-      return StatementText{
-          detail::sqlite::index_query_sql(k.t.spec, index, shape, forward, has_start),
-          "query of index " + index.name + " (preparing it)"};
+      return StatementText{detail::index_query_sql(k.t.spec, index, shape, forward, has_start),
+                           "query of index " + index.name + " (preparing it)"};
     });
   }
 
-  static detail::sqlite::TableStatements::IndexStatements& index_statements(
-      Call& k, const TableIndex& index) {
+  static detail::TableStatements::IndexStatements& index_statements(Call& k,
+                                                                    const TableIndex& index) {
     const auto position = static_cast<std::size_t>(&index - k.t.spec.indexes.data());
     if (k.st.indexes.size() <= position) k.st.indexes.resize(position + 1);
     return k.st.indexes[position];
@@ -1077,17 +1065,17 @@ struct Backend::Impl {
   // transaction, so the item is there as the query saw it.
   static std::string index_sort_key_of(Call& k, const TableIndex& index, std::string_view pk,
                                        std::string_view sk) {
-    namespace ds = detail::sqlite;
-    ds::CachedStatement& cached = prepared(k, index_statements(k, index).sort_key_of, [&] {
-      return StatementText{ds::index_sort_key_sql(k.t.spec, index),
+    detail::CachedStatement& cached = prepared(k, index_statements(k, index).sort_key_of, [&] {
+      return StatementText{detail::index_sort_key_sql(k.t.spec, index),
                            "query of index " + index.name + " (preparing its cursor)"};
     });
-    ds::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
+    detail::StatementUse use(cached.stmt.get(), cached.in_use, k.t.name, "query");
     bind(k, use.get(), 1, pk, "query", pk, sk);
     bind(k, use.get(), 2, sk, "query", pk, sk);
     const int rc = sqlite3_step(use.get());
-    if (rc != SQLITE_ROW) ds::throw_failure(k.db(), rc, k.t.name, key_operation("query", pk, sk));
-    return std::string(ds::column_view(use.get(), 0));
+    if (rc != SQLITE_ROW)
+      detail::throw_failure(k.db(), rc, k.t.name, key_operation("query", pk, sk));
+    return std::string(detail::column_view(use.get(), 0));
   }
 };
 
@@ -1097,14 +1085,14 @@ PKSK_DECL const std::string& Backend::TableHandle::name() const {
 PKSK_DECL const TableSpec& Backend::TableHandle::spec() const {
   return state().spec;
 }
-PKSK_DECL const detail::sqlite::TableState& Backend::TableHandle::state() const {
+PKSK_DECL const detail::TableState& Backend::TableHandle::state() const {
   if (state_ == nullptr)
     throw BackendError(errc::misuse, "pksk::sqlite: use of an empty TableHandle");
   return *state_;
 }
 
 PKSK_DECL Backend::Backend(std::string path, Options options)
-    : shared_(std::make_shared<detail::sqlite::Shared>()) {
+    : shared_(std::make_shared<detail::Shared>()) {
   Impl{shared_}.construct(std::move(path), options);
 }
 
