@@ -35,8 +35,8 @@ namespace pksk::sqlite::detail {
 // The codec's helpers this file reads bodies with (pksk::detail, the library-wide detail).
 using pksk::detail::PaddedBuffer;
 using pksk::detail::PathedFailure;
-using pksk::detail::PlainDecimal;
 using pksk::detail::plain_number_text;
+using pksk::detail::PlainDecimal;
 using pksk::detail::read_plain_value;
 using pksk::detail::throw_invalid_json;
 
