@@ -3,7 +3,7 @@
 // pksk::dynamodb::Backend's definitions: inline through backend.hpp in header-only mode,
 // compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION. The Backend's members hand
 // each call to Backend::Impl (backend_impl.ipp), whose steps are grouped by concern:
-//   client.ipp         credentials, signing, libcurl, retries
+//   client.ipp         credentials, transport (libcurl or the program's), signing, retries
 //   answers.ipp        reading DynamoDB's answers, and its refusals as pksk's errors
 //   control_plane.ipp  open_table: DescribeTable, CreateTable, UpdateTable, waits
 //   items.ipp          the item operations: get, put, update, erase, batches, query, scan

@@ -71,19 +71,25 @@ struct Backend::Shared {
   Options options;
   std::string region;
   std::string endpoint;
-  Credentials credentials;
-  std::mutex mutex;  // guards tables
+  // Replaced, never changed in place, when the provider gives new ones: a request keeps those
+  // it was signed with.
+  std::shared_ptr<const Credentials> credentials;
+  std::mutex credentials_mutex;  // guards credentials when there is a provider
+  std::mutex mutex;              // guards tables
   std::vector<std::unique_ptr<TableSpec>> tables;
 };
 
 struct Backend::Impl {
   const std::shared_ptr<Shared>& shared_;
 
-  // client.ipp: the credentials, signing, sending and retries.
+  // client.ipp: the credentials, the transport, signing and retries.
   void construct(Options options);
   // The calling thread's exchange, or a fresh one when a visitor calls back into the backend
   // while the thread's own is still being read.
   using Lease = pksk::detail::ThreadLease<detail::Exchange>;
+  static Credentials provided(const CredentialsProvider& provider);
+  std::shared_ptr<const Credentials> credentials();
+  std::shared_ptr<const Credentials> renew_credentials(const Credentials* stale);
   static detail::Retry retry_for(const Condition* condition);
   std::string request_token();
   static std::string key_text(const std::optional<ItemKey>& key);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The client: where requests go and how they are sent. The region, the endpoint and the
-// credentials (resolve_credentials, once), each request signed with SigV4 and sent over
-// libcurl with a handle per thread, and the retries with backoff of throttled requests, 5xx
-// answers and lost ones.
+// credentials (a program's provider, or resolve_credentials once), each request signed
+// with SigV4 and handed to the transport (a program's, or libcurl's handle per thread),
+// and the retries with backoff of throttled requests, 5xx answers and lost ones.
 
 #include "backend_impl.ipp"
 
@@ -11,12 +11,56 @@ namespace pksk::dynamodb {
 
 inline void Backend::Impl::construct(Options options) {
   shared_->region = resolve_region(options.region, options.profile);
-  shared_->credentials = resolve_credentials(options.credentials, options.profile);
+  shared_->credentials = std::make_shared<const Credentials>(
+      options.credentials_provider ? provided(options.credentials_provider)
+                                   : resolve_credentials(options.credentials, options.profile));
   shared_->endpoint = options.endpoint.empty()
                           ? "https://dynamodb." + shared_->region + ".amazonaws.com"
                           : options.endpoint;
   (void)detail::split_url(shared_->endpoint);  // a ValidationError now, not on first use
   shared_->options = std::move(options);
+}
+
+// What the program's provider gives, checked as resolve_credentials checks what it finds.
+inline Credentials Backend::Impl::provided(const CredentialsProvider& provider) {
+  Credentials given = provider();
+  std::optional<std::chrono::system_clock::time_point> expiration = given.expiration;
+  std::optional<Credentials> out = detail::credentials_from(
+      std::move(given.access_key_id), std::move(given.secret_access_key),
+      std::move(given.session_token), "what Options::credentials_provider gave");
+  if (!out) {
+    throw BackendError(errc::access_denied,
+                       "pksk::dynamodb: Options::credentials_provider gave no access key id and "
+                       "no secret access key");
+  }
+  out->expiration = expiration;
+  return std::move(*out);
+}
+
+// The credentials to sign the next request with. Without a provider they never change, and
+// are read without a lock. With one, they are asked for again from five minutes before they
+// expire, by one thread while the others wait (a provider may be slow: it may be a network
+// call), and replaced, so that a request signed with the old ones keeps them.
+inline std::shared_ptr<const Credentials> Backend::Impl::credentials() {
+  const CredentialsProvider& provider = shared_->options.credentials_provider;
+  if (!provider) return shared_->credentials;
+  const std::lock_guard lock(shared_->credentials_mutex);
+  const std::optional<std::chrono::system_clock::time_point>& expiration =
+      shared_->credentials->expiration;
+  if (expiration && std::chrono::system_clock::now() + std::chrono::minutes(5) >= *expiration)
+    shared_->credentials = std::make_shared<const Credentials>(provided(provider));
+  return shared_->credentials;
+}
+
+// After DynamoDB said that the token of `stale` has expired: new credentials from the
+// provider, unless another thread has already replaced those.
+inline std::shared_ptr<const Credentials> Backend::Impl::renew_credentials(
+    const Credentials* stale) {
+  const std::lock_guard lock(shared_->credentials_mutex);
+  if (shared_->credentials.get() == stale)
+    shared_->credentials =
+        std::make_shared<const Credentials>(provided(shared_->options.credentials_provider));
+  return shared_->credentials;
 }
 
 // An unconditional put or erase leaves the same item however often it is applied (a retried
@@ -54,17 +98,25 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body, co
   x.request.headers.push_back({"Content-Type", "application/x-amz-json-1.0"});
   x.request.headers.push_back({"X-Amz-Target", "DynamoDB_20120810." + std::string(operation)});
   x.request.body = std::move(body);
-  detail::CurlHandle& http = detail::thread_handle(shared_->id, shared_);
+  // libcurl, with this thread's handle, unless the program gave its own transport.
+  detail::CurlHandle* const http =
+      options.transport ? nullptr : &detail::thread_handle(shared_->id, shared_);
   thread_local std::mt19937_64 random{std::random_device{}()};
 
   const auto start = std::chrono::steady_clock::now();
   std::string last_failure;
   NativeError last_native{NativeError::Origin::dynamodb};
   errc last_code = errc::unavailable;
+  bool renewed = false;  // the credentials, once, after an ExpiredTokenException
   for (int attempt = 1;; ++attempt) {
-    detail::sign_v4(x.request, shared_->credentials, shared_->region, "dynamodb",
+    const std::shared_ptr<const Credentials> signer = credentials();
+    detail::sign_v4(x.request, *signer, shared_->region, "dynamodb",
                     detail::amz_timestamp(std::chrono::system_clock::now()));
-    http.post(x.request, options.connect_timeout, options.request_timeout, x.response);
+    if (http != nullptr) {
+      http->post(x.request, options.connect_timeout, options.request_timeout, x.response);
+    } else {
+      x.response = options.transport(x.request);
+    }
     if (x.response.status == 200) return lease;
     bool maybe_applied = false;
     if (x.response.status == 0) {
@@ -75,6 +127,13 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body, co
     } else {
       detail::ServiceError error = detail::parse_service_error(x.parser, x.response.body);
       last_code = detail::error_code_of(error.type, x.response.status);
+      if (error.type == "ExpiredTokenException" && options.credentials_provider && !renewed) {
+        // Signed again with the provider's new credentials and sent at once: the expired
+        // token was refused before anything was applied.
+        renew_credentials(signer.get());
+        renewed = true;
+        continue;
+      }
       if (x.response.status < 500 && !is_retryable(last_code)) {
         raise(std::move(error), static_cast<int>(x.response.status), spec, key, what, cancellation);
       }
