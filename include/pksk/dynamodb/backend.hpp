@@ -28,7 +28,8 @@
 namespace pksk::dynamodb {
 
 class Backend {
-  // What the operations share (requests, retries, answers), in impl/backend.ipp.
+  // What the operations share: declared in impl/backend_impl.ipp, defined in the .ipp files
+  // beside it, one per concern (impl/backend.ipp lists them).
   struct Impl;
   struct Shared;
 

@@ -39,7 +39,8 @@ struct TableState;
 namespace pksk::sqlite {
 
 class Backend {
-  // What the operations share (connections, statements, transactions), in impl/backend.ipp.
+  // What the operations share: declared in impl/backend_impl.ipp, defined in the .ipp files
+  // beside it, one per concern (impl/backend.ipp lists them).
   struct Impl;
 
  public:
