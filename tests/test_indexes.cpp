@@ -463,7 +463,7 @@ TEST_CASE("the query plans use the intended index") {
   pksk::Table table{backend, "shop", {.indexes = {"gsi1", "gsi2"}}};
   table.put(Order{"c1", "o1", "open", 1});
   sqlite3* db = backend.native_handle();
-  namespace ds = pksk::detail::sqlite;
+  namespace ds = pksk::sqlite::detail;
   const pksk::TableSpec spec{"shop", "pk", "sk", "type", {"gsi1", "gsi2"}};
 
   // The primary key's plans are asserted in test_reads.

@@ -428,7 +428,7 @@ TEST_CASE("EXPLAIN QUERY PLAN: a primary query and a scan use the primary key") 
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
   const pksk::TableSpec spec{"shop"};
-  namespace ds = pksk::detail::sqlite;
+  namespace ds = pksk::sqlite::detail;
   const auto plan = [&](const std::string& sql) {
     sqlite3_stmt* s = nullptr;
     REQUIRE(sqlite3_prepare_v2(backend.native_handle(), ("EXPLAIN QUERY PLAN " + sql).c_str(), -1,

@@ -383,7 +383,7 @@ TEST_CASE("between is inclusive and rejects an empty range as DynamoDB does", "[
 }
 
 TEST_CASE("begins_with is a byte prefix, whatever the last bytes of the prefix", "[sqlite]") {
-  using pksk::detail::sqlite::prefix_successor;
+  using pksk::sqlite::detail::prefix_successor;
   CHECK(prefix_successor("abc") == "abd");
   CHECK(prefix_successor("a\xff") == "b");
   CHECK(prefix_successor("a\xfe\xff\xff") == "a\xff");
@@ -664,7 +664,7 @@ TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]"
 }
 
 TEST_CASE("a query runs on the primary key index without sorting", "[sqlite]") {
-  using namespace pksk::detail::sqlite;
+  using namespace pksk::sqlite::detail;
   pksk::sqlite::Backend b{":memory:"};
   b.open_table({.name = "t"});
   for (std::size_t shape = 0; shape < range_shape_count; ++shape) {

@@ -2,10 +2,12 @@
 #pragma once
 // pksk::dynamodb::Backend: the Backend contract (backend/backend.hpp) over DynamoDB's JSON API,
 // for Amazon DynamoDB or anything that speaks it (DynamoDB Local, ScyllaDB Alternator,
-// LocalStack). Requests are rendered by detail/request.hpp, signed with SigV4, sent over
-// libcurl with a handle per thread, retried with backoff on throttling, 5xx answers and dropped
-// connections; answers are read with simdjson On-Demand and each item is handed to the visitor
-// as views into the response, as the SQLite backend hands views into its rows.
+// LocalStack). Requests are rendered by detail/request.hpp, signed with SigV4 (with the
+// credentials of Options, or of the program's Options::credentials_provider), sent over libcurl
+// with a handle per thread (or through the program's Options::transport, transport.hpp),
+// retried with backoff on throttling, 5xx answers and dropped connections; answers are read
+// with simdjson On-Demand and each item is handed to the visitor as views into the response,
+// as the SQLite backend hands views into its rows.
 //
 // This header declares the Backend; its definitions are in impl/backend.ipp, included at the
 // end in header-only mode and compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION,
@@ -26,7 +28,8 @@
 namespace pksk::dynamodb {
 
 class Backend {
-  // What the operations share (requests, retries, answers), in impl/backend.ipp.
+  // What the operations share: declared in impl/backend_impl.ipp, defined in the .ipp files
+  // beside it, one per concern (impl/backend.ipp lists them).
   struct Impl;
   struct Shared;
 

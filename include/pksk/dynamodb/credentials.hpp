@@ -5,7 +5,9 @@
 // file. Roles, SSO and the instance metadata service are not consulted: give the credentials
 // they yield explicitly or through the environment.
 
+#include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +21,16 @@ struct Credentials {
   std::string access_key_id{};
   std::string secret_access_key{};
   std::string session_token{};  // temporary credentials only
+  // When temporary credentials stop working; none for long-term keys. A Backend with a
+  // credentials provider asks it again before then (Options::credentials_provider).
+  std::optional<std::chrono::system_clock::time_point> expiration{};
 };
+
+// Gives the credentials requests are signed with (Options::credentials_provider): called when
+// the Backend is made, again when those it gave are about to expire, and when DynamoDB says the
+// token has expired. Called from any thread that uses the Backend, one call at a time; a
+// BackendError it throws reaches the caller of the operation that needed the credentials.
+using CredentialsProvider = std::function<Credentials()>;
 
 // Where a profile is read from. Empty fields are taken as the SDKs take them.
 struct ProfileOptions {

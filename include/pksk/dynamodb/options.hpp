@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The DynamoDB backend's options: where it sends requests, with which credentials, how it
-// retries, and whether it creates missing tables and writes exactly once.
+// The DynamoDB backend's options: where it sends requests and through what, with which
+// credentials, how it retries, and whether it creates missing tables and writes exactly once.
 
 #include <chrono>
 #include <optional>
 #include <string>
 
 #include "credentials.hpp"
+#include "transport.hpp"
 
 namespace pksk::dynamodb {
 
@@ -27,9 +28,19 @@ struct Options {
   std::string region{};  // empty: resolve_region (AWS_REGION, AWS_DEFAULT_REGION, the profile)
   // Empty: resolve_credentials (the environment, then the profile's files).
   std::optional<Credentials> credentials{};
+  // Where credentials come from when they change while the Backend lives (a role's temporary
+  // credentials, a secrets store). Called when the Backend is made, again when the credentials
+  // it gave are within five minutes of their `expiration`, and once more when DynamoDB answers
+  // ExpiredTokenException (the request is then signed again and resent). Given, `credentials`
+  // and the profile are not consulted for credentials. Empty: `credentials` or
+  // resolve_credentials, once, when the Backend is made.
+  CredentialsProvider credentials_provider{};
   ProfileOptions profile{};
   std::chrono::milliseconds connect_timeout{3000};
   std::chrono::milliseconds request_timeout{10000};  // one attempt, answer included
+  // Sends each signed request and returns the answer (transport.hpp). Empty: libcurl, with a
+  // handle per thread that keeps its connection open, and the two timeouts above.
+  Transport transport{};
   RetryOptions retry{};
   // open_table creates a missing table (on-demand capacity) and waits until it is ACTIVE. For
   // development and tests: off, a missing table is a BackendError.

@@ -31,15 +31,16 @@
 
 struct sqlite3;  // <sqlite3.h>'s connection, for native_handle()
 
-namespace pksk::detail::sqlite {
+namespace pksk::sqlite::detail {
 struct Shared;
 struct TableState;
-}  // namespace pksk::detail::sqlite
+}  // namespace pksk::sqlite::detail
 
 namespace pksk::sqlite {
 
 class Backend {
-  // What the operations share (connections, statements, transactions), in impl/backend.ipp.
+  // What the operations share: declared in impl/backend_impl.ipp, defined in the .ipp files
+  // beside it, one per concern (impl/backend.ipp lists them).
   struct Impl;
 
  public:
@@ -55,9 +56,9 @@ class Backend {
    private:
     friend class Backend;
     friend struct Backend::Impl;
-    explicit TableHandle(const detail::sqlite::TableState* state) : state_(state) {}
-    PKSK_DECL const detail::sqlite::TableState& state() const;
-    const detail::sqlite::TableState* state_ = nullptr;
+    explicit TableHandle(const detail::TableState* state) : state_(state) {}
+    PKSK_DECL const detail::TableState& state() const;
+    const detail::TableState* state_ = nullptr;
   };
 
   // `path` is a file name (created if absent unless read_only), or ":memory:" (or "") for a
@@ -132,7 +133,7 @@ class Backend {
 
  private:
   // Shared with the table handles and, weakly, with the threads that hold a connection.
-  std::shared_ptr<detail::sqlite::Shared> shared_;
+  std::shared_ptr<detail::Shared> shared_;
 };
 
 static_assert(pksk::Backend<Backend>);

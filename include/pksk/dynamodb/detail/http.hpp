@@ -16,18 +16,13 @@
 #include <vector>
 
 #include "../../error.hpp"
+#include "../transport.hpp"
 #include "sigv4.hpp"
 
 namespace pksk::dynamodb::detail {
 
-struct HttpResponse {
-  long status = 0;              // 0 when no answer came (see transport_error)
-  std::string body;             // reused between requests: its capacity stays
-  std::string transport_error;  // libcurl's message when the request did not complete
-  // False when the request surely never reached the server (no connection could be made), so
-  // that sending it again cannot apply it twice.
-  bool maybe_sent = true;
-};
+// Public (transport.hpp): a program's transport returns it.
+using dynamodb::HttpResponse;
 
 struct CurlGlobal {
   CurlGlobal() {

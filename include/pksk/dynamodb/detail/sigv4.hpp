@@ -19,21 +19,13 @@
 #include "../../detail/hmac_sha256.hpp"
 #include "../../error.hpp"
 #include "../credentials.hpp"
+#include "../transport.hpp"
 
 namespace pksk::dynamodb::detail {
 
-struct HttpHeader {
-  std::string name;
-  std::string value;
-};
-
-struct HttpRequest {
-  std::string method = "POST";
-  std::string url;  // scheme://host[:port][/path], the path percent-encoded as it is sent
-  std::vector<std::pair<std::string, std::string>> query;  // decoded; encoded when signed
-  std::vector<HttpHeader> headers;
-  std::string body;
-};
+// The request types are public (transport.hpp): a program's transport sends them.
+using dynamodb::HttpHeader;
+using dynamodb::HttpRequest;
 
 // "20150830T123600Z": the time SigV4 signs, in UTC.
 inline std::string amz_timestamp(std::chrono::system_clock::time_point now) {

@@ -34,7 +34,7 @@
 #include "handle.hpp"
 #include "sql.hpp"
 
-namespace pksk::detail::sqlite {
+namespace pksk::sqlite::detail {
 
 struct CachedStatement {
   Statement stmt;
@@ -150,4 +150,4 @@ struct ThreadCache {
 };
 inline thread_local ThreadCache thread_cache;
 
-}  // namespace pksk::detail::sqlite
+}  // namespace pksk::sqlite::detail

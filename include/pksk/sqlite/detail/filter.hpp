@@ -30,7 +30,15 @@
 #include "../../expr/evaluate.hpp"
 #include "../../expr/expression.hpp"
 
-namespace pksk::detail::sqlite {
+namespace pksk::sqlite::detail {
+
+// The codec's helpers this file reads bodies with (pksk::detail, the library-wide detail).
+using pksk::detail::PaddedBuffer;
+using pksk::detail::PathedFailure;
+using pksk::detail::plain_number_text;
+using pksk::detail::PlainDecimal;
+using pksk::detail::read_plain_value;
+using pksk::detail::throw_invalid_json;
 
 // The segment of a parallel scan an item belongs to: a stable hash of its partition key, so a
 // partition is never split between segments.
@@ -340,4 +348,4 @@ class RowFilter {
   std::vector<bool> seen_;               // per comparison, in the row being read
 };
 
-}  // namespace pksk::detail::sqlite
+}  // namespace pksk::sqlite::detail

@@ -15,7 +15,7 @@
 // pragma_table_list, pragma_table_xinfo's hidden column and sqlite3_changes64.
 static_assert(SQLITE_VERSION_NUMBER >= 3037000, "pksk's SQLite backend needs SQLite 3.37 or later");
 
-namespace pksk::detail::sqlite {
+namespace pksk::sqlite::detail {
 
 struct ConnectionCloser {
   // close_v2 rather than close: should a statement outlive the connection by mistake, the
@@ -165,4 +165,4 @@ class StatementUse {
   bool clear_;
 };
 
-}  // namespace pksk::detail::sqlite
+}  // namespace pksk::sqlite::detail

@@ -15,7 +15,7 @@
 #include "handle.hpp"
 #include "sql.hpp"
 
-namespace pksk::detail::sqlite {
+namespace pksk::sqlite::detail {
 
 // Runs a one-off statement with text parameters and hands each row to `row`.
 template <class Row>
@@ -237,4 +237,4 @@ inline void record_storage_format(sqlite3* db, std::string_view table) {
                {std::to_string(storage_format_version)}, table, operation, [](sqlite3_stmt*) {});
 }
 
-}  // namespace pksk::detail::sqlite
+}  // namespace pksk::sqlite::detail

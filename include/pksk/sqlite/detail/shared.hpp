@@ -12,7 +12,7 @@
 #include "../options.hpp"
 #include "connections.hpp"
 
-namespace pksk::detail::sqlite {
+namespace pksk::sqlite::detail {
 
 // What a Backend shares between its threads and with its table handles, at a stable address so
 // that handles stay valid when the Backend is moved. Threads reach their connection through
@@ -60,4 +60,4 @@ struct ThreadExit {
 };
 inline thread_local ThreadExit thread_exit;
 
-}  // namespace pksk::detail::sqlite
+}  // namespace pksk::sqlite::detail

@@ -13,7 +13,7 @@
 #include "../../error.hpp"
 #include "../../key/condition.hpp"
 
-namespace pksk::detail::sqlite {
+namespace pksk::sqlite::detail {
 
 // Names are spliced into SQL as quoted identifiers; restricting them to [A-Za-z0-9_] means no
 // quoting rule of SQLite's can be reached by a name, and the file stays easy to query by hand.
@@ -347,4 +347,4 @@ inline std::string scan_sql(const TableSpec& spec, bool has_start) {
   return sql;
 }
 
-}  // namespace pksk::detail::sqlite
+}  // namespace pksk::sqlite::detail

@@ -13,7 +13,7 @@
 #include "connections.hpp"
 #include "handle.hpp"
 
-namespace pksk::detail::sqlite {
+namespace pksk::sqlite::detail {
 
 // BEGIN IMMEDIATE, COMMIT and ROLLBACK, prepared once per connection on first use: every
 // conditional write, update, transaction and batch runs two of them, and sqlite3_exec would
@@ -82,4 +82,4 @@ class WriteTransaction {
   bool done_ = false;
 };
 
-}  // namespace pksk::detail::sqlite
+}  // namespace pksk::sqlite::detail

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// DynamoDB's answers: reading their JSON in place with simdjson On-Demand, a Query or Scan
+// page handed to the visitor, and a refusal thrown as pksk's error (detail/errors.hpp maps
+// DynamoDB's error types to pksk::errc).
+
+#include "backend_impl.ipp"
+
+namespace pksk::dynamodb {
+
+inline void Backend::Impl::fail_parse(simdjson::error_code error) {
+  throw BackendError(errc::backend_failure,
+                     std::string("pksk::dynamodb: an answer that does not parse: ") +
+                         simdjson::error_message(error));
+}
+
+inline simdjson::ondemand::object Backend::Impl::object_of(simdjson::ondemand::value value) {
+  simdjson::ondemand::object out;
+  if (auto error = value.get_object().get(out)) fail_parse(error);
+  return out;
+}
+
+inline simdjson::ondemand::array Backend::Impl::array_of(simdjson::ondemand::value value) {
+  simdjson::ondemand::array out;
+  if (auto error = value.get_array().get(out)) fail_parse(error);
+  return out;
+}
+
+template <class Result>
+inline simdjson::ondemand::value Backend::Impl::value_of(Result&& result) {
+  simdjson::ondemand::value out;
+  if (auto error = std::forward<Result>(result).get(out)) fail_parse(error);
+  return out;
+}
+
+template <class Each>
+inline void Backend::Impl::for_each_object_member(simdjson::ondemand::object object, Each&& each) {
+  for (auto member : object) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (auto error = std::move(member).get(field)) fail_parse(error);
+    if (auto error = field.unescaped_key().get(key)) fail_parse(error);
+    each(key, field.value());
+  }
+}
+
+// each(name, value) for the members of the answer's top-level object.
+template <class Each>
+inline void Backend::Impl::for_each_member(detail::Exchange& x, Each&& each) {
+  std::string& body = x.response.body;
+  const std::size_t size = body.size();
+  body.reserve(size + simdjson::SIMDJSON_PADDING);
+  if (auto error = x.parser.iterate(body.data(), size, body.capacity()).get(x.document))
+    fail_parse(error);
+  simdjson::ondemand::object root;
+  if (auto error = x.document.get_object().get(root)) fail_parse(error);
+  for_each_object_member(root, each);
+}
+
+// A Query or Scan answer: Items to the visitor (those the client-side filter keeps),
+// ScannedCount as the items evaluated, LastEvaluatedKey to on_last_key. One function for
+// queries and scans alike: on_last_key is a FunctionRef too.
+inline void Backend::Impl::read_page(
+    detail::Exchange& x, const TableSpec& spec, const std::optional<Condition>& client_filter,
+    std::size_t& evaluated, ItemVisitor visit,
+    pksk::detail::FunctionRef<void(simdjson::ondemand::object&)> on_last_key) {
+  for_each_member(x, [&](std::string_view name, simdjson::ondemand::value value) {
+    if (name == "Items") {
+      for (auto entry : array_of(value)) {
+        simdjson::ondemand::object object = object_of(value_of(entry));
+        const ItemView item = detail::item_view(object, spec);
+        if (client_filter) {
+          // The item's text is found for the filter (the object read to its end), then the
+          // object is rewound for the visitor.
+          const std::string_view text = pksk::detail::item_text(item.live, item.body);
+          if (!evaluate(*client_filter, detail::attributes_of(text))) continue;
+          if (auto error = object.reset().error()) fail_parse(error);
+        }
+        visit(item);
+      }
+    } else if (name == "ScannedCount") {
+      std::uint64_t n = 0;
+      if (auto error = value.get_uint64().get(n)) fail_parse(error);
+      evaluated = static_cast<std::size_t>(n);
+    } else if (name == "LastEvaluatedKey") {
+      simdjson::ondemand::object key = object_of(value);
+      on_last_key(key);
+    }
+  });
+}
+
+inline void Backend::Impl::raise(detail::ServiceError error, int status, const TableSpec& spec,
+                                 const std::optional<ItemKey>& key, std::string_view what,
+                                 detail::Cancellation cancellation) {
+  const std::string where =
+      "pksk table \"" + spec.name + "\": " + std::string(what) + key_text(key) + ": ";
+  const std::string said = " (DynamoDB: " + error.type + ": " + error.message + ")";
+  NativeError native{NativeError::Origin::dynamodb, status, error.type};
+  if (error.type == "TransactionCanceledException" &&
+      cancellation == detail::Cancellation::as_single_write && error.reasons.size() == 1) {
+    switch (error.reasons.front()) {
+      case CancellationReason::condition_failed:
+        throw ConditionFailed(where + "condition failed" + said, std::move(native));
+      case CancellationReason::item_too_large:
+        throw ItemTooLarge(where + "item too large" + said, std::move(native));
+      case CancellationReason::validation:
+        throw ValidationError(where + "refused" + said, std::move(native));
+      case CancellationReason::throttled:
+        throw BackendError(errc::throttled, where + "throttled" + said, std::move(native));
+      case CancellationReason::conflict:
+        throw BackendError(errc::conflict, where + "conflict" + said, std::move(native));
+      case CancellationReason::none:
+        break;
+    }
+  }
+  switch (detail::error_code_of(error.type, status)) {
+    case errc::condition_failed:
+      throw ConditionFailed(where + "condition failed" + said, std::move(native));
+    case errc::transaction_canceled: {
+      std::string msg = where + "transaction canceled, reasons [";
+      for (std::size_t i = 0; i < error.reasons.size(); ++i) {
+        if (i) msg += ", ";
+        msg += to_string(error.reasons[i]);
+      }
+      throw TransactionCanceled(msg + "]" + said, std::move(error.reasons), std::move(native));
+    }
+    case errc::validation:
+      if (detail::says_item_too_large(error.message))
+        throw ItemTooLarge(where + "item too large" + said, std::move(native));
+      throw ValidationError(where + "refused" + said, std::move(native));
+    default:
+      throw BackendError(detail::error_code_of(error.type, status), where + "failed" + said,
+                         std::move(native));
+  }
+}
+
+}  // namespace pksk::dynamodb

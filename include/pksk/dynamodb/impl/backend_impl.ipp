@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// pksk::dynamodb::Backend's private parts, declared: the state its handles share (Shared) and
+// Backend::Impl, one member function per step, each defined in the room of its concern (the
+// .ipp named beside each group below). Included by those rooms; the Backend's own definitions
+// are in backend.ipp.
+
+#include <simdjson.h>
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+#include "../../backend/backend.hpp"
+#include "../../codec/attribute_value_read.hpp"
+#include "../../codec/body_format.hpp"
+#include "../../detail/thread_lease.hpp"
+#include "../../error.hpp"
+#include "../../expr/evaluate.hpp"
+#include "../backend.hpp"
+#include "../credentials.hpp"
+#include "../detail/errors.hpp"
+#include "../detail/http.hpp"
+#include "../detail/request.hpp"
+#include "../detail/response.hpp"
+#include "../detail/sigv4.hpp"
+
+namespace pksk::dynamodb::detail {
+
+// Whether a request may be sent again when its first answer was lost. An update (ADD, append)
+// or a conditional write applied once and then again would be applied twice, or fail its own
+// condition: those are retried only when DynamoDB surely did not apply them (throttling, no
+// connection made), and otherwise fail with a BackendError that says the outcome is unknown.
+enum class Retry : unsigned char { always, when_not_applied };
+
+// How a TransactionCanceledException is reported: as a transaction's (TransactionCanceled with
+// its reasons), or, for one write sent as a transaction, as that write's own error.
+enum class Cancellation : unsigned char { as_transaction, as_single_write };
+
+// attribute_exists(pk) AND condition.
+inline Condition exists_and(const TableSpec& spec, const Condition& condition) {
+  Condition exists{Condition::Op::exists, {}, {}};
+  exists.operands.push_back(
+      {Operand::Kind::path, AttributePath{{{spec.pk_attribute, 0, false}}}, {}});
+  return Condition{Condition::Op::all, {}, {std::move(exists), condition}};
+}
+
+// A request and its answer, reused by one thread: buffers keep their capacity.
+struct Exchange {
+  HttpRequest request;
+  HttpResponse response;
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document document;
+};
+
+}  // namespace pksk::dynamodb::detail
+
+namespace pksk::dynamodb {
+
+struct Backend::Shared {
+  std::uint64_t id = detail::next_client_id();
+  Options options;
+  std::string region;
+  std::string endpoint;
+  // Replaced, never changed in place, when the provider gives new ones: a request keeps those
+  // it was signed with.
+  std::shared_ptr<const Credentials> credentials;
+  std::mutex credentials_mutex;  // guards credentials when there is a provider
+  std::mutex mutex;              // guards tables
+  std::vector<std::unique_ptr<TableSpec>> tables;
+};
+
+struct Backend::Impl {
+  const std::shared_ptr<Shared>& shared_;
+
+  // client.ipp: the credentials, the transport, signing and retries.
+  void construct(Options options);
+  // The calling thread's exchange, or a fresh one when a visitor calls back into the backend
+  // while the thread's own is still being read.
+  using Lease = pksk::detail::ThreadLease<detail::Exchange>;
+  static Credentials provided(const CredentialsProvider& provider);
+  std::shared_ptr<const Credentials> credentials();
+  std::shared_ptr<const Credentials> renew_credentials(const Credentials* stale);
+  static detail::Retry retry_for(const Condition* condition);
+  std::string request_token();
+  static std::string key_text(const std::optional<ItemKey>& key);
+  Lease send(std::string_view operation, std::string body, const TableSpec& spec,
+             std::optional<ItemKey> key, std::string_view what,
+             detail::Retry retry = detail::Retry::always,
+             detail::Cancellation cancellation = detail::Cancellation::as_transaction);
+
+  // answers.ipp: reading answers, a page, a refusal as pksk's error.
+  [[noreturn]] static void fail_parse(simdjson::error_code error);
+  static simdjson::ondemand::object object_of(simdjson::ondemand::value value);
+  static simdjson::ondemand::array array_of(simdjson::ondemand::value value);
+  template <class Result>
+  static simdjson::ondemand::value value_of(Result&& result);
+  template <class Each>
+  static void for_each_object_member(simdjson::ondemand::object object, Each&& each);
+  template <class Each>
+  static void for_each_member(detail::Exchange& x, Each&& each);
+  static void read_page(detail::Exchange& x, const TableSpec& spec,
+                        const std::optional<Condition>& client_filter, std::size_t& evaluated,
+                        ItemVisitor visit,
+                        pksk::detail::FunctionRef<void(simdjson::ondemand::object&)> on_last_key);
+  [[noreturn]] void raise(detail::ServiceError error, int status, const TableSpec& spec,
+                          const std::optional<ItemKey>& key, std::string_view what,
+                          detail::Cancellation cancellation);
+
+  // control_plane.ipp: open_table: DescribeTable, CreateTable, UpdateTable, waits.
+  TableHandle open_table(const TableSpec& spec);
+  // A key schema as DescribeTable lists it: (attribute name, HASH or RANGE) in order.
+  using KeySchema = std::vector<std::pair<std::string, std::string>>;
+  struct Description {
+    std::string status;  // empty: no such table
+    KeySchema schema;
+    std::vector<std::pair<std::string, std::string>> attributes;  // name, S/N/B
+    struct Gsi {
+      std::string name;
+      KeySchema schema;
+      std::string status;
+    };
+    std::vector<Gsi> indexes;
+  };
+  static KeySchema read_named_pairs(simdjson::ondemand::value v, const char* second);
+  static std::string read_string(simdjson::ondemand::value v);
+  std::string describe(const TableSpec& spec);
+  Description description(const TableSpec& spec);
+  static void check_schema(const TableSpec& spec,
+                           const std::vector<std::pair<std::string, std::string>>& schema,
+                           const std::vector<std::pair<std::string, std::string>>& attributes);
+  static void append_attribute_definition(std::string& body, std::string_view name);
+  static void append_key_schema(std::string& body, std::string_view pk, std::string_view sk);
+  static void append_index_definition(std::string& body, const TableIndex& index);
+  void create(const TableSpec& spec);
+  void add_index(const TableSpec& spec, const TableIndex& index);
+
+  // items.ipp: get, put, update, erase, transact, batches, query and scan.
+  bool get(TableHandle table, ItemKey key, ItemVisitor visit);
+  void put(TableHandle table, const PutRequest& request);
+  void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit);
+  bool erase(TableHandle table, const EraseRequest& request);
+  void transact(TableHandle table, std::span<const WriteRequest> writes);
+  void batch_write(TableHandle table, std::span<const WriteRequest> writes,
+                   std::vector<std::size_t>& unprocessed);
+  bool erase_item(const TableSpec& spec, const EraseRequest& request, detail::Retry retry);
+  void send_once(const TableSpec& spec, const WriteRequest& write, ItemKey key,
+                 std::string_view what);
+  void batch_write_group(const TableSpec& spec, std::span<const WriteRequest> writes,
+                         std::size_t offset, std::vector<std::size_t>& unprocessed);
+  void batch_get(TableHandle table, std::span<const ItemKey> keys, IndexedItemVisitor visit,
+                 std::vector<std::size_t>& unprocessed);
+  QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit);
+  ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit);
+};
+
+}  // namespace pksk::dynamodb

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// The client: where requests go and how they are sent. The region, the endpoint and the
+// credentials (a program's provider, or resolve_credentials once), each request signed
+// with SigV4 and handed to the transport (a program's, or libcurl's handle per thread),
+// and the retries with backoff of throttled requests, 5xx answers and lost ones.
+
+#include "backend_impl.ipp"
+
+namespace pksk::dynamodb {
+
+inline void Backend::Impl::construct(Options options) {
+  shared_->region = resolve_region(options.region, options.profile);
+  shared_->credentials = std::make_shared<const Credentials>(
+      options.credentials_provider ? provided(options.credentials_provider)
+                                   : resolve_credentials(options.credentials, options.profile));
+  shared_->endpoint = options.endpoint.empty()
+                          ? "https://dynamodb." + shared_->region + ".amazonaws.com"
+                          : options.endpoint;
+  (void)detail::split_url(shared_->endpoint);  // a ValidationError now, not on first use
+  shared_->options = std::move(options);
+}
+
+// What the program's provider gives, checked as resolve_credentials checks what it finds.
+inline Credentials Backend::Impl::provided(const CredentialsProvider& provider) {
+  Credentials given = provider();
+  std::optional<std::chrono::system_clock::time_point> expiration = given.expiration;
+  std::optional<Credentials> out = detail::credentials_from(
+      std::move(given.access_key_id), std::move(given.secret_access_key),
+      std::move(given.session_token), "what Options::credentials_provider gave");
+  if (!out) {
+    throw BackendError(errc::access_denied,
+                       "pksk::dynamodb: Options::credentials_provider gave no access key id and "
+                       "no secret access key");
+  }
+  out->expiration = expiration;
+  return std::move(*out);
+}
+
+// The credentials to sign the next request with. Without a provider they never change, and
+// are read without a lock. With one, they are asked for again from five minutes before they
+// expire, by one thread while the others wait (a provider may be slow: it may be a network
+// call), and replaced, so that a request signed with the old ones keeps them.
+inline std::shared_ptr<const Credentials> Backend::Impl::credentials() {
+  const CredentialsProvider& provider = shared_->options.credentials_provider;
+  if (!provider) return shared_->credentials;
+  const std::lock_guard lock(shared_->credentials_mutex);
+  const std::optional<std::chrono::system_clock::time_point>& expiration =
+      shared_->credentials->expiration;
+  if (expiration && std::chrono::system_clock::now() + std::chrono::minutes(5) >= *expiration)
+    shared_->credentials = std::make_shared<const Credentials>(provided(provider));
+  return shared_->credentials;
+}
+
+// After DynamoDB said that the token of `stale` has expired: new credentials from the
+// provider, unless another thread has already replaced those.
+inline std::shared_ptr<const Credentials> Backend::Impl::renew_credentials(
+    const Credentials* stale) {
+  const std::lock_guard lock(shared_->credentials_mutex);
+  if (shared_->credentials.get() == stale)
+    shared_->credentials =
+        std::make_shared<const Credentials>(provided(shared_->options.credentials_provider));
+  return shared_->credentials;
+}
+
+// An unconditional put or erase leaves the same item however often it is applied (a retried
+// erase may then report that it removed nothing); a conditional one could fail its own
+// condition the second time.
+inline detail::Retry Backend::Impl::retry_for(const Condition* condition) {
+  return condition == nullptr ? detail::Retry::always : detail::Retry::when_not_applied;
+}
+
+inline std::string Backend::Impl::request_token() {
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  constexpr char digits[] = "0123456789abcdef";
+  std::string token(32, '0');
+  for (char& c : token) c = digits[random() & 15];
+  return token;
+}
+
+inline std::string Backend::Impl::key_text(const std::optional<ItemKey>& key) {
+  if (!key) return "";
+  return " of pk \"" + std::string(key->pk) + "\", sk \"" + std::string(key->sk) + '"';
+}
+
+// Sends one request, retrying what may be retried, and returns the exchange holding the
+// answer (status 200). Throws the pksk error that DynamoDB's refusal maps to.
+inline auto Backend::Impl::send(std::string_view operation, std::string body, const TableSpec& spec,
+                                std::optional<ItemKey> key, std::string_view what,
+                                detail::Retry retry, detail::Cancellation cancellation) -> Lease {
+  Lease lease;
+  detail::Exchange& x = *lease;
+  const Options& options = shared_->options;
+  x.request.method = "POST";
+  x.request.url = shared_->endpoint;
+  x.request.query.clear();
+  x.request.headers.clear();
+  x.request.headers.push_back({"Content-Type", "application/x-amz-json-1.0"});
+  x.request.headers.push_back({"X-Amz-Target", "DynamoDB_20120810." + std::string(operation)});
+  x.request.body = std::move(body);
+  // libcurl, with this thread's handle, unless the program gave its own transport.
+  detail::CurlHandle* const http =
+      options.transport ? nullptr : &detail::thread_handle(shared_->id, shared_);
+  thread_local std::mt19937_64 random{std::random_device{}()};
+
+  const auto start = std::chrono::steady_clock::now();
+  std::string last_failure;
+  NativeError last_native{NativeError::Origin::dynamodb};
+  errc last_code = errc::unavailable;
+  bool renewed = false;  // the credentials, once, after an ExpiredTokenException
+  for (int attempt = 1;; ++attempt) {
+    const std::shared_ptr<const Credentials> signer = credentials();
+    detail::sign_v4(x.request, *signer, shared_->region, "dynamodb",
+                    detail::amz_timestamp(std::chrono::system_clock::now()));
+    if (http != nullptr) {
+      http->post(x.request, options.connect_timeout, options.request_timeout, x.response);
+    } else {
+      x.response = options.transport(x.request);
+    }
+    if (x.response.status == 200) return lease;
+    bool maybe_applied = false;
+    if (x.response.status == 0) {
+      last_failure = "no answer: " + x.response.transport_error;
+      maybe_applied = x.response.maybe_sent;
+      last_native = {NativeError::Origin::dynamodb, 0, {}};
+      last_code = errc::unavailable;
+    } else {
+      detail::ServiceError error = detail::parse_service_error(x.parser, x.response.body);
+      last_code = detail::error_code_of(error.type, x.response.status);
+      if (error.type == "ExpiredTokenException" && options.credentials_provider && !renewed) {
+        // Signed again with the provider's new credentials and sent at once: the expired
+        // token was refused before anything was applied.
+        renew_credentials(signer.get());
+        renewed = true;
+        continue;
+      }
+      if (x.response.status < 500 && !is_retryable(last_code)) {
+        raise(std::move(error), static_cast<int>(x.response.status), spec, key, what, cancellation);
+      }
+      last_failure =
+          "HTTP " + std::to_string(x.response.status) + " " + error.type + ": " + error.message;
+      last_native = {NativeError::Origin::dynamodb, static_cast<int>(x.response.status),
+                     std::move(error.type)};
+      // Throttling refuses a request before it is applied; a 5xx may come after.
+      maybe_applied = x.response.status >= 500;
+    }
+    if (maybe_applied && retry == detail::Retry::when_not_applied) {
+      throw BackendError(errc::unknown_outcome,
+                         "pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
+                             "\"" + key_text(key) +
+                             ": the answer was lost, so whether it was applied is unknown (it "
+                             "is not sent again: it could apply twice): " +
+                             last_failure,
+                         std::move(last_native));
+    }
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    if (attempt >= options.retry.max_attempts || elapsed >= options.retry.max_total) {
+      throw BackendError(last_code,
+                         "pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
+                             "\"" + key_text(key) + " failed after " + std::to_string(attempt) +
+                             " attempts: " + last_failure,
+                         std::move(last_native));
+    }
+    const auto ceiling = std::min<std::chrono::milliseconds>(
+        options.retry.max_delay, options.retry.base_delay * (1LL << std::min(attempt - 1, 20)));
+    std::uniform_int_distribution<long long> jitter(0, ceiling.count());
+    const auto delay = std::chrono::milliseconds(jitter(random));
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(delay, options.retry.max_total - elapsed));
+  }
+}
+
+}  // namespace pksk::dynamodb

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// The control plane, for open_table: DescribeTable to check a table's key schema and its
+// indexes, CreateTable and UpdateTable to add what is missing (with
+// Options::create_missing_tables), and the wait until the table and its indexes are ACTIVE.
+
+#include "answers.ipp"  // its templates
+#include "backend_impl.ipp"
+
+namespace pksk::dynamodb {
+
+inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
+  {
+    const std::lock_guard lock(shared_->mutex);
+    for (const auto& known : shared_->tables) {
+      if (known->name == spec.name && known->pk_attribute == spec.pk_attribute &&
+          known->sk_attribute == spec.sk_attribute &&
+          known->type_attribute == spec.type_attribute && known->indexes == spec.indexes) {
+        return TableHandle(known.get());
+      }
+    }
+  }
+  std::string status = describe(spec);
+  if (status.empty()) {
+    if (!shared_->options.create_missing_tables) {
+      throw BackendError(errc::missing_table,
+                         "pksk::dynamodb: table \"" + spec.name + "\" does not exist at " +
+                             shared_->endpoint +
+                             " (create it, or set Options::create_missing_tables for development)");
+    }
+    create(spec);
+    status = describe(spec);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (status != "ACTIVE") {
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw BackendError(errc::unavailable, "pksk::dynamodb: table \"" + spec.name +
+                                                "\" is still " + status + " after 60 s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    status = describe(spec);
+  }
+  const std::lock_guard lock(shared_->mutex);
+  shared_->tables.push_back(std::make_unique<TableSpec>(spec));
+  return TableHandle(shared_->tables.back().get());
+}
+
+// A KeySchema ("KeyType") or AttributeDefinitions ("AttributeType") list as (name, value).
+inline auto Backend::Impl::read_named_pairs(simdjson::ondemand::value v, const char* second)
+    -> KeySchema {
+  KeySchema out;
+  for (auto entry : array_of(v)) {
+    std::string_view n, t;
+    simdjson::ondemand::object o = object_of(value_of(entry));
+    if (auto error = o.find_field_unordered("AttributeName").get_string().get(n)) fail_parse(error);
+    if (auto error = o.find_field_unordered(second).get_string().get(t)) fail_parse(error);
+    out.emplace_back(std::string(n), std::string(t));
+  }
+  return out;
+}
+
+inline std::string Backend::Impl::read_string(simdjson::ondemand::value v) {
+  std::string_view s;
+  if (auto error = v.get_string().get(s)) fail_parse(error);
+  return std::string(s);
+}
+
+// The table's status once its schema has been checked against the spec, with the spec's
+// indexes ACTIVE; empty when the table does not exist. A missing index is added (UpdateTable)
+// with Options::create_missing_tables, and refused without.
+inline std::string Backend::Impl::describe(const TableSpec& spec) {
+  Description d = description(spec);
+  if (d.status.empty()) return {};
+  check_schema(spec, d.schema, d.attributes);
+  std::string status = d.status;
+  for (const TableIndex& index : spec.indexes) {
+    const KeySchema expected{{index.pk_attribute, "HASH"}, {index.sk_attribute, "RANGE"}};
+    const auto found =
+        std::find_if(d.indexes.begin(), d.indexes.end(),
+                     [&](const Description::Gsi& g) { return g.name == index.name; });
+    if (found == d.indexes.end()) {
+      if (!shared_->options.create_missing_tables) {
+        throw BackendError(errc::schema_mismatch,
+                           "pksk::dynamodb: table \"" + spec.name + "\" has no global secondary " +
+                               "index \"" + index.name + "\" (add it, or set " +
+                               "Options::create_missing_tables for development)");
+      }
+      if (d.status == "ACTIVE") add_index(spec, index);
+      return "ADDING INDEX";
+    }
+    if (found->schema != expected) {
+      throw BackendError(errc::schema_mismatch,
+                         "pksk::dynamodb: index \"" + index.name + "\" of table \"" + spec.name +
+                             "\" does not have the key schema [" + index.pk_attribute + " HASH, " +
+                             index.sk_attribute + " RANGE]");
+    }
+    if (found->status != "ACTIVE") status = "index " + found->status;
+  }
+  return status;
+}
+
+inline auto Backend::Impl::description(const TableSpec& spec) -> Description {
+  std::string body = "{";
+  detail::append_table_name(body, spec);
+  body += '}';
+  Description d;
+  try {
+    Lease x = send("DescribeTable", std::move(body), spec, std::nullopt, "open_table");
+    for_each_member(*x, [&](std::string_view, simdjson::ondemand::value table) {
+      for_each_object_member(
+          object_of(table), [&](std::string_view name, simdjson::ondemand::value v) {
+            if (name == "TableStatus") {
+              d.status = read_string(v);
+            } else if (name == "KeySchema") {
+              d.schema = read_named_pairs(v, "KeyType");
+            } else if (name == "AttributeDefinitions") {
+              d.attributes = read_named_pairs(v, "AttributeType");
+            } else if (name == "GlobalSecondaryIndexes") {
+              for (auto entry : array_of(v)) {
+                Description::Gsi& g = d.indexes.emplace_back();
+                for_each_object_member(object_of(value_of(entry)),
+                                       [&](std::string_view field, simdjson::ondemand::value f) {
+                                         if (field == "IndexName") g.name = read_string(f);
+                                         if (field == "IndexStatus") g.status = read_string(f);
+                                         if (field == "KeySchema")
+                                           g.schema = read_named_pairs(f, "KeyType");
+                                       });
+              }
+            }
+          });
+    });
+  } catch (const BackendError& e) {
+    if (e.kind() == errc::missing_table) return {};
+    throw;
+  }
+  return d;
+}
+
+inline void Backend::Impl::check_schema(
+    const TableSpec& spec, const std::vector<std::pair<std::string, std::string>>& schema,
+    const std::vector<std::pair<std::string, std::string>>& attributes) {
+  const auto type_of = [&](const std::string& name) {
+    for (const auto& [n, t] : attributes) {
+      if (n == name) return t;
+    }
+    return std::string("?");
+  };
+  const std::vector<std::pair<std::string, std::string>> expected{{spec.pk_attribute, "HASH"},
+                                                                  {spec.sk_attribute, "RANGE"}};
+  if (schema != expected || type_of(spec.pk_attribute) != "S" ||
+      type_of(spec.sk_attribute) != "S") {
+    std::string found;
+    for (const auto& [n, t] : schema)
+      found += (found.empty() ? "" : ", ") + n + " " + t + " " + type_of(n);
+    throw BackendError(errc::schema_mismatch, "pksk::dynamodb: table \"" + spec.name +
+                                                  "\" has the key schema [" + found +
+                                                  "]; pksk needs [" + spec.pk_attribute +
+                                                  " HASH S, " + spec.sk_attribute + " RANGE S]");
+  }
+}
+
+inline void Backend::Impl::append_attribute_definition(std::string& body, std::string_view name) {
+  body += "{\"AttributeName\":";
+  detail::append_json_string(body, name);
+  body += ",\"AttributeType\":\"S\"}";
+}
+
+// "KeySchema":[pk HASH, sk RANGE], of the table or of an index.
+inline void Backend::Impl::append_key_schema(std::string& body, std::string_view pk,
+                                             std::string_view sk) {
+  body += "\"KeySchema\":[{\"AttributeName\":";
+  detail::append_json_string(body, pk);
+  body += ",\"KeyType\":\"HASH\"},{\"AttributeName\":";
+  detail::append_json_string(body, sk);
+  body += ",\"KeyType\":\"RANGE\"}]";
+}
+
+// An index's definition: its key schema, every attribute projected (items read through it
+// decode as from the table).
+inline void Backend::Impl::append_index_definition(std::string& body, const TableIndex& index) {
+  body += "{\"IndexName\":";
+  detail::append_json_string(body, index.name);
+  body += ',';
+  append_key_schema(body, index.pk_attribute, index.sk_attribute);
+  body += ",\"Projection\":{\"ProjectionType\":\"ALL\"}}";
+}
+
+inline void Backend::Impl::create(const TableSpec& spec) {
+  std::string body = "{";
+  detail::append_table_name(body, spec);
+  body += ",\"AttributeDefinitions\":[";
+  append_attribute_definition(body, spec.pk_attribute);
+  body += ',';
+  append_attribute_definition(body, spec.sk_attribute);
+  for (const TableIndex& index : spec.indexes) {
+    body += ',';
+    append_attribute_definition(body, index.pk_attribute);
+    body += ',';
+    append_attribute_definition(body, index.sk_attribute);
+  }
+  body += "],";
+  append_key_schema(body, spec.pk_attribute, spec.sk_attribute);
+  if (!spec.indexes.empty()) {
+    body += ",\"GlobalSecondaryIndexes\":[";
+    for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
+      if (i) body += ',';
+      append_index_definition(body, spec.indexes[i]);
+    }
+    body += ']';
+  }
+  body += ",\"BillingMode\":\"PAY_PER_REQUEST\"}";
+  try {
+    (void)send("CreateTable", std::move(body), spec, std::nullopt, "open_table (creating it)");
+  } catch (const BackendError& e) {
+    // Another process created it between the look and the create: its schema is checked next.
+    if (e.native().type != "ResourceInUseException") throw;
+  }
+}
+
+// UpdateTable: adds one global secondary index (DynamoDB adds one at a time, and fills it from
+// the items that already have its key attributes).
+inline void Backend::Impl::add_index(const TableSpec& spec, const TableIndex& index) {
+  std::string body = "{";
+  detail::append_table_name(body, spec);
+  body += ",\"AttributeDefinitions\":[";
+  append_attribute_definition(body, index.pk_attribute);
+  body += ',';
+  append_attribute_definition(body, index.sk_attribute);
+  body += "],\"GlobalSecondaryIndexUpdates\":[{\"Create\":";
+  append_index_definition(body, index);
+  body += "}]}";
+  try {
+    (void)send("UpdateTable", std::move(body), spec, std::nullopt, "open_table (adding index)");
+  } catch (const BackendError& e) {
+    // Another process is adding it (or another index) already: waited for by the caller.
+    if (e.native().type != "ResourceInUseException" && e.native().type != "LimitExceededException")
+      throw;
+  }
+}
+
+}  // namespace pksk::dynamodb

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// pksk::sqlite::Backend::Impl, declared: what the Backend's operations share, one member
+// function per step, each defined in the room of its concern (the .ipp named beside each group
+// below). Included by those rooms; the Backend's own definitions are in backend.ipp.
+
+#include <sqlite3.h>
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <variant>
+#include <vector>
+#include "../../backend/backend.hpp"
+#include "../../codec/attribute_value_read.hpp"
+#include "../../codec/body_patch.hpp"
+#include "../../codec/item_size.hpp"
+#include "../../error.hpp"
+#include "../../expr/evaluate.hpp"
+#include "../../expr/render.hpp"
+#include "../../key/condition.hpp"
+#include "../backend.hpp"
+#include "../detail/connections.hpp"
+#include "../detail/filter.hpp"
+#include "../detail/handle.hpp"
+#include "../detail/schema.hpp"
+#include "../detail/shared.hpp"
+#include "../detail/sql.hpp"
+#include "../detail/transaction.hpp"
+
+namespace pksk::sqlite {
+
+struct Backend::Impl {
+  const std::shared_ptr<detail::Shared>& shared_;
+
+  // connections.ipp: the file, its pragmas, the connection of each thread, a call's lease.
+  const std::string& path() const noexcept;
+  void construct(std::string path, Options options);
+  // The calling thread's connection; for a single-connection (in-memory) Backend, held under
+  // its mutex for the call. Nothing else is locked on the query path.
+  struct Lease {
+    detail::ConnectionState& conn;
+    std::unique_lock<std::recursive_mutex> serial;
+  };
+  // One call on one table: the table, the thread's connection and its statements for the table.
+  struct Call {
+    const detail::TableState& t;
+    detail::ConnectionState& c;
+    detail::TableStatements& st;
+    std::unique_lock<std::recursive_mutex> serial;
+    sqlite3* db() const noexcept { return c.db(); }
+  };
+  Lease connection() const;
+  Call enter(const TableHandle& table) const;
+  detail::ConnectionState& thread_connection();
+  detail::ConnectionState& adopt(std::unique_ptr<detail::ConnectionState> conn);
+  std::unique_ptr<detail::ConnectionState> open_connection() const;
+  bool is_file() const noexcept;
+  std::string open_operation() const;
+  std::string pragma(sqlite3* db, std::string_view sql) const;
+
+  // schema.ipp: open_table, creating or checking tables and their indexes.
+  TableHandle open_table(const TableSpec& spec);
+  void add_indexes(detail::ConnectionState& conn, const TableSpec& spec) const;
+
+  // statements.ipp: a call's prepared statements, binding, the key limits.
+  // A statement's SQL and the operation its preparation's error names.
+  struct StatementText {
+    std::string sql;
+    std::string what;
+  };
+  template <class Text>
+  static detail::CachedStatement& prepared(Call& k, detail::CachedStatement& cached, Text&& text);
+  static sqlite3_stmt* statement(Call& k, detail::CachedStatement& cached,
+                                 std::string (*sql)(const TableSpec&), std::string_view what);
+  static int step_write(Call& k, sqlite3_stmt* s);
+  static std::string key_text(ItemKey key);
+  static void check_key(const detail::TableState& t, std::string_view operation, ItemKey key);
+  static void check_query_key(const detail::TableState& t, const RawQuery& query);
+  // inline here: with noinline, g++ refuses a later inline declaration.
+  [[noreturn, gnu::cold, gnu::noinline]] static inline void throw_key_refused(
+      const detail::TableState& t, std::string_view operation, ItemKey key);
+  static std::string key_operation(std::string_view operation, std::string_view pk,
+                                   std::optional<std::string_view> sk);
+  static void bind(Call& k, sqlite3_stmt* s, int index, std::string_view text,
+                   std::string_view operation, std::string_view pk,
+                   std::optional<std::string_view> sk);
+
+  // reads.ipp: get, batch_get, query and scan, with DynamoDB's paging.
+  bool get(TableHandle table, ItemKey key, ItemVisitor visit);
+  void batch_get(TableHandle table, std::span<const ItemKey> keys, IndexedItemVisitor visit,
+                 std::vector<std::size_t>& unprocessed);
+  QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit);
+  ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit);
+  bool read_item(Call& k, ItemKey key, std::string_view operation, ItemVisitor visit);
+  static detail::CachedStatement& query_statement(Call& k, detail::RangeShape shape, bool forward,
+                                                  bool has_start, bool sized);
+  static detail::CachedStatement& read_size_statement(Call& k, detail::RangeShape shape,
+                                                      bool forward, bool has_start);
+  template <class ReadSize, class SizedAfter>
+  QueryOutcome read_table_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
+                               detail::RowFilter* filter, ItemVisitor visit, ReadSize& read_size,
+                               SizedAfter& sized_after);
+  QueryOutcome read_index_page(Call& k, const TableIndex& index, sqlite3_stmt* s,
+                               const RawQuery& query, detail::RowFilter* filter, ItemVisitor visit);
+  static detail::CachedStatement& index_query_statement(Call& k, const TableIndex& index,
+                                                        std::size_t variant,
+                                                        detail::RangeShape shape, bool forward,
+                                                        bool has_start);
+  static detail::TableStatements::IndexStatements& index_statements(Call& k,
+                                                                    const TableIndex& index);
+  static std::string index_sort_key_of(Call& k, const TableIndex& index, std::string_view pk,
+                                       std::string_view sk);
+
+  // writes.ipp: put, update and erase, their conditions, an update's new item.
+  void put(TableHandle table, const PutRequest& request);
+  void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit);
+  bool erase(TableHandle table, const EraseRequest& request);
+  void insert(Call& k, const ItemView& item);
+  bool remove(Call& k, ItemKey key);
+  std::optional<AttributeValue> load(Call& k, ItemKey key);
+  static const AttributeValue& no_item();
+  void require(const detail::TableState& t, std::string_view operation, ItemKey key,
+               const Condition& condition, const std::optional<AttributeValue>& item) const;
+  void require(const detail::TableState& t, std::string_view operation, ItemKey key,
+               const Condition& condition, const AttributeValue* item) const;
+  // An item as the backend writes it: owns the text its view points into.
+  struct Stored {
+    std::string pk, sk, type, body;
+    std::size_t size = 0;
+    ItemView view() const { return {pk, sk, type, body, size}; }
+  };
+  static void add_names(const Condition& condition, std::vector<std::string_view>& names);
+  static bool presence_only(const UpdateAction& action) noexcept;
+  template <class AlreadyApplied>
+  static void apply_actions(const detail::TableState& t, const UpdateRequest& request,
+                            AttributeValue& item, AlreadyApplied&& already_applied);
+  static void apply_actions(const detail::TableState& t, const UpdateRequest& request,
+                            AttributeValue& item);
+  static void check_size(const detail::TableState& t, const UpdateRequest& request,
+                         std::size_t size);
+  Stored updated(const detail::TableState& t, const UpdateRequest& request,
+                 std::optional<AttributeValue> current) const;
+  [[noreturn, gnu::cold]] static void throw_not_an_object(const detail::TableState& t,
+                                                          const ItemKey& key, const DecodeError& e);
+
+  // transactions.ipp: transact and batch_write, several writes in one transaction.
+  void transact(TableHandle table, std::span<const WriteRequest> writes);
+  void batch_write(TableHandle table, std::span<const WriteRequest> writes,
+                   std::vector<std::size_t>& unprocessed);
+  [[noreturn]] static void throw_canceled(const detail::TableState& t,
+                                          std::vector<CancellationReason> reasons);
+};
+
+}  // namespace pksk::sqlite

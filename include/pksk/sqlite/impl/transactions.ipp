@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// Several writes in one SQLite transaction: transact (all or nothing, with DynamoDB's
+// cancellation reasons) and batch_write (unconditional puts and erases).
+
+#include "backend_impl.ipp"
+
+namespace pksk::sqlite {
+
+inline void Backend::Impl::transact(TableHandle table, std::span<const WriteRequest> writes) {
+  Call k = enter(table);
+  for (const WriteRequest& write : writes) check_key(k.t, "transaction", key_of(write));
+  detail::WriteTransaction transaction(k.c, k.t.name, "transaction");
+  std::vector<std::optional<AttributeValue>> items(writes.size());
+  std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
+  bool canceled = false;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    // The stored item is read for a condition to judge and for an update to apply to; an
+    // unconditional put or erase does not look at it, as put and erase alone do not.
+    const Condition* condition = condition_of(writes[i]);
+    if (condition == nullptr && !std::holds_alternative<UpdateRequest>(writes[i])) continue;
+    items[i] = load(k, key_of(writes[i]));
+    if (condition != nullptr && !evaluate(*condition, items[i] ? *items[i] : no_item())) {
+      reasons[i] = CancellationReason::condition_failed;
+      canceled = true;
+    }
+  }
+  if (canceled) throw_canceled(k.t, reasons);
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (const auto* put = std::get_if<PutRequest>(&writes[i])) {
+      insert(k, put->item);
+    } else if (const auto* update = std::get_if<UpdateRequest>(&writes[i])) {
+      try {
+        const Stored stored = updated(k.t, *update, std::move(items[i]));
+        insert(k, stored.view());
+      } catch (const ValidationError&) {
+        reasons[i] = CancellationReason::validation;
+        throw_canceled(k.t, reasons);
+      } catch (const ItemTooLarge&) {
+        reasons[i] = CancellationReason::item_too_large;
+        throw_canceled(k.t, reasons);
+      }
+    } else if (const auto* erase = std::get_if<EraseRequest>(&writes[i])) {
+      remove(k, erase->key);
+    }
+  }
+  transaction.commit();
+}
+
+inline void Backend::Impl::batch_write(TableHandle table, std::span<const WriteRequest> writes,
+                                       std::vector<std::size_t>& unprocessed) {
+  Call k = enter(table);
+  unprocessed.clear();
+  for (const WriteRequest& write : writes) check_key(k.t, "batch write", key_of(write));
+  detail::WriteTransaction transaction(k.c, k.t.name, "batch write");
+  for (const WriteRequest& write : writes) {
+    if (const auto* put = std::get_if<PutRequest>(&write)) {
+      insert(k, put->item);
+    } else if (const auto* erase = std::get_if<EraseRequest>(&write)) {
+      remove(k, erase->key);
+    } else {
+      throw ValidationError("pksk::sqlite: batch write on table \"" + k.t.name +
+                            "\" holds an update or a check; a batch takes puts and erases only");
+    }
+  }
+  transaction.commit();
+}
+
+inline void Backend::Impl::throw_canceled(const detail::TableState& t,
+                                          std::vector<CancellationReason> reasons) {
+  std::string msg = "pksk table \"" + t.name + "\": transaction canceled, reasons [";
+  for (std::size_t i = 0; i < reasons.size(); ++i) {
+    if (i) msg += ", ";
+    msg += to_string(reasons[i]);
+  }
+  msg += ']';
+  throw TransactionCanceled(msg, std::move(reasons));
+}
+
+}  // namespace pksk::sqlite

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// Writes of one item: put, update and erase, with their conditions evaluated in C++ on the
+// stored item inside one BEGIN IMMEDIATE transaction. BEGIN IMMEDIATE takes the write lock
+// before anything is read, so no other connection can change the item between the read and
+// the write; a transaction not committed is rolled back however the scope is left (a failed
+// condition, an exception from anywhere).
+
+#include "backend_impl.ipp"
+#include "statements.ipp"  // prepared(), a template
+
+namespace pksk::sqlite {
+
+inline void Backend::Impl::put(TableHandle table, const PutRequest& request) {
+  Call k = enter(table);
+  check_key(k.t, "put", {request.item.pk, request.item.sk});
+  if (request.condition == nullptr) {
+    // One statement, hence atomic in autocommit mode: a failed put leaves no trace.
+    insert(k, request.item);
+    return;
+  }
+  detail::WriteTransaction transaction(k.c, k.t.name, "put");
+  require(k.t, "put", {request.item.pk, request.item.sk}, *request.condition,
+          load(k, {request.item.pk, request.item.sk}));
+  insert(k, request.item);
+  transaction.commit();
+}
+
+inline void Backend::Impl::update(TableHandle table, const UpdateRequest& request,
+                                  ItemVisitor visit) {
+  Call k = enter(table);
+  const detail::TableState& t = k.t;
+  check_key(t, "update", request.key);
+  detail::WriteTransaction transaction(k.c, k.t.name, "update");
+  // Per thread and reused: an update allocates for what it parses and writes, not for these.
+  thread_local std::vector<std::string_view> names;
+  thread_local BodyPatch patch;
+  thread_local std::string body;
+  names.clear();
+  for (const UpdateAction& action : request.actions) {
+    if (!presence_only(action)) names.push_back(action.path.steps.front().name);
+  }
+  if (request.condition != nullptr) add_names(*request.condition, names);
+
+  std::string stored_type;
+  std::size_t stored_size = 0;
+  const bool found = read_item(k, request.key, "read for an update", [&](const ItemView& row) {
+    try {
+      patch.parse(row.body, names);
+    } catch (const DecodeError& e) {
+      throw_not_an_object(t, request.key, e);
+    }
+    stored_type = row.type;
+    stored_size = row.size;
+  });
+  if (!found) {
+    std::optional<AttributeValue> none;
+    if (request.condition != nullptr) require(t, "update", request.key, *request.condition, none);
+    const Stored stored = updated(t, request, std::move(none));
+    insert(k, stored.view());
+    visit(stored.view());
+    transaction.commit();
+    return;
+  }
+  {
+    AttributeValue& item = patch.named();
+    // Key and type attributes are columns, not body members: added when named, as a
+    // condition may read them, and left out of the body again.
+    const auto named = [&](std::string_view name) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    if (named(t.spec.pk_attribute))
+      item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
+    if (named(t.spec.sk_attribute))
+      item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
+    if (named(t.spec.type_attribute))
+      item.assign(t.spec.type_attribute, AttributeValue::from_string(stored_type));
+    if (request.condition != nullptr) require(t, "update", request.key, *request.condition, &item);
+    apply_actions(t, request, item, [&](const UpdateAction& action) {
+      return presence_only(action) && patch.has_member(action.path.steps.front().name);
+    });
+    const auto is_column = [&](std::string_view name) {
+      return name == t.spec.pk_attribute || name == t.spec.sk_attribute ||
+             name == t.spec.type_attribute;
+    };
+    std::size_t named_after = 0;
+    for (const auto& [name, value] : item.map) {
+      if (!is_column(name)) named_after += name.size() + attribute_size(value);
+    }
+    // The stored size counts the type's value; the type written is the request's.
+    std::size_t size = stored_size - std::min(stored_size, patch.bytes_before(item));
+    size = size - std::min(size, stored_type.size()) + named_after + request.type.size();
+    check_size(t, request, size);
+    body.clear();
+    patch.write(body, item, is_column);
+    const ItemView written{request.key.pk, request.key.sk, request.type, body, size};
+    insert(k, written);
+    visit(written);
+    transaction.commit();
+  }
+}
+
+inline bool Backend::Impl::erase(TableHandle table, const EraseRequest& request) {
+  Call k = enter(table);
+  check_key(k.t, "erase", request.key);
+  if (request.condition == nullptr) return remove(k, request.key);
+  detail::WriteTransaction transaction(k.c, k.t.name, "erase");
+  require(k.t, "erase", request.key, *request.condition, load(k, request.key));
+  const bool removed = remove(k, request.key);
+  transaction.commit();
+  return removed;
+}
+
+inline void Backend::Impl::insert(Call& k, const ItemView& item) {
+  detail::StatementUse use(statement(k, k.st.put, &detail::put_sql, "put"), k.st.put.in_use,
+                           k.t.name, "put", /*rebinds_all=*/true);
+  sqlite3_stmt* s = use.get();
+  bind(k, s, 1, item.pk, "put", item.pk, item.sk);
+  bind(k, s, 2, item.sk, "put", item.pk, item.sk);
+  bind(k, s, 3, item.type, "put", item.pk, item.sk);
+  bind(k, s, 4, item.body, "put", item.pk, item.sk);
+  sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size));
+  const int rc = step_write(k, s);
+  if (rc != SQLITE_DONE)
+    detail::throw_failure(k.db(), rc, k.t.name, key_operation("put", item.pk, item.sk));
+}
+
+inline bool Backend::Impl::remove(Call& k, ItemKey key) {
+  detail::StatementUse use(statement(k, k.st.erase, &detail::erase_sql, "erase"), k.st.erase.in_use,
+                           k.t.name, "erase");
+  sqlite3_stmt* s = use.get();
+  bind(k, s, 1, key.pk, "erase", key.pk, key.sk);
+  bind(k, s, 2, key.sk, "erase", key.pk, key.sk);
+  const int rc = step_write(k, s);
+  if (rc != SQLITE_DONE)
+    detail::throw_failure(k.db(), rc, k.t.name, key_operation("erase", key.pk, key.sk));
+  return sqlite3_changes64(k.db()) > 0;
+}
+
+// The stored item with every attribute (keys and type included), as conditions see it.
+inline std::optional<AttributeValue> Backend::Impl::load(Call& k, ItemKey key) {
+  const detail::TableState& t = k.t;
+  std::optional<AttributeValue> item;
+  read_item(k, key, "read for a condition", [&](const ItemView& row) {
+    AttributeValue body;
+    try {
+      body = parse_plain_body(row.body);
+    } catch (const DecodeError& e) {
+      throw_not_an_object(t, key, e);
+    }
+    item.emplace(AttributeValue::empty_map());
+    item->map.reserve(body.map.size() + 3);
+    item->assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(key.pk)));
+    item->assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(key.sk)));
+    item->assign(t.spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
+    for (auto& member : body.map) item->map.push_back(std::move(member));
+  });
+  return item;
+}
+
+inline const AttributeValue& Backend::Impl::no_item() {
+  static const AttributeValue empty = AttributeValue::empty_map();
+  return empty;
+}
+
+inline void Backend::Impl::require(const detail::TableState& t, std::string_view operation,
+                                   ItemKey key, const Condition& condition,
+                                   const std::optional<AttributeValue>& item) const {
+  require(t, operation, key, condition, item ? &*item : nullptr);
+}
+
+inline void Backend::Impl::require(const detail::TableState& t, std::string_view operation,
+                                   ItemKey key, const Condition& condition,
+                                   const AttributeValue* item) const {
+  if (!evaluate(condition, item ? *item : no_item())) {
+    throw ConditionFailed(
+        "pksk table \"" + t.name + "\": " + std::string(operation) + " of " + key_text(key) +
+        ": the condition " + describe(condition) +
+        (item ? " is false on the stored item" : " is false: no item has this key"));
+  }
+}
+
+// Top-level names a condition reads (its paths' first steps), added to names.
+inline void Backend::Impl::add_names(const Condition& condition,
+                                     std::vector<std::string_view>& names) {
+  for (const Operand& operand : condition.operands) {
+    if (operand.kind != Operand::Kind::value && !operand.path.steps.empty())
+      names.push_back(operand.path.steps.front().name);
+  }
+  for (const Condition& child : condition.children) add_names(child, names);
+}
+
+// if_not_exists of a top-level attribute asks only whether the stored item has it: update()
+// does not parse its value (an update sets one for each key member of the entity, so that an
+// item it creates has them).
+inline bool Backend::Impl::presence_only(const UpdateAction& action) noexcept {
+  return action.kind == UpdateAction::Kind::set_if_not_exists && action.path.steps.size() == 1;
+}
+
+// Applies the actions but those `already_applied` says hold as they are.
+template <class AlreadyApplied>
+inline void Backend::Impl::apply_actions(const detail::TableState& t, const UpdateRequest& request,
+                                         AttributeValue& item, AlreadyApplied&& already_applied) {
+  for (const UpdateAction& action : request.actions) {
+    const std::string& top = action.path.steps.front().name;
+    if (top == t.spec.pk_attribute || top == t.spec.sk_attribute) {
+      throw ValidationError("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
+                            ": " + top + " is part of the key and cannot be updated");
+    }
+    if (!already_applied(action)) apply(action, item);
+  }
+}
+
+inline void Backend::Impl::apply_actions(const detail::TableState& t, const UpdateRequest& request,
+                                         AttributeValue& item) {
+  apply_actions(t, request, item, [](const UpdateAction&) { return false; });
+}
+
+inline void Backend::Impl::check_size(const detail::TableState& t, const UpdateRequest& request,
+                                      std::size_t size) {
+  if (size > max_item_bytes) {
+    throw ItemTooLarge("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
+                       " would make the item " + std::to_string(size) +
+                       " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
+  }
+}
+
+// The item after an update: actions applied in order on the stored item (or on the key
+// alone), type set, body rendered back to plain JSON and measured as DynamoDB measures.
+inline auto Backend::Impl::updated(const detail::TableState& t, const UpdateRequest& request,
+                                   std::optional<AttributeValue> current) const -> Stored {
+  AttributeValue item = current ? std::move(*current) : AttributeValue::empty_map();
+  if (!current) {
+    item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
+    item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
+  }
+  apply_actions(t, request, item);
+  item.assign(t.spec.type_attribute, AttributeValue::from_string(std::string(request.type)));
+  Stored out;
+  out.pk = request.key.pk;
+  out.sk = request.key.sk;
+  out.type = request.type;
+  out.size = attributes_size(item);
+  check_size(t, request, out.size);
+  // The body is every attribute but the keys and the type, written straight from the item
+  // (no second map); a plain JSON body is seldom much longer than DynamoDB's measure.
+  out.body.reserve(out.size + out.size / 4 + 16);
+  append_plain_json_members(out.body, item, [&](std::string_view name) {
+    return name == t.spec.pk_attribute || name == t.spec.sk_attribute ||
+           name == t.spec.type_attribute;
+  });
+  return out;
+}
+
+// Called from the handler of `e`: the error thrown wraps it.
+inline void Backend::Impl::throw_not_an_object(const detail::TableState& t, const ItemKey& key,
+                                               const DecodeError& e) {
+  throw DecodeError("pksk table \"" + t.name + "\": the stored item " + key_text(key) +
+                        " has a body that is not a JSON object: " + e.what(),
+                    {}, std::current_exception());
+}
+
+}  // namespace pksk::sqlite

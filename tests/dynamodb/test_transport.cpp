@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: BSL-1.0
+// The DynamoDB backend over a transport and a credentials provider the program gives
+// (Options::transport, Options::credentials_provider): an in-process transport stands in for
+// DynamoDB, so these tests need no server. They hold what the backend puts on the wire (the
+// signature with the provider's keys, the operation, the body) and what it makes of an answer.
+
+#include <catch2/catch.hpp>
+#include <pksk/dynamodb.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dynamodb_transport {
+struct Note {
+  std::string id;
+  std::string text;
+};
+}  // namespace dynamodb_transport
+
+template <>
+struct pksk::Entity<dynamodb_transport::Note> {
+  static constexpr std::string_view type = "Note";
+  static constexpr std::string_view pk = "NOTE#{id}";
+  static constexpr std::string_view sk = "N";
+};
+
+namespace {
+
+using dynamodb_transport::Note;
+using pksk::dynamodb::HttpRequest;
+using pksk::dynamodb::HttpResponse;
+
+std::string header(const HttpRequest& request, std::string_view name) {
+  for (const auto& h : request.headers) {
+    if (h.name.size() == name.size() &&
+        std::equal(h.name.begin(), h.name.end(), name.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        })) {
+      return h.value;
+    }
+  }
+  return "<none>";
+}
+
+// DescribeTable's answer for pksk's default key schema (pk HASH, sk RANGE, both strings).
+const std::string active_table =
+    R"({"Table":{"TableStatus":"ACTIVE",)"
+    R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],)"
+    R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
+    R"({"AttributeName":"sk","AttributeType":"S"}]}})";
+
+// A stand-in for DynamoDB: records each request and answers it with `answer`.
+struct FakeDynamoDB {
+  std::mutex mutex;
+  std::vector<HttpRequest> requests;
+  std::function<HttpResponse(const HttpRequest&)> answer = [](const HttpRequest& request) {
+    if (header(request, "X-Amz-Target") == "DynamoDB_20120810.DescribeTable")
+      return HttpResponse{.status = 200, .body = active_table};
+    return HttpResponse{.status = 200, .body = "{}"};
+  };
+
+  pksk::dynamodb::Transport transport() {
+    return [this](const HttpRequest& request) {
+      const std::lock_guard lock(mutex);
+      requests.push_back(request);
+      return answer(request);
+    };
+  }
+};
+
+pksk::dynamodb::Options options(FakeDynamoDB& fake) {
+  return {.endpoint = "http://dynamodb.test:8000",
+          .region = "eu-west-1",
+          .credentials = pksk::dynamodb::Credentials{"EXPLICIT", "unused", ""},
+          .transport = fake.transport(),
+          .retry = {.max_attempts = 3,
+                    .base_delay = std::chrono::milliseconds(1),
+                    .max_delay = std::chrono::milliseconds(2)}};
+}
+
+}  // namespace
+
+TEST_CASE("a put goes to the given transport, signed with the provider's credentials") {
+  FakeDynamoDB fake;
+  int provider_calls = 0;
+  pksk::dynamodb::Options o = options(fake);
+  o.credentials_provider = [&] {
+    ++provider_calls;
+    return pksk::dynamodb::Credentials{"AKIDPROVIDER", "provider-secret", "provider-token"};
+  };
+  pksk::dynamodb::Backend backend{o};
+  CHECK(provider_calls == 1);  // when the Backend is made: a provider that fails, fails there
+  pksk::Table table{backend, "notes"};
+  table.put(Note{.id = "1", .text = "hello"});
+
+  REQUIRE(fake.requests.size() == 2);
+  CHECK(header(fake.requests[0], "X-Amz-Target") == "DynamoDB_20120810.DescribeTable");
+  const HttpRequest& put = fake.requests[1];
+  CHECK(put.method == "POST");
+  CHECK(put.url == "http://dynamodb.test:8000");
+  CHECK(header(put, "X-Amz-Target") == "DynamoDB_20120810.PutItem");
+  CHECK(header(put, "Content-Type") == "application/x-amz-json-1.0");
+  // Signed with the provider's keys, never the explicit ones: the provider takes precedence.
+  CHECK_THAT(header(put, "Authorization"),
+             Catch::StartsWith("AWS4-HMAC-SHA256 Credential=AKIDPROVIDER/") &&
+                 Catch::Contains("/eu-west-1/dynamodb/aws4_request") &&
+                 Catch::Contains("x-amz-security-token") && Catch::Contains("Signature="));
+  CHECK(header(put, "X-Amz-Security-Token") == "provider-token");
+  CHECK(put.body ==
+        R"({"TableName":"notes","Item":{"pk":{"S":"NOTE#1"},"sk":{"S":"N"},"type":{"S":"Note"},)"
+        R"("id":{"S":"1"},"text":{"S":"hello"}}})");
+  // Long-term credentials (no expiration) are not asked for again.
+  table.put(Note{.id = "2", .text = "again"});
+  CHECK(provider_calls == 1);
+}
+
+TEST_CASE("the transport's 400 ThrottlingException is retried, then errc::throttled") {
+  FakeDynamoDB fake;
+  pksk::dynamodb::Backend backend{options(fake)};
+  pksk::Table table{backend, "notes"};
+  int puts = 0;
+  fake.answer = [&](const HttpRequest&) {
+    ++puts;
+    return HttpResponse{.status = 400,
+                        .body =
+                            R"({"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException",)"
+                            R"("message":"Rate of requests exceeds the allowed throughput."})"};
+  };
+  try {
+    table.put(Note{.id = "1", .text = "hello"});
+    FAIL("the put did not throw");
+  } catch (const pksk::BackendError& e) {
+    CHECK(e.code() == pksk::errc::throttled);
+    CHECK(e.native().code == 400);
+    CHECK(e.native().type == "ThrottlingException");
+    CHECK_THAT(e.what(), Catch::Contains("after 3 attempts"));
+  }
+  CHECK(puts == 3);  // Options::retry.max_attempts
+}
+
+TEST_CASE("a request without an answer from the transport is retried like a 5xx") {
+  FakeDynamoDB fake;
+  pksk::dynamodb::Backend backend{options(fake)};
+  pksk::Table table{backend, "notes"};
+  int calls = 0;
+  fake.answer = [&](const HttpRequest&) {
+    if (++calls == 1) return HttpResponse{.transport_error = "connection reset"};
+    return HttpResponse{.status = 200, .body = "{}"};
+  };
+  table.put(Note{.id = "1", .text = "hello"});  // unconditional: safe to send again
+  CHECK(calls == 2);
+}
+
+TEST_CASE("expiring credentials are asked for again, and an expired token once more") {
+  FakeDynamoDB fake;
+  int provider_calls = 0;
+  // The first credentials expire within five minutes: the first request asks for new ones.
+  auto expiration = std::chrono::system_clock::now() + std::chrono::minutes(2);
+  pksk::dynamodb::Options o = options(fake);
+  o.credentials_provider = [&] {
+    ++provider_calls;
+    return pksk::dynamodb::Credentials{.access_key_id = "AKID" + std::to_string(provider_calls),
+                                       .secret_access_key = "secret",
+                                       .session_token = "token" + std::to_string(provider_calls),
+                                       .expiration = expiration};
+  };
+  pksk::dynamodb::Backend backend{o};
+  CHECK(provider_calls == 1);
+  expiration = std::chrono::system_clock::now() + std::chrono::hours(1);
+  pksk::Table table{backend, "notes"};
+  CHECK(provider_calls == 2);  // DescribeTable, signed with the second ones
+  CHECK(header(fake.requests.back(), "X-Amz-Security-Token") == "token2");
+  table.put(Note{.id = "1", .text = "hello"});
+  CHECK(provider_calls == 2);  // an hour left
+  CHECK(header(fake.requests.back(), "X-Amz-Security-Token") == "token2");
+  CHECK_THAT(header(fake.requests.back(), "Authorization"), Catch::Contains("Credential=AKID2/"));
+
+  // DynamoDB says the token expired (revoked early): renewed once, and the request resent.
+  std::vector<std::string> tokens;
+  fake.answer = [&](const HttpRequest& request) {
+    tokens.push_back(header(request, "X-Amz-Security-Token"));
+    if (tokens.size() == 1)
+      return HttpResponse{
+          .status = 400,
+          .body = R"({"__type":"com.amazon.coral.service#ExpiredTokenException",)"
+                  R"("message":"The security token included in the request is expired"})"};
+    return HttpResponse{.status = 200, .body = "{}"};
+  };
+  table.put(Note{.id = "2", .text = "hello"});
+  CHECK(provider_calls == 3);
+  CHECK(tokens == std::vector<std::string>{"token2", "token3"});
+}
+
+TEST_CASE("a provider that gives no keys fails when the Backend is made") {
+  FakeDynamoDB fake;
+  pksk::dynamodb::Options o = options(fake);
+  o.credentials_provider = [] { return pksk::dynamodb::Credentials{}; };
+  try {
+    pksk::dynamodb::Backend backend{o};
+    FAIL("the Backend was made");
+  } catch (const pksk::BackendError& e) {
+    CHECK(e.code() == pksk::errc::access_denied);
+    CHECK_THAT(e.what(), Catch::Contains("credentials_provider"));
+  }
+  CHECK(fake.requests.empty());
+}
