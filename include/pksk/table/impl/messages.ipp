@@ -6,19 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "../../key/detail/utf8.hpp"
 #include "../detail/messages.hpp"
 
 namespace pksk::detail {
-
-PKSK_DECL std::string quoted(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '\'';
-  append_escaped(out, text);
-  out += '\'';
-  return out;
-}
 
 PKSK_DECL std::string table_context(std::string_view table, std::string_view operation,
                                     std::string_view type) {
