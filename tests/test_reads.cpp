@@ -17,8 +17,8 @@
 
 #include <sqlite3.h>
 
-#include <pksk/entity_code.hpp>    // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
-#include <pksk/expr/evaluate.hpp>  // the in-process evaluator the SQLite backend uses
+#include <pksk/backend/emulation/evaluate.hpp>  // the in-process evaluator the SQLite backend uses
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 #include <pksk/sqlite/detail/sql.hpp>  // the SQL the backend prepares, for its query plans

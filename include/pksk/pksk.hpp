@@ -40,7 +40,7 @@
 // has. With PKSK_SEPARATE_COMPILATION it leaves them to the translation units that need them (an
 // entity's own, <pksk/entity_code.hpp>; a backend's): the others then parse no JSON reader.
 #ifndef PKSK_SEPARATE_COMPILATION
+#include "backend/emulation/evaluate.hpp"
 #include "codec/attribute_value_read.hpp"
 #include "codec/codec.hpp"
-#include "expr/evaluate.hpp"
 #endif

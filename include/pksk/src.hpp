@@ -14,6 +14,8 @@
 
 #include "detail/config.hpp"
 
+#include "backend/impl/emulation.ipp"
+#include "backend/impl/messages.ipp"
 #include "codec/impl/decoder_handle.ipp"
 #include "codec/impl/parsed_item.ipp"
 #include "detail/impl/quoted.ipp"

@@ -2,8 +2,8 @@
 #pragma once
 // The raw expression tree: what conditions, filters, checks and updates are once the typed
 // front end (attr.hpp) has checked them against the entity. Backends see only this: the SQLite
-// backend evaluates it on the stored item (evaluate.hpp), the DynamoDB backend renders it into
-// expression strings with #name / :value placeholders.
+// backend evaluates it on the stored item (backend/emulation/evaluate.hpp), the DynamoDB
+// backend renders it into expression strings with #name / :value placeholders.
 
 #include <cstddef>
 #include <string>

@@ -5,7 +5,7 @@
 // is one contiguous B-tree range read in sort-key byte order, as DynamoDB reads a partition.
 // Bodies are plain JSON, readable in the sqlite3 shell. Conditions, updates and transactions
 // run read-evaluate-write inside one BEGIN IMMEDIATE transaction, evaluated in C++ with
-// DynamoDB's typed semantics (expr/evaluate.hpp).
+// DynamoDB's typed semantics (backend/emulation/evaluate.hpp).
 //
 // Threading: a Backend and the tables over it may be shared by any number of threads. Each
 // thread gets its own connection to the file (detail/connections.hpp says why), opened on its

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../../backend/backend.hpp"
+#include "../../backend/emulation.hpp"
 #include "../../codec/attribute_value_json.hpp"
 #include "../../codec/detail/json_writer.hpp"
 #include "../../expr/render.hpp"
@@ -296,10 +297,7 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
   // DynamoDB refuses a partition key over its limit ("Size of hashkey has exceeded the maximum
   // size limit"); DynamoDB Local 2.6 answers it with an empty page, so it is refused here.
   if (q.pk.size() > max_partition_key_size) {
-    throw ValidationError("pksk::dynamodb: query on table \"" + spec.name +
-                          "\": the partition key is " + std::to_string(q.pk.size()) +
-                          " bytes, over DynamoDB's limit of " +
-                          std::to_string(max_partition_key_size));
+    emulation::throw_query_key_refused("dynamodb", spec.name, q.index, q.pk);
   }
   out = "{";
   append_table_name(out, spec);

@@ -21,11 +21,11 @@
 #include <utility>
 #include <vector>
 #include "../../backend/backend.hpp"
+#include "../../backend/emulation/evaluate.hpp"
 #include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_format.hpp"
 #include "../../detail/thread_lease.hpp"
 #include "../../error.hpp"
-#include "../../expr/evaluate.hpp"
 #include "../backend.hpp"
 #include "../credentials.hpp"
 #include "../detail/errors.hpp"

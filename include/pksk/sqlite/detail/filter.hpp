@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // A query's or scan's filter, evaluated per row in C++ with DynamoDB's semantics
-// (expr/evaluate.hpp), before the row is decoded. Only what the filter names is read: the key
-// and type columns as they are, and from the body the top-level attributes it names, parsed
+// (backend/emulation/evaluate.hpp), before the row is decoded. Only what the filter names is read:
+// the key and type columns as they are, and from the body the top-level attributes it names, parsed
 // into a small AttributeValue map; the parse stops once they are all found.
 //
 // The common filter, comparisons of top-level attributes with a number or a string joined by
@@ -24,10 +24,10 @@
 #include <simdjson.h>
 
 #include "../../backend/backend.hpp"
+#include "../../backend/emulation/evaluate.hpp"
 #include "../../codec/attribute_value_read.hpp"
 #include "../../codec/detail/padded_buffer.hpp"
 #include "../../error.hpp"
-#include "../../expr/evaluate.hpp"
 #include "../../expr/expression.hpp"
 
 namespace pksk::sqlite::detail {

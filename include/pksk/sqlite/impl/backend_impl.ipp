@@ -20,11 +20,12 @@
 #include <variant>
 #include <vector>
 #include "../../backend/backend.hpp"
+#include "../../backend/detail/messages.hpp"
+#include "../../backend/emulation.hpp"
 #include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_patch.hpp"
 #include "../../codec/item_size.hpp"
 #include "../../error.hpp"
-#include "../../expr/evaluate.hpp"
 #include "../../expr/render.hpp"
 #include "../../key/condition.hpp"
 #include "../backend.hpp"
@@ -40,6 +41,9 @@ namespace pksk::sqlite {
 
 struct Backend::Impl {
   const std::shared_ptr<detail::Shared>& shared_;
+
+  // How the messages about a table name this backend: "pksk table 't' (sqlite), put: ...".
+  static constexpr std::string_view backend_name = "sqlite";
 
   // connections.ipp: the file, its pragmas, the connection of each thread, a call's lease.
   const std::string& path() const noexcept;
@@ -83,11 +87,9 @@ struct Backend::Impl {
                                  std::string (*sql)(const TableSpec&), std::string_view what);
   static int step_write(Call& k, sqlite3_stmt* s);
   static std::string key_text(ItemKey key);
+  // The key limits of backend/emulation.hpp, named for this backend and table.
   static void check_key(const detail::TableState& t, std::string_view operation, ItemKey key);
   static void check_query_key(const detail::TableState& t, const RawQuery& query);
-  // inline here: with noinline, g++ refuses a later inline declaration.
-  [[noreturn, gnu::cold, gnu::noinline]] static inline void throw_key_refused(
-      const detail::TableState& t, std::string_view operation, ItemKey key);
   static std::string key_operation(std::string_view operation, std::string_view pk,
                                    std::optional<std::string_view> sk);
   static void bind(Call& k, sqlite3_stmt* s, int index, std::string_view text,
@@ -145,8 +147,6 @@ struct Backend::Impl {
                             AttributeValue& item, AlreadyApplied&& already_applied);
   static void apply_actions(const detail::TableState& t, const UpdateRequest& request,
                             AttributeValue& item);
-  static void check_size(const detail::TableState& t, const UpdateRequest& request,
-                         std::size_t size);
   Stored updated(const detail::TableState& t, const UpdateRequest& request,
                  std::optional<AttributeValue> current) const;
   [[noreturn, gnu::cold]] static void throw_not_an_object(const detail::TableState& t,

@@ -2,7 +2,7 @@
 #pragma once
 // What every call on a table shares: its prepared statements (prepared on first use per
 // connection), binding text to them with errors that name the key, and the key limits
-// DynamoDB enforces, checked before anything is read or written.
+// DynamoDB enforces (backend/emulation.hpp), checked before anything is read or written.
 
 #include "backend_impl.ipp"
 
@@ -41,47 +41,15 @@ inline std::string Backend::Impl::key_text(ItemKey key) {
   return "pk \"" + std::string(key.pk) + "\", sk \"" + std::string(key.sk) + '"';
 }
 
-// DynamoDB refuses a key attribute that is empty or longer than its limit (2,048 bytes for the
-// partition key, 1,024 for the sort key) with a ValidationException, before anything is read
-// or written. Table never makes such a key, but the raw API takes any, and the page budget of
-// a query counts on the sort key's limit.
+// Table never makes a key DynamoDB would refuse, but the raw API takes any, and the page
+// budget of a query counts on the sort key's limit.
 inline void Backend::Impl::check_key(const detail::TableState& t, std::string_view operation,
                                      ItemKey key) {
-  if (!key.pk.empty() && key.pk.size() <= max_partition_key_size && !key.sk.empty() &&
-      key.sk.size() <= max_sort_key_size) [[likely]] {
-    return;
-  }
-  throw_key_refused(t, operation, key);
+  emulation::check_item_key(backend_name, t.name, operation, key);
 }
 
-// A query's partition key has the same limits (DynamoDB: "Size of hashkey has exceeded the
-// maximum size limit"), in the table and in an index alike; a longer one could match nothing.
 inline void Backend::Impl::check_query_key(const detail::TableState& t, const RawQuery& query) {
-  if (!query.pk.empty() && query.pk.size() <= max_partition_key_size) [[likely]]
-    return;
-  throw ValidationError(
-      "pksk::sqlite: query on table \"" + t.name + "\"" +
-      (query.index.empty() ? std::string() : " index \"" + std::string(query.index) + "\"") +
-      ": the partition key " +
-      (query.pk.empty()
-           ? std::string("is empty")
-           : "is " + std::to_string(query.pk.size()) + " bytes, over DynamoDB's limit of " +
-                 std::to_string(max_partition_key_size)));
-}
-
-void Backend::Impl::throw_key_refused(const detail::TableState& t, std::string_view operation,
-                                      ItemKey key) {
-  const bool partition = key.pk.empty() || key.pk.size() > max_partition_key_size;
-  const std::string_view value = partition ? key.pk : key.sk;
-  std::string msg = "pksk::sqlite: " + std::string(operation) + " on table \"" + t.name +
-                    "\": the " + (partition ? "partition" : "sort") + " key ";
-  if (value.empty()) {
-    msg += "is empty (" + key_text(key) + ")";
-  } else {
-    msg += "is " + std::to_string(value.size()) + " bytes, over DynamoDB's limit of " +
-           std::to_string(partition ? max_partition_key_size : max_sort_key_size);
-  }
-  throw ValidationError(msg);
+  emulation::check_query_key(backend_name, t.name, query);
 }
 
 inline std::string Backend::Impl::key_operation(std::string_view operation, std::string_view pk,

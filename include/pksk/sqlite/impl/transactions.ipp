@@ -68,13 +68,7 @@ inline void Backend::Impl::batch_write(TableHandle table, std::span<const WriteR
 
 inline void Backend::Impl::throw_canceled(const detail::TableState& t,
                                           std::vector<CancellationReason> reasons) {
-  std::string msg = "pksk table \"" + t.name + "\": transaction canceled, reasons [";
-  for (std::size_t i = 0; i < reasons.size(); ++i) {
-    if (i) msg += ", ";
-    msg += to_string(reasons[i]);
-  }
-  msg += ']';
-  throw TransactionCanceled(msg, std::move(reasons));
+  throw emulation::transaction_canceled(backend_name, t.name, std::move(reasons));
 }
 
 }  // namespace pksk::sqlite

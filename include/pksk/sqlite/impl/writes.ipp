@@ -90,7 +90,7 @@ inline void Backend::Impl::update(TableHandle table, const UpdateRequest& reques
     // The stored size counts the type's value; the type written is the request's.
     std::size_t size = stored_size - std::min(stored_size, patch.bytes_before(item));
     size = size - std::min(size, stored_type.size()) + named_after + request.type.size();
-    check_size(t, request, size);
+    emulation::check_item_size(backend_name, t.name, "update", request.key, size);
     body.clear();
     patch.write(body, item, is_column);
     const ItemView written{request.key.pk, request.key.sk, request.type, body, size};
@@ -216,15 +216,6 @@ inline void Backend::Impl::apply_actions(const detail::TableState& t, const Upda
   apply_actions(t, request, item, [](const UpdateAction&) { return false; });
 }
 
-inline void Backend::Impl::check_size(const detail::TableState& t, const UpdateRequest& request,
-                                      std::size_t size) {
-  if (size > max_item_bytes) {
-    throw ItemTooLarge("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
-                       " would make the item " + std::to_string(size) +
-                       " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
-  }
-}
-
 // The item after an update: actions applied in order on the stored item (or on the key
 // alone), type set, body rendered back to plain JSON and measured as DynamoDB measures.
 inline auto Backend::Impl::updated(const detail::TableState& t, const UpdateRequest& request,
@@ -241,7 +232,7 @@ inline auto Backend::Impl::updated(const detail::TableState& t, const UpdateRequ
   out.sk = request.key.sk;
   out.type = request.type;
   out.size = attributes_size(item);
-  check_size(t, request, out.size);
+  emulation::check_item_size(backend_name, t.name, "update", request.key, out.size);
   // The body is every attribute but the keys and the type, written straight from the item
   // (no second map); a plain JSON body is seldom much longer than DynamoDB's measure.
   out.body.reserve(out.size + out.size / 4 + 16);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The in-process evaluator: conditions and updates applied to a stored item (an AttributeValue
+// The in-process evaluator, part of what a backend that is not DynamoDB emulates
+// (backend/emulation.hpp): conditions and updates applied to a stored item (an AttributeValue
 // map holding every attribute, keys and discriminator included) with DynamoDB's typed
 // semantics, not SQL's loose ones:
 // - a number never equals a string; =, <, <=, >, >=, BETWEEN and IN are false when an operand is
@@ -18,10 +19,10 @@
 #include <string_view>
 #include <utility>
 
-#include "../codec/attribute_value_read.hpp"
-#include "../codec/decimal.hpp"
-#include "../error.hpp"
-#include "expression.hpp"
+#include "../../codec/attribute_value_read.hpp"
+#include "../../codec/decimal.hpp"
+#include "../../error.hpp"
+#include "../../expr/expression.hpp"
 
 namespace pksk {
 

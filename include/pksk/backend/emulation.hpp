@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// What a backend that is not DynamoDB must emulate of DynamoDB's semantics, in one room, so
+// that every such backend refuses and reports as DynamoDB would and as the others do: the
+// limits of key attributes, a query's partition key, an item's size after an update, the
+// error of a canceled transaction, and the in-process evaluation of conditions and updates
+// (emulation/evaluate.hpp). The SQLite backend is built on it; a test double or a new backend
+// calls the same functions. The checks are inline for their fast path; what builds a message
+// is compiled once with PKSK_SEPARATE_COMPILATION (impl/emulation.ipp).
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "../codec/item_size.hpp"
+#include "../detail/config.hpp"
+#include "../error.hpp"
+#include "../key/detail/format.hpp"
+#include "backend.hpp"
+#include "emulation/evaluate.hpp"
+#include "write.hpp"
+
+namespace pksk::emulation {
+
+// DynamoDB refuses a key attribute that is empty or longer than its limit (2,048 bytes for the
+// partition key, 1,024 for the sort key) with a ValidationException, before anything is read
+// or written. `backend` names the backend in the message ("sqlite"), `operation` the call
+// ("put", "transaction").
+[[noreturn]] PKSK_DECL void throw_key_refused(std::string_view backend, std::string_view table,
+                                              std::string_view operation, ItemKey key);
+
+inline void check_item_key(std::string_view backend, std::string_view table,
+                           std::string_view operation, ItemKey key) {
+  if (!key.pk.empty() && key.pk.size() <= detail::max_partition_key_size && !key.sk.empty() &&
+      key.sk.size() <= detail::max_sort_key_size) [[likely]] {
+    return;
+  }
+  throw_key_refused(backend, table, operation, key);
+}
+
+// A query's partition key has the same limits (DynamoDB: "Size of hashkey has exceeded the
+// maximum size limit"), in the table and in an index alike; a longer one could match nothing.
+// `index` is empty for a query of the table.
+[[noreturn]] PKSK_DECL void throw_query_key_refused(std::string_view backend,
+                                                    std::string_view table, std::string_view index,
+                                                    std::string_view pk);
+
+inline void check_query_key(std::string_view backend, std::string_view table,
+                            const RawQuery& query) {
+  if (!query.pk.empty() && query.pk.size() <= detail::max_partition_key_size) [[likely]]
+    return;
+  throw_query_key_refused(backend, table, query.index, query.pk);
+}
+
+// An update that would make the item larger than DynamoDB's 400 KB (by its measure, codec/
+// item_size.hpp) is refused with ItemTooLarge, and nothing is written. A put's item is
+// measured by the Table layer before it reaches a backend; an update's only once applied.
+[[noreturn]] PKSK_DECL void throw_item_too_large(std::string_view backend, std::string_view table,
+                                                 std::string_view operation, ItemKey key,
+                                                 std::size_t size);
+
+inline void check_item_size(std::string_view backend, std::string_view table,
+                            std::string_view operation, ItemKey key, std::size_t size) {
+  if (size > max_item_bytes) [[unlikely]]
+    throw_item_too_large(backend, table, operation, key, size);
+}
+
+// The error of a transaction DynamoDB would cancel: nothing of it written, reasons[i] the
+// reason of the i-th write (CancellationReason::none for those that were fine).
+PKSK_DECL TransactionCanceled transaction_canceled(std::string_view backend, std::string_view table,
+                                                   std::vector<CancellationReason> reasons);
+
+}  // namespace pksk::emulation
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "impl/emulation.ipp"
+#endif

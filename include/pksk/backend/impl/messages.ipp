@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// The definitions of backend/detail/messages.hpp: inline through it in header-only mode,
+// compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
+
+#include <string>
+#include <string_view>
+
+#include "../detail/messages.hpp"
+
+namespace pksk::detail {
+
+PKSK_DECL std::string backend_context(std::string_view backend, std::string_view table,
+                                      std::string_view operation) {
+  std::string out = "pksk table " + quoted(table) + " (" + std::string(backend) + ")";
+  if (!operation.empty()) {
+    out += ", ";
+    out += operation;
+  }
+  out += ": ";
+  return out;
+}
+
+PKSK_DECL std::string key_text(ItemKey key) {
+  return "pk " + quoted(key.pk) + ", sk " + quoted(key.sk);
+}
+
+}  // namespace pksk::detail
