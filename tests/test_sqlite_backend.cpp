@@ -374,7 +374,7 @@ TEST_CASE("between is inclusive and rejects an empty range as DynamoDB does", "[
   const auto backwards = pksk::between("b", "a");
   RawQuery q{.pk = "P", .sk = &backwards};
   const std::string msg = error_of([&] { b.query(t, q, [](const ItemView&) {}); });
-  CHECK(contains(msg, "\"t\""));
+  CHECK(contains(msg, "pksk table 't' (sqlite), query: between('b', 'a')"));
   CHECK(contains(msg, "lower bound greater than its upper bound"));
   // A byte comparison: "é" (0xC3...) is above "z" even though a collation might disagree.
   const auto bytes = pksk::between("é", "z");
@@ -732,25 +732,25 @@ TEST_CASE("an existing table with another schema is refused, never rewritten", "
 
   pksk::sqlite::Backend b{path};
   std::string msg = error_of([&] { b.open_table({.name = "rowid_table"}); });
-  CHECK(contains(msg, "\"rowid_table\""));
+  CHECK(contains(msg, "pksk table 'rowid_table' (sqlite): "));
   CHECK(contains(msg, "not a WITHOUT ROWID table"));
   msg = error_of([&] { b.open_table({.name = "nocase"}); });
-  CHECK(contains(msg, "key column \"sk\" has collation NOCASE"));
+  CHECK(contains(msg, "key column 'sk' has collation NOCASE"));
   msg = error_of([&] { b.open_table({.name = "swapped"}); });
-  CHECK(contains(msg, "column \"pk\" is not primary key column 1 (it is column 2)"));
+  CHECK(contains(msg, "column 'pk' is not primary key column 1 (it is column 2)"));
   msg = error_of([&] { b.open_table({.name = "untyped"}); });
-  CHECK(contains(msg, "column \"pk\" has type \"\", expected TEXT"));
-  CHECK(contains(msg, "column \"type\" is not NOT NULL"));
-  CHECK(contains(msg, "unexpected column \"extra\""));
+  CHECK(contains(msg, "column 'pk' has type '', expected TEXT"));
+  CHECK(contains(msg, "column 'type' is not NOT NULL"));
+  CHECK(contains(msg, "unexpected column 'extra'"));
   msg = error_of([&] { b.open_table({.name = "rowid_table", .type_attribute = "kind"}); });
-  CHECK(contains(msg, "missing column \"kind\""));
-  CHECK(contains(msg, "unexpected column \"type\""));
+  CHECK(contains(msg, "missing column 'kind'"));
+  CHECK(contains(msg, "unexpected column 'type'"));
   msg = error_of([&] { b.open_table({.name = "a_view"}); });
   CHECK(contains(msg, "it is a view"));
   // A pksk table opened with another discriminator name is a mismatch too.
   b.open_table({.name = "good"});
   msg = error_of([&] { b.open_table({.name = "good", .type_attribute = "kind"}); });
-  CHECK(contains(msg, "missing column \"kind\""));
+  CHECK(contains(msg, "missing column 'kind'"));
 
   // Only what pksk created itself is new: the table "good" and the file's metadata.
   CHECK(raw.text("SELECT sql FROM sqlite_master WHERE name NOT IN ('good', 'pksk_meta') ORDER BY "
@@ -763,7 +763,8 @@ TEST_CASE("invalid table and attribute names", "[sqlite]") {
   for (std::string name : {"", "a-b", "a b", "a\"b", "x;DROP", "é", "sqlite_master", "SQLITE_x"}) {
     INFO(name);
     const std::string msg = error_of([&] { b.open_table({.name = name}); });
-    CHECK(contains(msg, "invalid table name \"" + name + "\""));
+    CHECK(contains(msg,
+                   "pksk table " + pksk::detail::quoted(name) + " (sqlite): invalid table name"));
   }
   for (std::string attr : {"", "pk", "SK", "body", "a b"}) {
     INFO(attr);
@@ -786,7 +787,7 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   CHECK(get(ro, t, "P", "A"));
   CHECK(sks_of(ro, t, "P") == std::vector<std::string>{"A"});
   std::string msg = backend_error_of([&] { put(ro, t, "P", "B"); });
-  CHECK(contains(msg, "put of pk \"P\", sk \"B\" on table \"shop\""));
+  CHECK(contains(msg, "pksk table 'shop' (sqlite), put of pk 'P', sk 'B': failed: "));
   CHECK(contains(msg, "attempt to write a readonly database"));
   msg = backend_error_of([&] { ro.erase(t, pksk::EraseRequest{{"P", "A"}}); });
   CHECK(contains(msg, "readonly"));
@@ -797,7 +798,7 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   CHECK(failure.native.code == SQLITE_READONLY);
   CHECK(failure.native.type == sqlite3_errstr(SQLITE_READONLY));
   msg = backend_error_of([&] { ro.open_table({.name = "absent"}); });
-  CHECK(contains(msg, "\"absent\""));
+  CHECK(contains(msg, "pksk table 'absent' (sqlite): "));
   CHECK(contains(msg, "read-only"));
   CHECK(backend_failure_of([&] { ro.open_table({.name = "absent"}); }).code ==
         pksk::errc::missing_table);
@@ -841,7 +842,7 @@ TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
   other.exec("BEGIN EXCLUSIVE");
   const std::string msg = backend_error_of([&] { put(b, t, "P", "B", "T", "{\"x\":1}"); });
   CHECK(contains(msg, "database is locked"));
-  CHECK(contains(msg, "on table \"shop\""));
+  CHECK(contains(msg, "pksk table 'shop' (sqlite), "));
   CHECK(contains(msg, "put"));
   CHECK(contains(backend_error_of([&] { b.erase(t, pksk::EraseRequest{{"P", "A"}}); }), "locked"));
   // Another writer holding the lock is SQLite's throttling: retryable, as DynamoDB's is.

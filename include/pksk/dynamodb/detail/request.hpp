@@ -18,8 +18,10 @@
 #include "../../backend/emulation.hpp"
 #include "../../codec/attribute_value_json.hpp"
 #include "../../codec/detail/json_writer.hpp"
+#include "../../detail/quoted.hpp"
 #include "../../expr/render.hpp"
 #include "../../key/key.hpp"
+#include "messages.hpp"
 
 namespace pksk::dynamodb::detail {
 
@@ -232,8 +234,8 @@ inline QueryKeys query_keys(const TableSpec& spec, std::string_view index_name) 
   if (index_name.empty()) return {spec.pk_attribute, spec.sk_attribute, nullptr};
   const TableIndex* index = spec.find_index(index_name);
   if (index == nullptr) {
-    throw ValidationError("pksk::dynamodb: query on table \"" + spec.name + "\": no index \"" +
-                          std::string(index_name) + "\" (TableOptions::indexes)");
+    throw ValidationError(context(spec.name, "query") + "no index " +
+                          pksk::detail::quoted(index_name) + " (TableOptions::indexes)");
   }
   return {index->pk_attribute, index->sk_attribute, index};
 }
@@ -297,7 +299,7 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
   // DynamoDB refuses a partition key over its limit ("Size of hashkey has exceeded the maximum
   // size limit"); DynamoDB Local 2.6 answers it with an empty page, so it is refused here.
   if (q.pk.size() > max_partition_key_size) {
-    emulation::throw_query_key_refused("dynamodb", spec.name, q.index, q.pk);
+    emulation::throw_query_key_refused(backend_name, spec.name, q.index, q.pk);
   }
   out = "{";
   append_table_name(out, spec);
@@ -333,8 +335,9 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
   } else if (q.exclusive_start_sk) {
     // An index's LastEvaluatedKey: the table key of the item and its keys in the index.
     if (!q.exclusive_start_item) {
-      throw ValidationError("pksk::dynamodb: query on index \"" + keys.index->name +
-                            "\": an exclusive start needs the index key and the table key");
+      throw ValidationError(
+          context(spec.name, "query on index " + pksk::detail::quoted(keys.index->name)) +
+          "an exclusive start needs the index key and the table key");
     }
     out += ",\"ExclusiveStartKey\":";
     append_key(out, spec, *q.exclusive_start_item);

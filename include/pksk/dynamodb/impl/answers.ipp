@@ -92,8 +92,7 @@ inline void Backend::Impl::read_page(
 inline void Backend::Impl::raise(detail::ServiceError error, int status, const TableSpec& spec,
                                  const std::optional<ItemKey>& key, std::string_view what,
                                  detail::Cancellation cancellation) {
-  const std::string where =
-      "pksk table \"" + spec.name + "\": " + std::string(what) + key_text(key) + ": ";
+  const std::string where = detail::context(spec.name, std::string(what) + key_text(key));
   const std::string said = " (DynamoDB: " + error.type + ": " + error.message + ")";
   NativeError native{NativeError::Origin::dynamodb, status, error.type};
   if (error.type == "TransactionCanceledException" &&

@@ -30,6 +30,7 @@
 #include "../credentials.hpp"
 #include "../detail/errors.hpp"
 #include "../detail/http.hpp"
+#include "../detail/messages.hpp"
 #include "../detail/request.hpp"
 #include "../detail/response.hpp"
 #include "../detail/sigv4.hpp"

@@ -80,7 +80,7 @@ inline std::string Backend::Impl::request_token() {
 
 inline std::string Backend::Impl::key_text(const std::optional<ItemKey>& key) {
   if (!key) return "";
-  return " of pk \"" + std::string(key->pk) + "\", sk \"" + std::string(key->sk) + '"';
+  return " of " + pksk::detail::key_text(*key);
 }
 
 // Sends one request, retrying what may be retried, and returns the exchange holding the
@@ -146,9 +146,8 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body, co
     }
     if (maybe_applied && retry == detail::Retry::when_not_applied) {
       throw BackendError(errc::unknown_outcome,
-                         "pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
-                             "\"" + key_text(key) +
-                             ": the answer was lost, so whether it was applied is unknown (it "
+                         detail::context(spec.name, std::string(what) + key_text(key)) +
+                             "the answer was lost, so whether it was applied is unknown (it "
                              "is not sent again: it could apply twice): " +
                              last_failure,
                          std::move(last_native));
@@ -156,8 +155,8 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body, co
     const auto elapsed = std::chrono::steady_clock::now() - start;
     if (attempt >= options.retry.max_attempts || elapsed >= options.retry.max_total) {
       throw BackendError(last_code,
-                         "pksk::dynamodb: " + std::string(what) + " on table \"" + spec.name +
-                             "\"" + key_text(key) + " failed after " + std::to_string(attempt) +
+                         detail::context(spec.name, std::string(what) + key_text(key)) +
+                             "failed after " + std::to_string(attempt) +
                              " attempts: " + last_failure,
                          std::move(last_native));
     }

@@ -24,8 +24,7 @@ inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
   if (status.empty()) {
     if (!shared_->options.create_missing_tables) {
       throw BackendError(errc::missing_table,
-                         "pksk::dynamodb: table \"" + spec.name + "\" does not exist at " +
-                             shared_->endpoint +
+                         detail::context(spec.name) + "does not exist at " + shared_->endpoint +
                              " (create it, or set Options::create_missing_tables for development)");
     }
     create(spec);
@@ -34,8 +33,8 @@ inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (status != "ACTIVE") {
     if (std::chrono::steady_clock::now() > deadline) {
-      throw BackendError(errc::unavailable, "pksk::dynamodb: table \"" + spec.name +
-                                                "\" is still " + status + " after 60 s");
+      throw BackendError(errc::unavailable,
+                         detail::context(spec.name) + "still " + status + " after 60 s");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     status = describe(spec);
@@ -81,8 +80,8 @@ inline std::string Backend::Impl::describe(const TableSpec& spec) {
     if (found == d.indexes.end()) {
       if (!shared_->options.create_missing_tables) {
         throw BackendError(errc::schema_mismatch,
-                           "pksk::dynamodb: table \"" + spec.name + "\" has no global secondary " +
-                               "index \"" + index.name + "\" (add it, or set " +
+                           detail::context(spec.name) + "no global secondary index " +
+                               pksk::detail::quoted(index.name) + " (add it, or set " +
                                "Options::create_missing_tables for development)");
       }
       if (d.status == "ACTIVE") add_index(spec, index);
@@ -90,9 +89,9 @@ inline std::string Backend::Impl::describe(const TableSpec& spec) {
     }
     if (found->schema != expected) {
       throw BackendError(errc::schema_mismatch,
-                         "pksk::dynamodb: index \"" + index.name + "\" of table \"" + spec.name +
-                             "\" does not have the key schema [" + index.pk_attribute + " HASH, " +
-                             index.sk_attribute + " RANGE]");
+                         detail::context(spec.name) + "the index " +
+                             pksk::detail::quoted(index.name) + " does not have the key schema [" +
+                             index.pk_attribute + " HASH, " + index.sk_attribute + " RANGE]");
     }
     if (found->status != "ACTIVE") status = "index " + found->status;
   }
@@ -152,9 +151,8 @@ inline void Backend::Impl::check_schema(
     std::string found;
     for (const auto& [n, t] : schema)
       found += (found.empty() ? "" : ", ") + n + " " + t + " " + type_of(n);
-    throw BackendError(errc::schema_mismatch, "pksk::dynamodb: table \"" + spec.name +
-                                                  "\" has the key schema [" + found +
-                                                  "]; pksk needs [" + spec.pk_attribute +
+    throw BackendError(errc::schema_mismatch, detail::context(spec.name) + "the key schema is [" +
+                                                  found + "]; pksk needs [" + spec.pk_attribute +
                                                   " HASH S, " + spec.sk_attribute + " RANGE S]");
   }
 }

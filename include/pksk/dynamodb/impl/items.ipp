@@ -45,10 +45,9 @@ inline void Backend::Impl::update(TableHandle table, const UpdateRequest& reques
     send_once(spec, request, request.key, "update");
     // Read back at once; a write by someone else in between shows in the result.
     if (!get(table, request.key, visit)) {
-      throw BackendError(
-          errc::unknown_outcome,
-          "pksk::dynamodb: update on table \"" + spec.name + "\"" + key_text(request.key) +
-              ": applied, but another write erased the item before it was read back");
+      throw BackendError(errc::unknown_outcome,
+                         detail::context(spec.name, "update" + key_text(request.key)) +
+                             "applied, but another write erased the item before it was read back");
     }
     return;
   }

@@ -29,6 +29,7 @@
 #include "../../codec/detail/padded_buffer.hpp"
 #include "../../error.hpp"
 #include "../../expr/expression.hpp"
+#include "messages.hpp"
 
 namespace pksk::sqlite::detail {
 
@@ -152,10 +153,10 @@ class RowFilter {
         if (!on_member(field.key(), value)) break;
       }
     } catch (const PathedFailure& failure) {
-      throw DecodeError("pksk::sqlite: table \"" + spec_.name + "\": filtering the item pk \"" +
-                        std::string(row.partition_key()) + "\", sk \"" +
-                        std::string(row.sort_key()) + "\": at " + failure.full_path() + ": " +
-                        failure.what);
+      throw DecodeError(
+          context(spec_.name, "filtering the item " +
+                                  pksk::detail::key_text({row.partition_key(), row.sort_key()})) +
+          "at " + failure.full_path() + ": " + failure.what);
     }
   }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "../../error.hpp"
+#include "messages.hpp"
 
 // pragma_table_list, pragma_table_xinfo's hidden column and sqlite3_changes64.
 static_assert(SQLITE_VERSION_NUMBER >= 3037000, "pksk's SQLite backend needs SQLite 3.37 or later");
@@ -29,17 +30,18 @@ struct StatementFinalizer {
 };
 using Statement = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
 
-// "pksk::sqlite: <operation> on table "<table>" failed: <sqlite3_errmsg> (<code name>)".
+// "pksk table '<table>' (sqlite), <operation>: failed: <sqlite3_errmsg> (SQLite code <code>)",
+// or with no table "pksk::sqlite: <operation> failed: ...".
 inline std::string failure_message(sqlite3* db, int code, std::string_view table,
                                    std::string_view operation) {
-  std::string msg = "pksk::sqlite: ";
-  msg += operation;
-  if (!table.empty()) {
-    msg += " on table \"";
-    msg += table;
-    msg += '"';
+  std::string msg;
+  if (table.empty()) {
+    msg = "pksk::sqlite: ";
+    msg += operation;
+    msg += " failed: ";
+  } else {
+    msg = context(table, operation) + "failed: ";
   }
-  msg += " failed: ";
   // errmsg describes the connection's latest failure (with detail such as the SQL error);
   // errstr is the fallback when there is no connection to ask.
   msg += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
@@ -143,10 +145,9 @@ class StatementUse {
                bool rebinds_all = false)
       : stmt_(stmt), in_use_(in_use), clear_(!rebinds_all) {
     if (in_use_) {
-      throw BackendError(
-          errc::misuse,
-          "pksk::sqlite: " + std::string(operation) + " on table \"" + std::string(table) +
-              "\" re-entered the backend from a visitor with a statement still in use");
+      throw BackendError(errc::misuse,
+                         context(table, operation) +
+                             "re-entered the backend from a visitor with a statement still in use");
     }
     in_use_ = true;
   }

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../../detail/quoted.hpp"
 #include "../../error.hpp"
 #include "handle.hpp"
 #include "sql.hpp"
@@ -80,52 +81,56 @@ inline std::vector<std::string> schema_differences(sqlite3* db, const TableSpec&
     expected.push_back({index.pk_attribute, 0, "TEXT", true});
     expected.push_back({index.sk_attribute, 0, "TEXT", true});
   }
-  for_each_row(
-      db, "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1)", {table}, table,
-      operation, [&](sqlite3_stmt* s) {
-        const std::string name(column_view(s, 0));
-        const bool generated = sqlite3_column_int(s, 4) != 0;
-        Expected* match = nullptr;
-        for (Expected& e : expected) {
-          if (iequals_ascii(e.name, name)) match = &e;
-        }
-        if (match == nullptr) {
-          // The key column of an index this program does not use: left as it is.
-          if (!generated) diffs.push_back("unexpected column \"" + name + "\"");
-          return;
-        }
-        match->seen = true;
-        if (!iequals_ascii(column_view(s, 1), match->type)) {
-          diffs.push_back("column \"" + name + "\" has type \"" + std::string(column_view(s, 1)) +
-                          "\", expected " + std::string(match->type));
-        }
-        if (match->index_key) {
-          if (!generated) {
-            diffs.push_back("column \"" + name +
-                            "\" is an index key column but not generated from the body");
-          }
-          return;
-        }
-        if (sqlite3_column_int(s, 2) == 0) {
-          diffs.push_back("column \"" + name + "\" is not NOT NULL");
-        }
-        if (generated) {
-          diffs.push_back("column \"" + name + "\" is a generated or hidden column");
-        }
-        const int position = sqlite3_column_int(s, 3);
-        if (position != match->pk_position) {
-          diffs.push_back(match->pk_position == 0
-                              ? "column \"" + name + "\" is part of the primary key"
-                              : "column \"" + name + "\" is not primary key column " +
-                                    std::to_string(match->pk_position) + " (it is " +
-                                    (position == 0 ? std::string("not in the key")
-                                                   : "column " + std::to_string(position)) +
-                                    ")");
-        }
-      });
+  for_each_row(db, "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1)",
+               {table}, table, operation, [&](sqlite3_stmt* s) {
+                 const std::string name(column_view(s, 0));
+                 const bool generated = sqlite3_column_int(s, 4) != 0;
+                 Expected* match = nullptr;
+                 for (Expected& e : expected) {
+                   if (iequals_ascii(e.name, name)) match = &e;
+                 }
+                 if (match == nullptr) {
+                   // The key column of an index this program does not use: left as it is.
+                   if (!generated)
+                     diffs.push_back("unexpected column " + pksk::detail::quoted(name));
+                   return;
+                 }
+                 match->seen = true;
+                 if (!iequals_ascii(column_view(s, 1), match->type)) {
+                   diffs.push_back("column " + pksk::detail::quoted(name) + " has type " +
+                                   pksk::detail::quoted(column_view(s, 1)) + ", expected " +
+                                   std::string(match->type));
+                 }
+                 if (match->index_key) {
+                   if (!generated) {
+                     diffs.push_back("column " + pksk::detail::quoted(name) +
+                                     " is an index key column but not generated from the body");
+                   }
+                   return;
+                 }
+                 if (sqlite3_column_int(s, 2) == 0) {
+                   diffs.push_back("column " + pksk::detail::quoted(name) + " is not NOT NULL");
+                 }
+                 if (generated) {
+                   diffs.push_back("column " + pksk::detail::quoted(name) +
+                                   " is a generated or hidden column");
+                 }
+                 const int position = sqlite3_column_int(s, 3);
+                 if (position != match->pk_position) {
+                   diffs.push_back(
+                       match->pk_position == 0
+                           ? "column " + pksk::detail::quoted(name) + " is part of the primary key"
+                           : "column " + pksk::detail::quoted(name) +
+                                 " is not primary key column " +
+                                 std::to_string(match->pk_position) + " (it is " +
+                                 (position == 0 ? std::string("not in the key")
+                                                : "column " + std::to_string(position)) +
+                                 ")");
+                 }
+               });
   for (const Expected& e : expected) {
     // A missing index is added by open_table (missing_index_columns), not a difference.
-    if (!e.seen && !e.index_key) diffs.push_back("missing column \"" + std::string(e.name) + "\"");
+    if (!e.seen && !e.index_key) diffs.push_back("missing column " + pksk::detail::quoted(e.name));
   }
 
   // The key's collation and direction decide the sort-key order, so they are checked on the
@@ -137,20 +142,20 @@ inline std::vector<std::string> schema_differences(sqlite3* db, const TableSpec&
     diffs.push_back("it has no PRIMARY KEY (" + spec.pk_attribute + ", " + spec.sk_attribute + ")");
     return diffs;
   }
-  for_each_row(db,
-               "SELECT name, \"desc\", coll FROM pragma_index_xinfo(?1) WHERE key = 1 "
-               "ORDER BY seqno",
-               {pk_index}, table, operation, [&](sqlite3_stmt* s) {
-                 const std::string name(column_view(s, 0));
-                 if (!iequals_ascii(column_view(s, 2), "BINARY")) {
-                   diffs.push_back("key column \"" + name + "\" has collation " +
-                                   std::string(column_view(s, 2)) +
-                                   ", expected BINARY (byte order)");
-                 }
-                 if (sqlite3_column_int(s, 1) != 0) {
-                   diffs.push_back("key column \"" + name + "\" is declared DESC");
-                 }
-               });
+  for_each_row(
+      db,
+      "SELECT name, \"desc\", coll FROM pragma_index_xinfo(?1) WHERE key = 1 "
+      "ORDER BY seqno",
+      {pk_index}, table, operation, [&](sqlite3_stmt* s) {
+        const std::string name(column_view(s, 0));
+        if (!iequals_ascii(column_view(s, 2), "BINARY")) {
+          diffs.push_back("key column " + pksk::detail::quoted(name) + " has collation " +
+                          std::string(column_view(s, 2)) + ", expected BINARY (byte order)");
+        }
+        if (sqlite3_column_int(s, 1) != 0) {
+          diffs.push_back("key column " + pksk::detail::quoted(name) + " is declared DESC");
+        }
+      });
   return diffs;
 }
 
@@ -194,9 +199,9 @@ inline std::vector<const TableIndex*> missing_indexes(sqlite3* db, const TableSp
     if (!same) {
       std::string found;
       for (const std::string& c : columns) found += (found.empty() ? "" : ", ") + c;
-      diffs.push_back("index \"" + name + "\" has the columns (" + found + "), expected (" +
-                      index.pk_attribute + ", " + index.sk_attribute + ", " + spec.pk_attribute +
-                      ", " + spec.sk_attribute + ")");
+      diffs.push_back("index " + pksk::detail::quoted(name) + " has the columns (" + found +
+                      "), expected (" + index.pk_attribute + ", " + index.sk_attribute + ", " +
+                      spec.pk_attribute + ", " + spec.sk_attribute + ")");
     }
   }
   return missing;

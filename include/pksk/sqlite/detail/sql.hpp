@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "../../backend/backend.hpp"
+#include "../../detail/quoted.hpp"
 #include "../../error.hpp"
 #include "../../key/condition.hpp"
+#include "messages.hpp"
 
 namespace pksk::sqlite::detail {
 
@@ -38,19 +40,19 @@ inline bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
 
 inline void validate_table_name(std::string_view name) {
   if (!is_plain_identifier(name)) {
-    throw ValidationError("pksk::sqlite: invalid table name \"" + std::string(name) +
-                          "\": only ASCII letters, digits and underscores are allowed");
+    throw ValidationError(context(name) +
+                          "invalid table name: only ASCII letters, digits and underscores are "
+                          "allowed");
   }
   if (iequals_ascii(name, "pksk_meta")) {
-    throw ValidationError(
-        "pksk::sqlite: invalid table name \"pksk_meta\": pksk keeps the file's metadata "
-        "there");
+    throw ValidationError(context(name) +
+                          "invalid table name: pksk keeps the file's metadata in pksk_meta");
   }
   // SQLite reserves the prefix for its own tables (in any letter case) and would refuse to
   // create one; saying so here is clearer than its "object name reserved" error.
   if (name.size() >= 7 && iequals_ascii(name.substr(0, 7), "sqlite_")) {
-    throw ValidationError("pksk::sqlite: invalid table name \"" + std::string(name) +
-                          "\": the prefix sqlite_ is reserved by SQLite");
+    throw ValidationError(context(name) +
+                          "invalid table name: the prefix sqlite_ is reserved by SQLite");
   }
 }
 
@@ -70,9 +72,9 @@ inline void validate_attribute_names(const TableSpec& spec) {
     for (std::size_t j = 0; j < i; ++j) duplicate = duplicate || iequals_ascii(names[i], names[j]);
     if (!is_plain_identifier(names[i]) || reserved || duplicate) {
       throw ValidationError(
-          "pksk::sqlite: table \"" + spec.name + "\": invalid " + roles[i] + " attribute name \"" +
-          std::string(names[i]) +
-          "\": key attribute names must be ASCII letters, digits or underscores, "
+          context(spec.name) + "invalid " + roles[i] + " attribute name " +
+          pksk::detail::quoted(names[i]) +
+          ": key attribute names must be ASCII letters, digits or underscores, "
           "distinct from each other (whatever the letter case) and not body or size");
     }
   }
@@ -81,14 +83,14 @@ inline void validate_attribute_names(const TableSpec& spec) {
   for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
     const TableIndex& index = spec.indexes[i];
     if (!is_plain_identifier(index.name)) {
-      throw ValidationError("pksk::sqlite: table \"" + spec.name + "\": invalid index name \"" +
-                            index.name +
-                            "\": only ASCII letters, digits and underscores are allowed");
+      throw ValidationError(context(spec.name) + "invalid index name " +
+                            pksk::detail::quoted(index.name) +
+                            ": only ASCII letters, digits and underscores are allowed");
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (iequals_ascii(spec.indexes[j].name, index.name)) {
-        throw ValidationError("pksk::sqlite: table \"" + spec.name +
-                              "\": two indexes are named \"" + index.name + "\"");
+        throw ValidationError(context(spec.name) + "two indexes are named " +
+                              pksk::detail::quoted(index.name));
       }
     }
     for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
@@ -96,9 +98,9 @@ inline void validate_attribute_names(const TableSpec& spec) {
       for (std::string_view other : taken) duplicate = duplicate || iequals_ascii(*name, other);
       if (!is_plain_identifier(*name) || duplicate) {
         throw ValidationError(
-            "pksk::sqlite: table \"" + spec.name + "\": index \"" + index.name +
-            "\" has an invalid key attribute name \"" + *name +
-            "\": it must be ASCII letters, digits or underscores, distinct from every "
+            context(spec.name) + "index " + pksk::detail::quoted(index.name) +
+            " has an invalid key attribute name " + pksk::detail::quoted(*name) +
+            ": it must be ASCII letters, digits or underscores, distinct from every "
             "other key attribute (whatever the letter case) and not body or size");
       }
       taken.push_back(*name);

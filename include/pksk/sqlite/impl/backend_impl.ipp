@@ -41,9 +41,7 @@ namespace pksk::sqlite {
 
 struct Backend::Impl {
   const std::shared_ptr<detail::Shared>& shared_;
-
-  // How the messages about a table name this backend: "pksk table 't' (sqlite), put: ...".
-  static constexpr std::string_view backend_name = "sqlite";
+  static constexpr std::string_view backend_name = detail::backend_name;
 
   // connections.ipp: the file, its pragmas, the connection of each thread, a call's lease.
   const std::string& path() const noexcept;

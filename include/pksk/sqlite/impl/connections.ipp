@@ -62,8 +62,8 @@ inline auto Backend::Impl::connection() const -> Lease {
 inline auto Backend::Impl::enter(const TableHandle& table) const -> Call {
   const detail::TableState& t = table.state();
   if (t.owner != shared_.get()) {
-    throw BackendError(errc::misuse, "pksk::sqlite: the handle of table \"" + t.name +
-                                         "\" belongs to another Backend");
+    throw BackendError(errc::misuse,
+                       detail::context(t.name) + "the handle belongs to another Backend");
   }
   Lease lease = connection();
   return Call{t, lease.conn, lease.conn.statements(t.index), std::move(lease.serial)};

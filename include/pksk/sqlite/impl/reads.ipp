@@ -35,8 +35,8 @@ inline QueryOutcome Backend::Impl::query(TableHandle table, const RawQuery& quer
   if (!query.index.empty()) {
     index = k.t.spec.find_index(query.index);
     if (index == nullptr) {
-      throw ValidationError("pksk::sqlite: query on table \"" + k.t.name + "\": no index \"" +
-                            std::string(query.index) + "\" (TableOptions::indexes)");
+      throw ValidationError(detail::context(k.t.name, "query") + "no index " +
+                            pksk::detail::quoted(query.index) + " (TableOptions::indexes)");
     }
   }
   check_query_key(k.t, query);
@@ -67,9 +67,10 @@ inline QueryOutcome Backend::Impl::query(TableHandle table, const RawQuery& quer
         // DynamoDB rejects an empty range with a ValidationException rather than returning
         // nothing; so must code that is developed here.
         if (std::string_view(cond->first) > std::string_view(cond->second)) {
-          throw ValidationError("pksk::sqlite: query on table \"" + k.t.name + "\": between(\"" +
-                                cond->first + "\", \"" + cond->second +
-                                "\") has a lower bound greater than its upper bound");
+          throw ValidationError(detail::context(k.t.name, "query") + "between(" +
+                                pksk::detail::quoted(cond->first) + ", " +
+                                pksk::detail::quoted(cond->second) +
+                                ") has a lower bound greater than its upper bound");
         }
         shape = detail::RangeShape::between;
         break;
@@ -83,8 +84,9 @@ inline QueryOutcome Backend::Impl::query(TableHandle table, const RawQuery& quer
   const bool has_start =
       query.exclusive_start_sk.has_value() && (index == nullptr || query.exclusive_start_item);
   if (index != nullptr && query.exclusive_start_sk.has_value() != has_start) {
-    throw ValidationError("pksk::sqlite: query on index \"" + index->name +
-                          "\": an exclusive start needs the index key and the table key");
+    throw ValidationError(
+        detail::context(k.t.name, "query on index " + pksk::detail::quoted(index->name)) +
+        "an exclusive start needs the index key and the table key");
   }
   // ?1 to ?3, which every statement of the query's shape takes.
   const auto bind_range = [&](sqlite3_stmt* s) {
@@ -153,13 +155,13 @@ inline ScanOutcome Backend::Impl::scan(TableHandle table, const RawScan& scan, I
   const detail::TableState& t = k.t;
   const std::size_t segments = scan.segments == 0 ? 1 : scan.segments;
   if (scan.segment >= segments) {
-    throw ValidationError("pksk::sqlite: scan of table \"" + t.name + "\": segment " +
+    throw ValidationError(detail::context(t.name, "scan") + "segment " +
                           std::to_string(scan.segment) + " of " + std::to_string(segments));
   }
   if (scan.exclusive_start && segments > 1 &&
       detail::segment_of(scan.exclusive_start->pk, segments) != scan.segment) {
-    throw ValidationError("pksk::sqlite: scan of table \"" + t.name +
-                          "\": the start key is not in segment " + std::to_string(scan.segment));
+    throw ValidationError(detail::context(t.name, "scan") + "the start key is not in segment " +
+                          std::to_string(scan.segment));
   }
   const bool has_start = scan.exclusive_start.has_value();
   detail::CachedStatement& cached = prepared(k, k.st.scans[has_start ? 1 : 0], [&] {

@@ -25,9 +25,9 @@ inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
 
   if (!detail::table_info(db, spec.name).exists) {
     if (shared_->options.read_only) {
-      throw BackendError(errc::missing_table, "pksk table \"" + spec.name +
-                                                  "\": does not exist in \"" + path() +
-                                                  "\", which is open read-only");
+      throw BackendError(errc::missing_table, detail::context(spec.name) + "does not exist in " +
+                                                  pksk::detail::quoted(path()) +
+                                                  ", which is open read-only");
     }
     // IF NOT EXISTS: another connection may create it between the look and the create; the
     // check below then judges whatever it created.
@@ -38,8 +38,8 @@ inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
   const detail::TableInfo info = detail::table_info(db, spec.name);
   const std::vector<std::string> diffs = detail::schema_differences(db, spec, info);
   if (!diffs.empty()) {
-    std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
-                      "\" exists with a schema pksk cannot use: ";
+    std::string msg = detail::context(spec.name) + "exists in " + pksk::detail::quoted(path()) +
+                      " with a schema pksk cannot use: ";
     for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
     msg += ". Expected: " + detail::create_table_sql(spec) +
            ". pksk never alters an existing table; migrate it or use another name";
@@ -73,7 +73,7 @@ inline void Backend::Impl::add_indexes(detail::ConnectionState& conn, const Tabl
     const bool indexes_there = detail::missing_indexes(db, spec, diffs).empty();
     const bool none_missing = indexes_there && detail::missing_index_columns(db, spec).empty();
     if (!diffs.empty()) {
-      std::string msg = "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() + "\": ";
+      std::string msg = detail::context(spec.name) + "in " + pksk::detail::quoted(path()) + ": ";
       for (std::size_t i = 0; i < diffs.size(); ++i) msg += (i == 0 ? "" : "; ") + diffs[i];
       throw BackendError(
           errc::schema_mismatch,
@@ -85,8 +85,8 @@ inline void Backend::Impl::add_indexes(detail::ConnectionState& conn, const Tabl
   if (complete()) return;
   if (shared_->options.read_only) {
     throw BackendError(errc::access_denied,
-                       "pksk::sqlite: table \"" + spec.name + "\" in \"" + path() +
-                           "\" lacks some of its indexes' columns or SQLite indexes, and the file "
+                       detail::context(spec.name) + "in " + pksk::detail::quoted(path()) +
+                           ", lacks some of its indexes' columns or SQLite indexes, and the file "
                            "is open read-only");
   }
   const std::string_view operation = "open_table (adding its indexes)";

@@ -38,7 +38,7 @@ inline int Backend::Impl::step_write(Call& k, sqlite3_stmt* s) {
 }
 
 inline std::string Backend::Impl::key_text(ItemKey key) {
-  return "pk \"" + std::string(key.pk) + "\", sk \"" + std::string(key.sk) + '"';
+  return pksk::detail::key_text(key);
 }
 
 // Table never makes a key DynamoDB would refuse, but the raw API takes any, and the page
@@ -55,13 +55,11 @@ inline void Backend::Impl::check_query_key(const detail::TableState& t, const Ra
 inline std::string Backend::Impl::key_operation(std::string_view operation, std::string_view pk,
                                                 std::optional<std::string_view> sk) {
   std::string out(operation);
-  out += " of pk \"";
-  out += pk;
-  out += '"';
+  out += " of pk ";
+  out += pksk::detail::quoted(pk);
   if (sk) {
-    out += ", sk \"";
-    out += *sk;
-    out += '"';
+    out += ", sk ";
+    out += pksk::detail::quoted(*sk);
   }
   return out;
 }

@@ -59,8 +59,8 @@ inline void Backend::Impl::batch_write(TableHandle table, std::span<const WriteR
     } else if (const auto* erase = std::get_if<EraseRequest>(&write)) {
       remove(k, erase->key);
     } else {
-      throw ValidationError("pksk::sqlite: batch write on table \"" + k.t.name +
-                            "\" holds an update or a check; a batch takes puts and erases only");
+      throw ValidationError(detail::context(k.t.name, "batch write") +
+                            "holds an update or a check; a batch takes puts and erases only");
     }
   }
   transaction.commit();

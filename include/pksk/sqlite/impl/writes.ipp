@@ -174,8 +174,8 @@ inline void Backend::Impl::require(const detail::TableState& t, std::string_view
                                    const AttributeValue* item) const {
   if (!evaluate(condition, item ? *item : no_item())) {
     throw ConditionFailed(
-        "pksk table \"" + t.name + "\": " + std::string(operation) + " of " + key_text(key) +
-        ": the condition " + describe(condition) +
+        detail::context(t.name, std::string(operation) + " of " + key_text(key)) +
+        "the condition " + describe(condition) +
         (item ? " is false on the stored item" : " is false: no item has this key"));
   }
 }
@@ -204,8 +204,9 @@ inline void Backend::Impl::apply_actions(const detail::TableState& t, const Upda
   for (const UpdateAction& action : request.actions) {
     const std::string& top = action.path.steps.front().name;
     if (top == t.spec.pk_attribute || top == t.spec.sk_attribute) {
-      throw ValidationError("pksk table \"" + t.name + "\": update of " + key_text(request.key) +
-                            ": " + top + " is part of the key and cannot be updated");
+      throw ValidationError(detail::context(t.name, "update of " + key_text(request.key)) +
+                            pksk::detail::quoted(top) +
+                            " is part of the key and cannot be updated");
     }
     if (!already_applied(action)) apply(action, item);
   }
@@ -246,7 +247,7 @@ inline auto Backend::Impl::updated(const detail::TableState& t, const UpdateRequ
 // Called from the handler of `e`: the error thrown wraps it.
 inline void Backend::Impl::throw_not_an_object(const detail::TableState& t, const ItemKey& key,
                                                const DecodeError& e) {
-  throw DecodeError("pksk table \"" + t.name + "\": the stored item " + key_text(key) +
+  throw DecodeError(detail::context(t.name) + "the stored item " + key_text(key) +
                         " has a body that is not a JSON object: " + e.what(),
                     {}, std::current_exception());
 }
