@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <pksk/backend.hpp>
+#include <pksk/backend/emulation.hpp>
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
@@ -451,6 +452,32 @@ TEST_CASE("an AnyBackend can share a backend owned by a shared_ptr") {
   concrete.put(Customer{.id = "c1", .name = "Ada"});
   CHECK(table.get(Customer{.id = "c1"})->name == "Ada");
   CHECK_FALSE(pksk::AnyBackend{std::shared_ptr<pksk::sqlite::Backend>{}});
+}
+
+// The room of DynamoDB's semantics any backend that is not DynamoDB calls (backend/
+// emulation.hpp): what a new backend, or a test double that stores items itself, refuses and
+// how it says so, as the SQLite backend does.
+TEST_CASE("the emulation room refuses as DynamoDB does, in the backends' message style") {
+  namespace emu = pksk::emulation;
+  CHECK_NOTHROW(emu::check_item_key("mem", "t", "put", {"p", "s"}));
+  CHECK_THROWS_WITH(emu::check_item_key("mem", "t", "put", {"", "s"}),
+                    "pksk table 't' (mem), put: the partition key is empty (pk '', sk 's')");
+  const std::string long_sk(pksk::max_sort_key_size + 1, 's');
+  CHECK_THROWS_WITH(emu::check_item_key("mem", "t", "put", {"p", long_sk}),
+                    "pksk table 't' (mem), put: the sort key is 1025 bytes, over DynamoDB's "
+                    "limit of 1024");
+  CHECK_THROWS_AS(emu::check_query_key("mem", "t", pksk::RawQuery{}), pksk::ValidationError);
+  CHECK_THROWS_WITH(emu::check_query_key("mem", "t", pksk::RawQuery{.pk = "", .index = "gsi1"}),
+                    "pksk table 't' (mem), query on index 'gsi1': the partition key is empty");
+  CHECK_NOTHROW(emu::check_item_size("mem", "t", "update", {"p", "s"}, pksk::max_item_bytes));
+  CHECK_THROWS_AS(emu::check_item_size("mem", "t", "update", {"p", "s"}, pksk::max_item_bytes + 1),
+                  pksk::ItemTooLarge);
+  using R = pksk::CancellationReason;
+  const pksk::TransactionCanceled canceled =
+      emu::transaction_canceled("mem", "t", {R::none, R::condition_failed});
+  CHECK(canceled.reasons() == std::vector<R>{R::none, R::condition_failed});
+  CHECK(std::string(canceled.what()) ==
+        "pksk table 't' (mem), transaction: canceled, reasons [none, condition failed]");
 }
 
 }  // namespace anyb
