@@ -26,9 +26,10 @@
 #include <utility>
 #include <vector>
 
+#include "../detail/diagnose.hpp"
+#include "../detail/json_writer.hpp"
+#include "../detail/utf8.hpp"
 #include "../error.hpp"
-#include "../key/detail/utf8.hpp"
-#include "../key/diagnose.hpp"
 #include "../key/key.hpp"
 #include "../reflect/detail/std_traits.hpp"
 #include "../reflect/enum_name.hpp"
@@ -36,7 +37,6 @@
 #include "body_format.hpp"
 #include "detail/iso8601.hpp"
 #include "detail/json_path.hpp"
-#include "detail/json_writer.hpp"
 
 namespace pksk {
 

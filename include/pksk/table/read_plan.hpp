@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
+#include "../detail/diagnose.hpp"
 #include "../error.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/filter.hpp"
 #include "../key/condition.hpp"
-#include "../key/diagnose.hpp"
 #include "../key/entity.hpp"
 #include "../key/index.hpp"
 #include "../key/key.hpp"

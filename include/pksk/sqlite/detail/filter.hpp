@@ -25,7 +25,7 @@
 
 #include "../../backend/backend.hpp"
 #include "../../codec/attribute_value_read.hpp"
-#include "../../codec/detail/padded_buffer.hpp"
+#include "../../detail/padded_buffer.hpp"
 #include "../../error.hpp"
 #include "../../expr/evaluate.hpp"
 #include "../../expr/expression.hpp"

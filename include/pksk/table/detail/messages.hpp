@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "../../key/detail/utf8.hpp"
+#include "../../detail/utf8.hpp"
 
 namespace pksk::detail {
 
