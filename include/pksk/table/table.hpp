@@ -64,15 +64,12 @@ class Table {
   // `retry`: how put_all, erase_all and get_all retry what the backend hands back unprocessed.
   Table(B& backend, std::string name, TableOptions options = {}, BatchRetry retry = {})
       : backend_(&backend),
-        name_(std::move(name)),
-        options_(std::move(options)),
-        spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute,
-              options_.indexes},
+        spec_(std::move(name), std::move(options)),
         handle_(open(backend, spec_)),
         retry_(std::move(retry)) {}
 
-  const std::string& name() const noexcept { return name_; }
-  const TableOptions& options() const noexcept { return options_; }
+  const std::string& name() const noexcept { return spec_.name; }
+  const TableOptions& options() const noexcept { return spec_; }
   const BatchRetry& batch_retry() const noexcept { return retry_; }
   B& backend() const noexcept { return *backend_; }
 
@@ -103,7 +100,7 @@ class Table {
     std::optional<T> found;
     backend_->get(handle_, ItemKey{s->pk, s->sk}, [&](const ItemView& row) {
       check_type<T>(row, "get");
-      detail::decode_row(body_format(), name_, *s->decoder, row, found.emplace());
+      detail::decode_row(body_format(), spec_.name, *s->decoder, row, found.emplace());
     });
     return found;
   }
@@ -126,7 +123,7 @@ class Table {
         handle_,
         UpdateRequest{{s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
         [&](const ItemView& row) {
-          detail::decode_row(body_format(), name_, *s->decoder, row, result);
+          detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
         });
     return result;
   }
@@ -176,11 +173,11 @@ class Table {
     for (std::size_t start = 0; start < all.size(); start += max_batch_get_keys) {
       const std::span<const ItemKey> group = std::span<const ItemKey>(all).subspan(
           start, std::min(max_batch_get_keys, all.size() - start));
-      detail::refuse_duplicate_keys(name_, group, "get_all");
+      detail::refuse_duplicate_keys(spec_.name, group, "get_all");
       std::vector<std::size_t> pending(group.size());
       for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
       detail::retry_unprocessed(
-          retry_, name_, "get_all", pending,
+          retry_, spec_.name, "get_all", pending,
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
             std::vector<ItemKey> asked;
             for (std::size_t i : indexes) asked.push_back(group[i]);
@@ -188,7 +185,7 @@ class Table {
                 handle_, asked,
                 [&](std::size_t at, const ItemView& row) {
                   check_type<T>(row, "get_all");
-                  detail::decode_row(body_format(), name_, *s->decoder, row,
+                  detail::decode_row(body_format(), spec_.name, *s->decoder, row,
                                      found[start + indexes[at]].emplace());
                 },
                 unprocessed);
@@ -261,7 +258,7 @@ class Table {
   IndexRef<B> index(std::string_view index_name) {
     const TableIndex* index = spec_.find_index(index_name);
     if (index == nullptr) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ": no index " +
+      throw ValidationError("pksk table " + detail::quoted(spec_.name) + ": no index " +
                             detail::quoted(index_name) + " (TableOptions::indexes)");
     }
     return IndexRef<B>(*this, *index);
@@ -279,8 +276,9 @@ class Table {
                              std::size_t page_items = 1000) {
     const TableIndex* index = spec_.find_index(index_name);
     if (index == nullptr) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ", backfill_index: no index " +
-                            detail::quoted(index_name) + " (TableOptions::indexes)");
+      throw ValidationError("pksk table " + detail::quoted(spec_.name) +
+                            ", backfill_index: no index " + detail::quoted(index_name) +
+                            " (TableOptions::indexes)");
     }
     std::size_t written = 0;
     (
@@ -320,10 +318,10 @@ class Table {
   }
 
   std::string context(std::string_view operation, std::string_view type) const {
-    return detail::table_context(name_, operation, type);
+    return detail::table_context(spec_.name, operation, type);
   }
 
-  detail::CursorSigner cursors() const noexcept { return {name_, options_.cursor_key}; }
+  detail::CursorSigner cursors() const noexcept { return {spec_.name, spec_.cursor_key}; }
 
   template <EntityType T>
   void check_type(const ItemView& row, std::string_view operation) const {
@@ -381,7 +379,7 @@ class Table {
       }
       for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});
       for (std::size_t start = 0; start < n; start += max_batch_write_items) {
-        detail::refuse_duplicate_keys(name_,
+        detail::refuse_duplicate_keys(spec_.name,
                                       std::span<const ItemKey>(item_keys).subspan(
                                           start, std::min(max_batch_write_items, n - start)),
                                       operation);
@@ -398,7 +396,7 @@ class Table {
       std::vector<std::size_t> all(n);
       for (std::size_t i = 0; i < n; ++i) all[i] = i;
       detail::retry_unprocessed(
-          retry_, name_, operation, std::move(all),
+          retry_, spec_.name, operation, std::move(all),
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
             if (indexes.size() == writes.size()) {
               backend_->batch_write(handle_, writes, unprocessed);
@@ -440,7 +438,7 @@ class Table {
             }
           });
         } catch (const DecodeError& e) {
-          detail::throw_decode_error(name_, row, e);
+          detail::throw_decode_error(spec_.name, row, e);
         }
       }
     };
@@ -464,12 +462,12 @@ class Table {
       return std::nullopt;  // reported by detail::QueryResult<R>
     } else {
       if (options.segment != 0 || options.segments != 0) {
-        throw ValidationError("pksk table " + detail::quoted(name_) +
+        throw ValidationError("pksk table " + detail::quoted(spec_.name) +
                               ": segment and segments are for scans, not queries");
       }
       const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
       if constexpr (EntityType<R>) {
-        if (!condition) condition = detail::type_prefix_condition<R>(name_, index);
+        if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
       }
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       // Reading every page, the query ends at the limit: no cursor is needed there.
@@ -534,7 +532,7 @@ class Table {
       return std::nullopt;  // reported by detail::QueryResult<R>
     } else {
       const auto refuse = [&](std::string_view why) {
-        throw ValidationError("pksk table " + detail::quoted(name_) +
+        throw ValidationError("pksk table " + detail::quoted(spec_.name) +
                               ", scan: " + std::string(why));
       };
       if (options.sk) refuse("a scan has no key condition (.sk); use a filter");
@@ -596,7 +594,7 @@ class Table {
       EntityCode<T>::decode_selected(body_format(), decoder, row.live, row.body, item, mask);
     } catch (const DecodeError& e) {
       result.pop_back();
-      detail::throw_decode_error(name_, row, e);
+      detail::throw_decode_error(spec_.name, row, e);
     }
   }
 
@@ -604,7 +602,7 @@ class Table {
   void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row) {
     T& item = result.emplace_back();
     try {
-      detail::decode_row(body_format(), name_, decoder, row, item);
+      detail::decode_row(body_format(), spec_.name, decoder, row, item);
     } catch (...) {
       result.pop_back();
       throw;
@@ -616,9 +614,7 @@ class Table {
   auto body_format() const { return detail::body_format_arg(*backend_, handle_); }
 
   B* backend_;
-  std::string name_;
-  TableOptions options_;
-  TableSpec spec_;
+  TableSpec spec_;  // the name and the options, as the backend was given them
   typename B::TableHandle handle_;
   BatchRetry retry_;
 };
