@@ -18,8 +18,8 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -267,7 +267,7 @@ const std::string& captured_answer() {
 
 void BM_DecodeQuery_pksk(benchmark::State& state) {
   std::string body = captured_answer();
-  const pksk::TableSpec spec{.name = "t"};
+  const pksk::TableSpec spec{"t"};
   simdjson::ondemand::parser parser;
   pksk::BodyDecoder decoder;
   std::uint64_t sum = 0;

@@ -2,9 +2,9 @@
 # Runs by `cmake -P`: compiles SOURCE with COMPILER (syntax only, so nothing is linked) and
 # passes only if compilation fails with exactly one `error:` line, and that line contains RULE
 # and every text given on a `// expect: <text>` line of SOURCE: the entity or entities and the
-# offending text, which pksk spells as template arguments of the rule (key/diagnose.hpp). One
-# error per misuse, named where the compiler says "error", is what users must see; notes and
-# "required from" lines are not counted.
+# offending text, which pksk spells as template arguments of the rule
+# (pksk/detail/diagnose.hpp). One error per misuse, named where the compiler says "error", is
+# what users must see; notes and "required from" lines are not counted.
 #
 # Where the compilers say it differently (a check of a function argument at compile time: g++
 # names the rule in the error line, clang the argument's conversion, with the rule in the note

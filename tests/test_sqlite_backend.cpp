@@ -278,7 +278,7 @@ const std::vector<std::string> unicode_keys = {
 
 TEST_CASE("put, get, replace and erase single items", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "shop"});
+  auto t = b.open_table(pksk::TableSpec{"shop"});
   CHECK(t.name() == "shop");
 
   CHECK_FALSE(get(b, t, "P", "A"));
@@ -304,7 +304,7 @@ TEST_CASE("put, get, replace and erase single items", "[sqlite]") {
 
 TEST_CASE("a query reads its partition in sort-key byte order", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   for (const auto& k : unicode_keys) put(b, t, "P", k);
   put(b, t, "O", "0");
   put(b, t, "Q", "0");
@@ -319,14 +319,14 @@ TEST_CASE("a query reads its partition in sort-key byte order", "[sqlite]") {
   // collation (é after z, CJK before emoji).
   const std::vector<std::string> some = {"😀", "日本", "é", "z", "a", "B"};
   pksk::sqlite::Backend b2{":memory:"};
-  auto t2 = b2.open_table({.name = "t"});
+  auto t2 = b2.open_table(pksk::TableSpec{"t"});
   for (const auto& k : some) put(b2, t2, "P", k);
   CHECK(sks_of(b2, t2, "P") == std::vector<std::string>{"B", "a", "z", "é", "日本", "😀"});
 }
 
 TEST_CASE("every key condition matches the byte-order reference", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   for (const auto& k : unicode_keys) put(b, t, "P", k);
   put(b, t, "O", "a");  // neighbours that must never leak in
   put(b, t, "Q", "a");
@@ -360,7 +360,7 @@ TEST_CASE("every key condition matches the byte-order reference", "[sqlite]") {
 
 TEST_CASE("between is inclusive and rejects an empty range as DynamoDB does", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   for (const char* k : {"#ORDER#2020-11-30", "#ORDER#2020-12-01", "#ORDER#2020-12-15",
                         "#ORDER#2020-12-31", "#ORDER#2021-01-01"}) {
     put(b, t, "P", k);
@@ -393,7 +393,7 @@ TEST_CASE("begins_with is a byte prefix, whatever the last bytes of the prefix",
   CHECK_FALSE(prefix_successor(""));
 
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   // 0xFF never occurs in UTF-8, but SQLite stores such bytes as given: they exercise the
   // prefixes whose successor drops bytes or does not exist.
   const std::vector<std::string> keys = {
@@ -440,7 +440,7 @@ TEST_CASE("why operands are bound as TEXT: SQLite orders all TEXT before any BLO
 
 TEST_CASE("limit, exclusive start and the last evaluated key", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   for (const char* k : {"a", "b", "c", "d", "e"}) put(b, t, "P", k);
 
   Page p = query(b, t, {.pk = "P", .limit = 2});
@@ -497,7 +497,7 @@ TEST_CASE("limit, exclusive start and the last evaluated key", "[sqlite]") {
 
 TEST_CASE("paging visits every item exactly once", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   std::vector<std::string> keys = unicode_keys;
   for (int i = 0; i < 40; ++i) keys.push_back(support::numbered("#ORDER#", 1000 + i * 7));
   for (const auto& k : keys) put(b, t, "P", k, "T", std::string(k.size() * 3 + 10, 'x'));
@@ -530,7 +530,7 @@ TEST_CASE("a page ends where the stored sizes reach the budget, whatever the bod
   // length, plus the keys) reaches its budget: sizes anywhere below that bound must end pages
   // exactly where the sizes themselves say, on every path (before, at and after the switch).
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   std::mt19937 random(7);
   std::vector<std::pair<std::string, std::size_t>> items;  // sk, stored size
   for (int i = 0; i < 60; ++i) {
@@ -586,7 +586,7 @@ TEST_CASE("a page ends where the stored sizes reach the budget, whatever the bod
 
 TEST_CASE("a page ends at the byte budget, the crossing item included", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t", .type_attribute = "kind"});
+  auto t = b.open_table(pksk::TableSpec{"t", {.type_attribute = "kind"}});
   // Each item: "pk"+"P" + "sk"+1 byte + "kind"+"T" + 93 bytes of body = 104 bytes.
   for (const char* k : {"a", "b", "c", "d"}) put(b, t, "P", k, "T", std::string(93, 'x'));
   const std::string body(93, 'x');
@@ -611,7 +611,7 @@ TEST_CASE("a page ends at the byte budget, the crossing item included", "[sqlite
 TEST_CASE("a partition over 1 MiB is read in 1 MiB pages", "[sqlite]") {
   TempDir dir;
   pksk::sqlite::Backend b{dir.file("big.db")};
-  auto t = b.open_table({.name = "big"});
+  auto t = b.open_table(pksk::TableSpec{"big"});
   const std::string body(300 * 1000, 'x');
   for (const char* k : {"1", "2", "3", "4", "5", "6", "7"}) put(b, t, "P", k, "T", body);
 
@@ -634,9 +634,9 @@ TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]"
   const std::string path = dir.file("shop.db");
   {
     pksk::sqlite::Backend b{path};
-    auto t = b.open_table({.name = "shop"});
+    auto t = b.open_table(pksk::TableSpec{"shop"});
     put(b, t, "CUSTOMER#1", "A", "Customer", R"({"name":"Ada"})");
-    CHECK(b.open_table({.name = "shop"}) == t);  // one state per table
+    CHECK(b.open_table(pksk::TableSpec{"shop"}) == t);  // one state per table
   }
   RawDb raw(path);
   CHECK(raw.text("SELECT sql FROM sqlite_master WHERE name = 'shop'") ==
@@ -649,14 +649,14 @@ TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]"
         "CUSTOMER#1|A|Customer|{\"name\":\"Ada\"}");
 
   pksk::sqlite::Backend b{path};
-  auto t = b.open_table({.name = "shop"});
+  auto t = b.open_table(pksk::TableSpec{"shop"});
   CHECK(get(b, t, "CUSTOMER#1", "A") == Row{"A", "Customer", R"({"name":"Ada"})"});
   put(b, t, "CUSTOMER#1", "B", "Customer", "{}");
   // Another connection sees the commit at once (WAL: readers do not block the writer).
   CHECK(raw.text("SELECT count(*) FROM shop") == "2");
   CHECK(RawDb::query_text(b.native_handle(), "PRAGMA synchronous") == "1");  // NORMAL
   // SQLite's names are case-insensitive, and so is the lookup of an existing table.
-  auto upper = b.open_table({.name = "SHOP"});
+  auto upper = b.open_table(pksk::TableSpec{"SHOP"});
   CHECK(get(b, upper, "CUSTOMER#1", "A"));
 
   pksk::sqlite::Backend mem{":memory:"};
@@ -666,7 +666,7 @@ TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]"
 TEST_CASE("a query runs on the primary key index without sorting", "[sqlite]") {
   using namespace pksk::sqlite::detail;
   pksk::sqlite::Backend b{":memory:"};
-  b.open_table({.name = "t"});
+  b.open_table(pksk::TableSpec{"t"});
   for (std::size_t shape = 0; shape < range_shape_count; ++shape) {
     for (bool forward : {true, false}) {
       for (bool start : {true, false}) {
@@ -692,7 +692,7 @@ TEST_CASE("statements are prepared once and reused", "[sqlite]") {
     }
     return n;
   };
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   CHECK(count() == 3);  // put, get, erase
   for (int i = 0; i < 10; ++i) {
     put(b, t, "P", std::to_string(i));
@@ -706,7 +706,7 @@ TEST_CASE("statements are prepared once and reused", "[sqlite]") {
   query(b, t, {.pk = "P", .sk = &c, .forward = false});
   query(b, t, {.pk = "P", .sk = &c, .exclusive_start_sk = "1"});
   CHECK(count() == 6);
-  b.open_table({.name = "t"});
+  b.open_table(pksk::TableSpec{"t"});
   CHECK(count() == 6);
 }
 
@@ -731,25 +731,25 @@ TEST_CASE("an existing table with another schema is refused, never rewritten", "
   const std::string before = raw.text("SELECT sql FROM sqlite_master ORDER BY name");
 
   pksk::sqlite::Backend b{path};
-  std::string msg = error_of([&] { b.open_table({.name = "rowid_table"}); });
+  std::string msg = error_of([&] { b.open_table(pksk::TableSpec{"rowid_table"}); });
   CHECK(contains(msg, "pksk table 'rowid_table' (sqlite): "));
   CHECK(contains(msg, "not a WITHOUT ROWID table"));
-  msg = error_of([&] { b.open_table({.name = "nocase"}); });
+  msg = error_of([&] { b.open_table(pksk::TableSpec{"nocase"}); });
   CHECK(contains(msg, "key column 'sk' has collation NOCASE"));
-  msg = error_of([&] { b.open_table({.name = "swapped"}); });
+  msg = error_of([&] { b.open_table(pksk::TableSpec{"swapped"}); });
   CHECK(contains(msg, "column 'pk' is not primary key column 1 (it is column 2)"));
-  msg = error_of([&] { b.open_table({.name = "untyped"}); });
+  msg = error_of([&] { b.open_table(pksk::TableSpec{"untyped"}); });
   CHECK(contains(msg, "column 'pk' has type '', expected TEXT"));
   CHECK(contains(msg, "column 'type' is not NOT NULL"));
   CHECK(contains(msg, "unexpected column 'extra'"));
-  msg = error_of([&] { b.open_table({.name = "rowid_table", .type_attribute = "kind"}); });
+  msg = error_of([&] { b.open_table(pksk::TableSpec{"rowid_table", {.type_attribute = "kind"}}); });
   CHECK(contains(msg, "missing column 'kind'"));
   CHECK(contains(msg, "unexpected column 'type'"));
-  msg = error_of([&] { b.open_table({.name = "a_view"}); });
+  msg = error_of([&] { b.open_table(pksk::TableSpec{"a_view"}); });
   CHECK(contains(msg, "it is a view"));
   // A pksk table opened with another discriminator name is a mismatch too.
-  b.open_table({.name = "good"});
-  msg = error_of([&] { b.open_table({.name = "good", .type_attribute = "kind"}); });
+  b.open_table(pksk::TableSpec{"good"});
+  msg = error_of([&] { b.open_table(pksk::TableSpec{"good", {.type_attribute = "kind"}}); });
   CHECK(contains(msg, "missing column 'kind'"));
 
   // Only what pksk created itself is new: the table "good" and the file's metadata.
@@ -762,16 +762,18 @@ TEST_CASE("invalid table and attribute names", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
   for (std::string name : {"", "a-b", "a b", "a\"b", "x;DROP", "é", "sqlite_master", "SQLITE_x"}) {
     INFO(name);
-    const std::string msg = error_of([&] { b.open_table({.name = name}); });
+    const std::string msg = error_of([&] { b.open_table(pksk::TableSpec{name}); });
     CHECK(contains(msg,
                    "pksk table " + pksk::detail::quoted(name) + " (sqlite): invalid table name"));
   }
   for (std::string attr : {"", "pk", "SK", "body", "a b"}) {
     INFO(attr);
-    const std::string msg = error_of([&] { b.open_table({.name = "t", .type_attribute = attr}); });
+    const std::string msg = error_of([&] {
+      b.open_table(pksk::TableSpec{"t", {.type_attribute = attr}});
+    });
     CHECK(contains(msg, "invalid type attribute name"));
   }
-  CHECK_NOTHROW(b.open_table({.name = "Shop_2024", .type_attribute = "_type"}));
+  CHECK_NOTHROW(b.open_table(pksk::TableSpec{"Shop_2024", {.type_attribute = "_type"}}));
   CHECK_THROWS_AS(get(b, {}, "P", "A"), pksk::Error);  // an empty handle
 }
 
@@ -780,10 +782,10 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   const std::string path = dir.file("ro.db");
   {
     pksk::sqlite::Backend b{path};
-    put(b, b.open_table({.name = "shop"}), "P", "A");
+    put(b, b.open_table(pksk::TableSpec{"shop"}), "P", "A");
   }
   pksk::sqlite::Backend ro{path, {.read_only = true}};
-  auto t = ro.open_table({.name = "shop"});
+  auto t = ro.open_table(pksk::TableSpec{"shop"});
   CHECK(get(ro, t, "P", "A"));
   CHECK(sks_of(ro, t, "P") == std::vector<std::string>{"A"});
   std::string msg = backend_error_of([&] { put(ro, t, "P", "B"); });
@@ -797,10 +799,10 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   CHECK(failure.native.origin == pksk::NativeError::Origin::sqlite);
   CHECK(failure.native.code == SQLITE_READONLY);
   CHECK(failure.native.type == sqlite3_errstr(SQLITE_READONLY));
-  msg = backend_error_of([&] { ro.open_table({.name = "absent"}); });
+  msg = backend_error_of([&] { ro.open_table(pksk::TableSpec{"absent"}); });
   CHECK(contains(msg, "pksk table 'absent' (sqlite): "));
   CHECK(contains(msg, "read-only"));
-  CHECK(backend_failure_of([&] { ro.open_table({.name = "absent"}); }).code ==
+  CHECK(backend_failure_of([&] { ro.open_table(pksk::TableSpec{"absent"}); }).code ==
         pksk::errc::missing_table);
   CHECK(get(ro, t, "P", "A"));
 
@@ -820,11 +822,11 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
     const std::string locked_path = dir.file("perm.db");
     {
       pksk::sqlite::Backend b{locked_path};
-      b.open_table({.name = "shop"});
+      b.open_table(pksk::TableSpec{"shop"});
     }
     ::chmod(locked_path.c_str(), 0444);
     pksk::sqlite::Backend b{locked_path};
-    auto pt = b.open_table({.name = "shop"});
+    auto pt = b.open_table(pksk::TableSpec{"shop"});
     CHECK(contains(backend_error_of([&] { put(b, pt, "P", "A"); }), "readonly"));
   } else {
     WARN("running as root: chmod 0444 does not stop writes, covered by Options.read_only");
@@ -835,7 +837,7 @@ TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
   TempDir dir;
   const std::string path = dir.file("locked.db");
   pksk::sqlite::Backend b{path, {.busy_timeout = std::chrono::milliseconds(50)}};
-  auto t = b.open_table({.name = "shop"});
+  auto t = b.open_table(pksk::TableSpec{"shop"});
   put(b, t, "P", "A");
 
   RawDb other(path);
@@ -862,7 +864,7 @@ TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
 
 TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   for (const char* k : {"a", "b", "c"}) put(b, t, "P", k);
 
   int seen = 0;
@@ -897,7 +899,7 @@ TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
 TEST_CASE("a throwing visitor's exception leaves scan, batch_get and update as it was thrown",
           "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table({.name = "t"});
+  auto t = b.open_table(pksk::TableSpec{"t"});
   for (const char* k : {"a", "b"}) put(b, t, "P", k);
   struct Thrown {
     int code;
@@ -952,14 +954,15 @@ TEST_CASE("ItemVisitor refers to its callable and copies as a pointer pair", "[s
 
 TEST_CASE("a moved backend keeps its tables and handles", "[sqlite]") {
   pksk::sqlite::Backend a{":memory:"};
-  auto t = a.open_table({.name = "t"});
+  auto t = a.open_table(pksk::TableSpec{"t"});
   put(a, t, "P", "A");
   pksk::sqlite::Backend b = std::move(a);
   CHECK(get(b, t, "P", "A"));
-  CHECK_THROWS_AS(a.open_table({.name = "t"}), pksk::Error);  // NOLINT: use after move, on purpose
+  CHECK_THROWS_AS(a.open_table(pksk::TableSpec{"t"}),
+                  pksk::Error);  // NOLINT: use after move, on purpose
 
   pksk::sqlite::Backend c{":memory:"};
-  auto other = c.open_table({.name = "t"});
+  auto other = c.open_table(pksk::TableSpec{"t"});
   CHECK_THROWS_AS(get(b, other, "P", "A"), pksk::Error);  // a handle of another backend
   c = std::move(b);
   CHECK(get(c, t, "P", "A"));

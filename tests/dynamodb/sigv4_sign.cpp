@@ -13,7 +13,7 @@
 
 #include <simdjson.h>
 
-#include <pksk/codec/detail/json_writer.hpp>
+#include <pksk/detail/json_writer.hpp>
 #include <pksk/dynamodb/credentials.hpp>
 #include <pksk/dynamodb/detail/sigv4.hpp>
 

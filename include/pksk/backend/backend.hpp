@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../codec/body_format.hpp"
@@ -26,18 +27,18 @@
 
 namespace pksk {
 
-// What a backend needs to create or check one pksk table. The key attributes' names are part
-// of it (DynamoDB's key schema; the SQLite backend's columns), and no entity member may take
-// one of them.
-struct TableSpec {
+// What a backend needs to create or check one pksk table: its name and its TableOptions, of
+// which a backend reads the key and type attributes' names (DynamoDB's key schema; the SQLite
+// backend's columns; no entity member may take one of them) and the secondary indexes (their
+// key attributes are ordinary top-level attributes of the item: Table writes them into the
+// body of each entity in the index, and an update sets them; an item is in an index when it
+// has both, as in DynamoDB's sparse GSIs). cursor_key is Table's alone.
+struct TableSpec : TableOptions {
   std::string name{};
-  std::string pk_attribute = "pk";
-  std::string sk_attribute = "sk";
-  std::string type_attribute = "type";  // the discriminator
-  // Secondary indexes. Their key attributes are ordinary top-level attributes of the item
-  // (Table writes them into the body of each entity in the index, and an update sets them); an
-  // item is in an index when it has both, as in DynamoDB's sparse GSIs.
-  std::vector<TableIndex> indexes{};
+
+  TableSpec() = default;
+  explicit TableSpec(std::string table_name, TableOptions options = {})
+      : TableOptions(std::move(options)), name(std::move(table_name)) {}
 
   // The index named `name`, or nullptr.
   const TableIndex* find_index(std::string_view index_name) const noexcept {

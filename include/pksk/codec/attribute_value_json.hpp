@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "../detail/json_writer.hpp"
 #include "../error.hpp"
 #include "attribute_value.hpp"
 #include "decimal.hpp"
-#include "detail/json_writer.hpp"
 #include "encode.hpp"
 
 namespace pksk {
@@ -125,8 +125,9 @@ inline void append_item_attribute_value_json(std::string& out, const AttributeVa
 
 namespace detail {
 
-// A codec writer (the vocabulary of json_writer.hpp) that builds an AttributeValue tree: how a
-// member's C++ value becomes an expression operand, with exactly the encoding a put uses.
+// A codec writer (the vocabulary of pksk/detail/json_writer.hpp) that builds an AttributeValue
+// tree: how a member's C++ value becomes an expression operand, with exactly the encoding a put
+// uses.
 class AttributeValueBuilder {
  public:
   static constexpr bool omits_empty_sets = true;

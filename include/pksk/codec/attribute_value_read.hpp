@@ -12,12 +12,12 @@
 
 #include <simdjson.h>
 
+#include "../detail/padded_buffer.hpp"
 #include "../error.hpp"
 #include "attribute_value.hpp"
 #include "attribute_value_json.hpp"
 #include "decimal.hpp"
 #include "decode.hpp"
-#include "detail/padded_buffer.hpp"
 
 namespace pksk {
 

@@ -16,11 +16,11 @@
 
 #include <simdjson.h>
 
+#include "../detail/json_writer.hpp"
+#include "../detail/padded_buffer.hpp"
 #include "../error.hpp"
 #include "attribute_value_read.hpp"
 #include "detail/json_path.hpp"
-#include "detail/json_writer.hpp"
-#include "detail/padded_buffer.hpp"
 
 namespace pksk {
 

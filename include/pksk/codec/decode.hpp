@@ -14,13 +14,13 @@
 
 #include <simdjson.h>
 
+#include "../detail/padded_buffer.hpp"
 #include "../error.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
 #include "detail/json_path.hpp"
 #include "detail/json_reader.hpp"
 #include "detail/json_reader_attribute_value.hpp"
-#include "detail/padded_buffer.hpp"
 #include "encode.hpp"
 #include "parsed_item.hpp"
 

@@ -26,9 +26,10 @@
 #include <utility>
 #include <vector>
 
+#include "../detail/diagnose.hpp"
+#include "../detail/json_writer.hpp"
+#include "../detail/utf8.hpp"
 #include "../error.hpp"
-#include "../key/detail/utf8.hpp"
-#include "../key/diagnose.hpp"
 #include "../key/key.hpp"
 #include "../reflect/detail/std_traits.hpp"
 #include "../reflect/enum_name.hpp"
@@ -36,7 +37,6 @@
 #include "body_format.hpp"
 #include "detail/iso8601.hpp"
 #include "detail/json_path.hpp"
-#include "detail/json_writer.hpp"
 
 namespace pksk {
 
@@ -63,29 +63,6 @@ template <class T>
 inline constexpr bool is_string_set_v = false;
 template <class C, class A>
 inline constexpr bool is_string_set_v<std::set<std::string, C, A>> = true;
-
-// The type a member's values hold: an optional's value, a vector's element, a string map's
-// mapped type; void for one that holds no other (a scalar, a string, a set, a record). The
-// compile-time walks over member types (holds_no_record, holds_string_set_member) go down
-// through it.
-template <class T>
-struct held {
-  using type = void;
-};
-template <class T>
-struct held<std::optional<T>> {
-  using type = T;
-};
-template <class T, class A>
-struct held<std::vector<T, A>> {
-  using type = T;
-};
-template <class T, class C, class A>
-struct held<std::map<std::string, T, C, A>> {
-  using type = T;
-};
-template <class T>
-using held_t = typename held<T>::type;
 
 template <class T>
 inline constexpr bool is_std_array_v = false;

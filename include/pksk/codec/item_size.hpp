@@ -10,10 +10,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/json_writer.hpp"
 #include "attribute_value.hpp"
 #include "decimal.hpp"
 #include "detail/json_path.hpp"
-#include "detail/json_writer.hpp"
 #include "encode.hpp"
 
 namespace pksk {

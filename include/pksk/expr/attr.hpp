@@ -19,9 +19,9 @@
 #include "../codec/attribute_value_json.hpp"
 #include "../codec/decimal.hpp"
 #include "../codec/encode.hpp"
+#include "../detail/diagnose.hpp"
+#include "../detail/fixed_string.hpp"
 #include "../error.hpp"
-#include "../key/detail/fixed_string.hpp"
-#include "../key/diagnose.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
 #include "../reflect/detail/std_traits.hpp"
@@ -52,15 +52,6 @@ struct update_gives_a_member_a_value_of_another_type;
 }  // namespace diagnostics
 
 namespace detail {
-
-template <class M>
-struct unwrap_optional {
-  using type = M;
-};
-template <class M>
-struct unwrap_optional<std::optional<M>> {
-  using type = M;
-};
 
 template <class M>
 inline constexpr bool is_number_member_v =
@@ -101,7 +92,7 @@ AttributeValue comparison_value(const V& v) {
 // comparable_value, reporting condition_compares_a_member_with_a_value_of_another_type when not.
 template <class T, class M, class V>
 inline constexpr bool comparable_value_v =
-    diagnose_v<comparable_value<typename unwrap_optional<M>::type, V>(),
+    diagnose_v<comparable_value<unwrap_optional_t<M>, V>(),
                diagnostics::condition_compares_a_member_with_a_value_of_another_type<T, M, V>>;
 
 // A number for size(attr) to be compared with, reporting
@@ -154,7 +145,7 @@ AttributePath::Step member_step(M T::*member) {
 
 // The value type an operand of member type M takes: the optional's value type.
 template <class M>
-using member_value_t = typename detail::unwrap_optional<M>::type;
+using member_value_t = detail::unwrap_optional_t<M>;
 
 // A condition on items of entity T.
 template <class T>

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <utility>
 
-#include "detail/fixed_string.hpp"
+#include "../detail/fixed_string.hpp"
 #include "detail/template.hpp"
 #include "entity.hpp"
 #include "key.hpp"

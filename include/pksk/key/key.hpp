@@ -6,7 +6,7 @@
 // Template syntax: literal text and {member} fields. '{' without '}', '}' without '{', an
 // empty '{}', a field naming no member and two adjacent fields ("{a}{b}", ambiguous) are
 // compile errors, one per mistake, whose error line names the rule, the entity and the text
-// (diagnose.hpp).
+// (pksk/detail/diagnose.hpp).
 //
 // Formatting rules, per field of a template:
 // - std::string (or std::string_view): the value verbatim. It must be non-empty, valid UTF-8
@@ -29,9 +29,9 @@
 #include <tuple>
 #include <utility>
 
-#include "detail/fixed_string.hpp"
+#include "../detail/diagnose.hpp"
+#include "../detail/fixed_string.hpp"
 #include "detail/template.hpp"
-#include "diagnose.hpp"
 #include "entity.hpp"
 
 namespace pksk {
@@ -170,8 +170,8 @@ inline constexpr bool same_partition_shape_v =
 
 namespace diagnostics {
 
-// The rules ItemCollection<Ts...> checks its members against (see diagnose.hpp): each names the
-// two members involved and their templates.
+// The rules ItemCollection<Ts...> checks its members against (see pksk/detail/diagnose.hpp): each
+// names the two members involved and their templates.
 
 // Same literal text, same number and order of fields: only then can the items share partitions.
 template <class First, detail::fixed_string FirstPartitionKey, class Other,

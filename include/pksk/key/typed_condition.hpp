@@ -16,8 +16,8 @@
 // The members, template arguments, are the template's first fields in its order: a condition
 // on a later field is given the values of every field before it. A member of another entity,
 // one that is no field of the template, or fields skipped or out of order are a compile error
-// naming the entity, the template and the member (diagnose.hpp); so are begins_with on a field
-// that is not a string and lt/le/gt/ge/between on an enum field (their keys order by
+// naming the entity, the template and the member (pksk/detail/diagnose.hpp); so are begins_with on
+// a field that is not a string and lt/le/gt/ge/between on an enum field (their keys order by
 // enumerator name, not value). Which members of a Hana-adapted struct are named, compile time
 // cannot see (how many, it can): they are checked when the condition is made (pksk::Error).
 //
@@ -58,13 +58,13 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/diagnose.hpp"
+#include "../detail/fixed_string.hpp"
 #include "../error.hpp"
 #include "../reflect/member_pointer.hpp"
 #include "../reflect/reflect.hpp"
 #include "condition.hpp"
-#include "detail/fixed_string.hpp"
 #include "detail/template.hpp"
-#include "diagnose.hpp"
 #include "entity.hpp"
 #include "key.hpp"
 
@@ -72,7 +72,7 @@ namespace pksk {
 
 namespace diagnostics {
 
-// The rules a typed key condition is checked against (see diagnose.hpp).
+// The rules a typed key condition is checked against (see pksk/detail/diagnose.hpp).
 
 // sort_key_of<Order>::eq<&Customer::id>(...)
 template <class Entity, class MemberOf>
@@ -308,7 +308,7 @@ struct KeyConditions {
       }(std::make_index_sequence<sizeof...(Members)>{});
 
   // Whether a condition of this shape on the first K fields may be made, computed apart from
-  // its diagnosis (diagnose.hpp).
+  // its diagnosis (pksk/detail/diagnose.hpp).
   template <ConditionShape Shape, std::size_t K>
   static consteval bool field_allows() {
     if constexpr (K == 0 || Shape == ConditionShape::compare) {

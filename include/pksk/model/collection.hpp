@@ -37,7 +37,7 @@ struct RawItem {
 template <class... Ts>
 class ItemCollection {
   static_assert(sizeof...(Ts) > 0, "pksk: an ItemCollection needs at least one entity type");
-  // A broken rule is reported by itself, once, naming the members (key/diagnose.hpp).
+  // A broken rule is reported by itself, once, naming the members (pksk/detail/diagnose.hpp).
   static_assert(detail::checked_v<detail::CollectionCheck<Ts...>>);
 
   // False only in a collection already reported (CollectionCheck): its members' code is then

@@ -11,23 +11,19 @@
 
 #include <boost/pfr.hpp>
 
+#include "detail/fake_object.hpp"
 #include "reflect.hpp"
 
 namespace pksk::detail {
 
 #if defined(__clang__)
 #pragma clang diagnostic push
-// Declared, never defined: only its members' addresses are compared, in constant expressions.
+// fake_object is declared, never defined: only its members' addresses are compared, in constant
+// expressions.
 #pragma clang diagnostic ignored "-Wundefined-var-template"
 // Nor for a record in an unnamed namespace, whose probe then has internal linkage.
 #pragma clang diagnostic ignored "-Wundefined-internal"
 #endif
-template <class T>
-struct MemberProbe {
-  const T value;
-};
-template <class T>
-extern const MemberProbe<T> member_probe;
 
 template <auto Member>
 struct member_pointer_traits;
@@ -46,7 +42,7 @@ consteval std::size_t member_index_of() {
   if constexpr (HanaStruct<T>) {
     return field_count_v<T>;
   } else {
-    const T& record = member_probe<T>.value;
+    const T& record = fake_object<T>.value;
     const void* target = &(record.*Member);
     std::size_t found = field_count_v<T>;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -67,13 +63,13 @@ consteval bool names_field(M T::*member) {
   if constexpr (!std::is_same_v<std::remove_cv_t<M>, field_type_t<T, I>>) {
     return false;
   } else {
-    const T& record = member_probe<T>.value;
+    const T& record = fake_object<T>.value;
     return static_cast<const void*>(&(record.*member)) ==
            static_cast<const void*>(&boost::pfr::detail::sequence_tuple::get<I>(
                boost::pfr::detail::tie_as_tuple(record)));
   }
 }
-// clang warns where member_probe is used, not where it is declared: the pop comes after the use.
+// clang warns where fake_object is used, not where it is declared: the pop comes after the use.
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

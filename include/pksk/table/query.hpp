@@ -10,10 +10,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "../detail/diagnose.hpp"
 #include "../error.hpp"
 #include "../expr/filter.hpp"
 #include "../key/condition.hpp"
-#include "../key/diagnose.hpp"
 #include "../key/entity.hpp"
 #include "../model/collection.hpp"
 #include "../reflect/reflect.hpp"

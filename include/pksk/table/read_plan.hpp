@@ -17,11 +17,11 @@
 
 #include "../backend/backend.hpp"
 #include "../detail/config.hpp"
+#include "../detail/diagnose.hpp"
 #include "../error.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/filter.hpp"
 #include "../key/condition.hpp"
-#include "../key/diagnose.hpp"
 #include "../key/entity.hpp"
 #include "../key/index.hpp"
 #include "../key/key.hpp"

@@ -66,8 +66,8 @@ class Table {
   // `retry`: how put_all, erase_all and get_all retry what the backend hands back unprocessed.
   Table(B& backend, std::string name, TableOptions options = {}, BatchRetry retry = {});
 
-  const std::string& name() const noexcept { return name_; }
-  const TableOptions& options() const noexcept { return options_; }
+  const std::string& name() const noexcept { return spec_.name; }
+  const TableOptions& options() const noexcept { return spec_; }
   const BatchRetry& batch_retry() const noexcept { return retry_; }
   B& backend() const noexcept { return *backend_; }
 
@@ -98,7 +98,7 @@ class Table {
     std::optional<T> found;
     backend_->get(handle_, ItemKey{s->pk, s->sk}, [&](const ItemView& row) {
       check_type<T>(row, "get");
-      detail::decode_row(body_format(), name_, *s->decoder, row, found.emplace());
+      detail::decode_row(body_format(), spec_.name, *s->decoder, row, found.emplace());
     });
     return found;
   }
@@ -121,7 +121,7 @@ class Table {
         handle_,
         UpdateRequest{{s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
         [&](const ItemView& row) {
-          detail::decode_row(body_format(), name_, *s->decoder, row, result);
+          detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
         });
     return result;
   }
@@ -171,11 +171,11 @@ class Table {
     for (std::size_t start = 0; start < all.size(); start += max_batch_get_keys) {
       const std::span<const ItemKey> group = std::span<const ItemKey>(all).subspan(
           start, std::min(max_batch_get_keys, all.size() - start));
-      detail::refuse_duplicate_keys(name_, group, "get_all");
+      detail::refuse_duplicate_keys(spec_.name, group, "get_all");
       std::vector<std::size_t> pending(group.size());
       for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
       detail::retry_unprocessed(
-          retry_, name_, "get_all", pending,
+          retry_, spec_.name, "get_all", pending,
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
             std::vector<ItemKey> asked;
             for (std::size_t i : indexes) asked.push_back(group[i]);
@@ -183,7 +183,7 @@ class Table {
                 handle_, asked,
                 [&](std::size_t at, const ItemView& row) {
                   check_type<T>(row, "get_all");
-                  detail::decode_row(body_format(), name_, *s->decoder, row,
+                  detail::decode_row(body_format(), spec_.name, *s->decoder, row,
                                      found[start + indexes[at]].emplace());
                 },
                 unprocessed);
@@ -267,8 +267,9 @@ class Table {
                              std::size_t page_items = 1000) {
     const TableIndex* index = spec_.find_index(index_name);
     if (index == nullptr) {
-      throw ValidationError("pksk table " + detail::quoted(name_) + ", backfill_index: no index " +
-                            detail::quoted(index_name) + " (TableOptions::indexes)");
+      throw ValidationError("pksk table " + detail::quoted(spec_.name) +
+                            ", backfill_index: no index " + detail::quoted(index_name) +
+                            " (TableOptions::indexes)");
     }
     std::size_t written = 0;
     (
@@ -295,14 +296,15 @@ class Table {
   static typename B::TableHandle open(B& backend, const TableSpec& spec);
 
   std::string context(std::string_view operation, std::string_view type) const {
-    return detail::table_context(name_, operation, type);
+    return detail::table_context(spec_.name, operation, type);
   }
 
-  detail::CursorSigner cursors() const noexcept { return {name_, options_.cursor_key}; }
+  detail::CursorSigner cursors() const noexcept { return {spec_.name, spec_.cursor_key}; }
 
   template <EntityType T>
   void check_type(const ItemView& row, std::string_view operation) const {
-    if (row.type != type_name_v<T>) detail::throw_wrong_type(name_, row, type_name_v<T>, operation);
+    if (row.type != type_name_v<T>)
+      detail::throw_wrong_type(spec_.name, row, type_name_v<T>, operation);
   }
 
   template <class Range>
@@ -352,7 +354,7 @@ class Table {
       }
       for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});
       for (std::size_t start = 0; start < n; start += max_batch_write_items) {
-        detail::refuse_duplicate_keys(name_,
+        detail::refuse_duplicate_keys(spec_.name,
                                       std::span<const ItemKey>(item_keys).subspan(
                                           start, std::min(max_batch_write_items, n - start)),
                                       operation);
@@ -369,7 +371,7 @@ class Table {
       std::vector<std::size_t> all(n);
       for (std::size_t i = 0; i < n; ++i) all[i] = i;
       detail::retry_unprocessed(
-          retry_, name_, operation, std::move(all),
+          retry_, spec_.name, operation, std::move(all),
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
             if (indexes.size() == writes.size()) {
               backend_->batch_write(handle_, writes, unprocessed);
@@ -411,7 +413,7 @@ class Table {
             }
           });
         } catch (const DecodeError& e) {
-          detail::throw_decode_error(name_, row, e);
+          detail::throw_decode_error(spec_.name, row, e);
         }
       }
     };
@@ -436,7 +438,7 @@ class Table {
     } else {
       const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
       if constexpr (EntityType<R>) {
-        if (!condition) condition = detail::type_prefix_condition<R>(name_, index);
+        if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
       }
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       const detail::ReadShape shape = detail::read_shape(options);
@@ -483,7 +485,7 @@ class Table {
       EntityCode<T>::decode_selected(body_format(), decoder, row.live, row.body, item, mask);
     } catch (const DecodeError& e) {
       result.pop_back();
-      detail::throw_decode_error(name_, row, e);
+      detail::throw_decode_error(spec_.name, row, e);
     }
   }
 
@@ -491,7 +493,7 @@ class Table {
   void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row) {
     T& item = result.emplace_back();
     try {
-      detail::decode_row(body_format(), name_, decoder, row, item);
+      detail::decode_row(body_format(), spec_.name, decoder, row, item);
     } catch (...) {
       result.pop_back();
       throw;
@@ -503,9 +505,7 @@ class Table {
   auto body_format() const { return detail::body_format_arg(*backend_, handle_); }
 
   B* backend_;
-  std::string name_;
-  TableOptions options_;
-  TableSpec spec_;
+  TableSpec spec_;  // the name and the options, as the backend was given them
   typename B::TableHandle handle_;
   BatchRetry retry_;
 };

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "../../key/detail/utf8.hpp"
 #include "../quoted.hpp"
+#include "../utf8.hpp"
 
 namespace pksk::detail {
 

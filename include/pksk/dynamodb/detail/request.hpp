@@ -17,7 +17,7 @@
 #include "../../backend/backend.hpp"
 #include "../../backend/emulation.hpp"
 #include "../../codec/attribute_value_json.hpp"
-#include "../../codec/detail/json_writer.hpp"
+#include "../../detail/json_writer.hpp"
 #include "../../detail/quoted.hpp"
 #include "../../expr/render.hpp"
 #include "../../key/key.hpp"

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "fixed_string.hpp"
+#include "../../detail/fixed_string.hpp"
 #include "parse.hpp"
 
 namespace pksk::detail {

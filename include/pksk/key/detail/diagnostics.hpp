@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Compile-time diagnostics of a key template against its entity: one error per mistake, naming
-// the entity, the template and the offending text (diagnose.hpp).
+// the entity, the template and the offending text (pksk/detail/diagnose.hpp).
 
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
+#include "../../detail/diagnose.hpp"
+#include "../../detail/fixed_string.hpp"
 #include "../../reflect/reflect.hpp"
-#include "../diagnose.hpp"
-#include "fixed_string.hpp"
 #include "parse.hpp"
 
 namespace pksk::diagnostics {
 
-// The rules a key template is checked against (see diagnose.hpp): each names the entity, its
-// template and the offending text.
+// The rules a key template is checked against (see pksk/detail/diagnose.hpp): each names the
+// entity, its template and the offending text.
 
 template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Offending>
 struct malformed_key_template_brace_without_closing_brace;

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <type_traits>
 
+#include "../../detail/utf8.hpp"
 #include "../../error.hpp"
 #include "../../reflect/enum_name.hpp"
 #include "parse.hpp"
-#include "utf8.hpp"
 
 namespace pksk::detail {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "fixed_string.hpp"
+#include "../../detail/fixed_string.hpp"
 
 namespace pksk::detail {
 

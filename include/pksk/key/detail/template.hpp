@@ -9,11 +9,11 @@
 #include <string_view>
 #include <utility>
 
+#include "../../detail/fixed_string.hpp"
 #include "../../reflect/reflect.hpp"
 #include "../entity.hpp"
 #include "collision.hpp"
 #include "diagnostics.hpp"
-#include "fixed_string.hpp"
 #include "format.hpp"
 #include "parse.hpp"
 

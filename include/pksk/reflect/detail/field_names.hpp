@@ -13,6 +13,7 @@
 #include <boost/pfr.hpp>
 #include <boost/version.hpp>
 
+#include "fake_object.hpp"
 #include "pretty_name.hpp"
 
 #if BOOST_VERSION >= 108400
@@ -32,19 +33,10 @@ constexpr auto aggregate_field_names() noexcept {
 
 #if defined(__clang__)
 #pragma clang diagnostic push
-// The extern object below is never defined on purpose: only its members' addresses are used.
+// fake_object is never defined on purpose: only its members' addresses are used.
 #pragma clang diagnostic ignored "-Wundefined-var-template"
 #pragma clang diagnostic ignored "-Wundefined-internal"
 #endif
-
-template <class T>
-struct FakeObjectWrapper {
-  const T value;
-};
-
-// Declared, never defined: a local type here fails to link, as with Boost.PFR.
-template <class T>
-extern const FakeObjectWrapper<T> fake_object_for_field_names;
 
 // clang prints a pointer NTTP as an address; wrapped in a class NTTP it prints the member.
 template <class P>
@@ -61,7 +53,7 @@ consteval const char* signature_of() noexcept {
 template <class T, std::size_t I>
 consteval auto field_pointer() noexcept {
   const auto& member = boost::pfr::detail::sequence_tuple::get<I>(
-      boost::pfr::detail::tie_as_tuple(fake_object_for_field_names<T>.value));
+      boost::pfr::detail::tie_as_tuple(fake_object<T>.value));
   return PointerWrapper<std::remove_cvref_t<decltype(member)>>{&member};
 }
 

@@ -12,7 +12,7 @@
 
 #include "../../codec/attribute_value_json.hpp"
 #include "../../codec/body_format.hpp"
-#include "../../codec/detail/json_writer.hpp"
+#include "../../detail/json_writer.hpp"
 #include "../../reflect/enum_name.hpp"
 #include "../../reflect/reflect.hpp"
 

@@ -21,10 +21,7 @@ namespace pksk {
 template <Backend B>
 Table<B>::Table(B& backend, std::string name, TableOptions options, BatchRetry retry)
     : backend_(&backend),
-      name_(std::move(name)),
-      options_(std::move(options)),
-      spec_{name_, options_.pk_attribute, options_.sk_attribute, options_.type_attribute,
-            options_.indexes},
+      spec_(std::move(name), std::move(options)),
       handle_(open(backend, spec_)),
       retry_(std::move(retry)) {}
 
@@ -48,7 +45,7 @@ template <Backend B>
 IndexRef<B> Table<B>::index(std::string_view index_name) {
   const TableIndex* index = spec_.find_index(index_name);
   if (index == nullptr) {
-    throw ValidationError("pksk table " + detail::quoted(name_) + ": no index " +
+    throw ValidationError("pksk table " + detail::quoted(spec_.name) + ": no index " +
                           detail::quoted(index_name) + " (TableOptions::indexes)");
   }
   return IndexRef<B>(*this, *index);
@@ -60,7 +57,7 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
                                             const detail::ReadPlanBase& plan, bool all_pages,
                                             const TableIndex* index, ItemVisitor visit) {
   if (shape.segment != 0 || shape.segments != 0) {
-    throw ValidationError("pksk table " + detail::quoted(name_) +
+    throw ValidationError("pksk table " + detail::quoted(spec_.name) +
                           ": segment and segments are for scans, not queries");
   }
   // Reading every page, the query ends at the limit: no cursor is needed there.
@@ -108,7 +105,8 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
 template <Backend B>
 void Table<B>::check_scan(const detail::ReadShape& shape) const {
   const auto refuse = [&](std::string_view why) {
-    throw ValidationError("pksk table " + detail::quoted(name_) + ", scan: " + std::string(why));
+    throw ValidationError("pksk table " + detail::quoted(spec_.name) +
+                          ", scan: " + std::string(why));
   };
   if (shape.has_sk) refuse("a scan has no key condition (.sk); use a filter");
   if (!shape.forward) refuse("a scan has no direction (.forward)");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The two output formats of the codec, as writers with one vocabulary: the traversal in
-// codec.hpp says "a string", "a list", "a record" and each writer spells it. BodyWriter emits
+// codec/codec.hpp says "a string", "a list", "a record" and each writer spells it. BodyWriter emits
 // the plain JSON body the SQLite backend stores; AttributeValueWriter emits DynamoDB's
 // AttributeValue JSON ({"S": ...}, {"N": "..."}, ...). Both append straight into one
 // std::string: no DOM, no intermediate strings.

@@ -34,7 +34,7 @@
 // are spelled as a sentence about what the user wrote; no name may contain "error:", which the
 // compile-fail tests count.
 
-#include "detail/fixed_string.hpp"
+#include "fixed_string.hpp"
 
 namespace pksk {
 
