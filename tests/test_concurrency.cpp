@@ -385,7 +385,7 @@ TEST_CASE("a write waits for another connection's lock, within a bound", "[threa
       }
       const auto waited = Clock::now() - start;
       CAPTURE(msg);
-      CHECK(msg.find("table \"shop\"") != std::string::npos);
+      CHECK(msg.find("pksk table 'shop' (sqlite)") != std::string::npos);
       CHECK(msg.find("database is locked") != std::string::npos);
       CHECK(waited >= std::chrono::milliseconds(90));
       CHECK(waited < std::chrono::milliseconds(2000));
