@@ -371,8 +371,12 @@ struct Recording {
   };
   static constexpr pksk::BodyFormat body_format = pksk::BodyFormat::attribute_value;
   std::map<std::string, int>* calls;
+  std::vector<pksk::TableSpec>* specs = nullptr;  // the specs open_table is given, if wanted
 
-  TableHandle open_table(const pksk::TableSpec&) { return {++(*calls)["open_table"]}; }
+  TableHandle open_table(const pksk::TableSpec& spec) {
+    if (specs != nullptr) specs->push_back(spec);
+    return {++(*calls)["open_table"]};
+  }
   bool get(TableHandle&, pksk::ItemKey, pksk::ItemVisitor) { return ++(*calls)["get"], false; }
   pksk::QueryOutcome query(TableHandle&, const pksk::RawQuery&, pksk::ItemVisitor visit) {
     ++(*calls)["query"];
@@ -395,6 +399,18 @@ struct Recording {
   }
 };
 static_assert(pksk::Backend<Recording>);
+
+TEST_CASE("a backend is never given the table's cursor_key, which the table keeps and signs with") {
+  std::map<std::string, int> calls;
+  std::vector<pksk::TableSpec> specs;
+  Recording recording{&calls, &specs};
+  pksk::Table table{recording, "t", pksk::TableOptions{.indexes = {"gsi1"}, .cursor_key = "k"}};
+  REQUIRE(specs.size() == 1);
+  CHECK(specs[0].name == "t");
+  CHECK(specs[0].indexes.size() == 1);
+  CHECK(specs[0].cursor_key.empty());
+  CHECK(table.options().cursor_key == "k");
+}
 
 TEST_CASE("each operation reaches the held backend once; rows reach the visitor unchanged") {
   std::map<std::string, int> calls;

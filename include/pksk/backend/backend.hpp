@@ -32,7 +32,8 @@ namespace pksk {
 // backend's columns; no entity member may take one of them) and the secondary indexes (their
 // key attributes are ordinary top-level attributes of the item: Table writes them into the
 // body of each entity in the index, and an update sets them; an item is in an index when it
-// has both, as in DynamoDB's sparse GSIs). cursor_key is Table's alone.
+// has both, as in DynamoDB's sparse GSIs). cursor_key is Table's alone: the spec a backend is
+// given has it empty.
 struct TableSpec : TableOptions {
   std::string name{};
 

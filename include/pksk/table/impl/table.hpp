@@ -38,7 +38,11 @@ typename B::TableHandle Table<B>::open(B& backend, const TableSpec& spec) {
       names.push_back(*name);
     }
   }
-  return backend.open_table(spec);
+  // cursor_key is a secret of the Table's: a backend, which keeps its specs, never sees it.
+  if (spec.cursor_key.empty()) return backend.open_table(spec);
+  TableSpec shown = spec;
+  shown.cursor_key.clear();
+  return backend.open_table(shown);
 }
 
 template <Backend B>
