@@ -248,8 +248,11 @@ def run(args) -> dict:
                         else []
                     # Trees alternate run by run, so that a change of load on a shared machine
                     # weighs on both alike.
-                    # Separate mode is this tree's: a --baseline older than it has no EntityCode.
-                    labels = ["pksk"] if mode == "separate" else list(roots)
+                    # Separate mode is measured in the trees that have it: a --baseline older
+                    # than it has no EntityCode.
+                    labels = [label for label, root in roots.items()
+                              if mode != "separate"
+                              or (root / "include/pksk/entity_code.hpp").exists()]
                     runs = {label: [] for label in labels}
                     for _ in range(args.reps):
                         for label in labels:
