@@ -4,9 +4,9 @@
 // translation unit: include this in exactly one of them, after the headers of the backends the
 // program uses (<pksk/sqlite.hpp>, <pksk/dynamodb.hpp>), and it defines those backends there.
 // That translation unit alone then includes <sqlite3.h> or <curl/curl.h>, and links against
-// SQLite or libcurl. The CMake targets pksk::sqlite_compiled and pksk::dynamodb_compiled are
-// this, built for you.
-
+// SQLite or libcurl (the CMake targets pksk::sqlite and pksk::dynamodb carry them). It also
+// compiles Table's own members for the library's backends, which the backend headers declare
+// extern in this mode.
 #ifndef PKSK_SEPARATE_COMPILATION
 #error \
     "<pksk/src.hpp> is for programs that define PKSK_SEPARATE_COMPILATION in every translation unit; without it pksk is header-only and needs no source file"
