@@ -15,25 +15,28 @@
 namespace pksk::dynamodb {
 
 struct HttpHeader {
-  std::string name;
-  std::string value;
+  std::string name{};
+  std::string value{};
 };
+
+// Every member has a default, so that a transport (or a test) may name only those it sets:
+// `HttpResponse{.status = 200, .body = "{}"}` compiles under -Wextra.
 
 // A request as the backend sends it: already signed (Authorization, X-Amz-Date and, with
 // temporary credentials, X-Amz-Security-Token are among the headers). A transport sends the
 // headers and the body as they are: changing them breaks the signature.
 struct HttpRequest {
   std::string method = "POST";
-  std::string url;  // scheme://host[:port][/path], the path percent-encoded as it is sent
-  std::vector<std::pair<std::string, std::string>> query;  // decoded; encoded when signed
-  std::vector<HttpHeader> headers;
-  std::string body;
+  std::string url{};  // scheme://host[:port][/path], the path percent-encoded as it is sent
+  std::vector<std::pair<std::string, std::string>> query{};  // decoded; encoded when signed
+  std::vector<HttpHeader> headers{};
+  std::string body{};
 };
 
 struct HttpResponse {
-  long status = 0;              // 0 when no answer came (see transport_error)
-  std::string body;             // reused between requests: its capacity stays
-  std::string transport_error;  // why no answer came, when status is 0
+  long status = 0;                // 0 when no answer came (see transport_error)
+  std::string body{};             // reused between requests: its capacity stays
+  std::string transport_error{};  // why no answer came, when status is 0
   // False when the request surely never reached the server (no connection could be made), so
   // that sending it again cannot apply it twice.
   bool maybe_sent = true;

@@ -64,7 +64,8 @@ void format_index_keys_checked(const TableSpec& spec, const T& item, std::string
     format_index_keys<T, I>(item, pk, sk);
   } catch (const KeyError& e) {
     throw KeyError(table_context(spec.name, operation, type_name_v<T>) + "index " +
-                   detail::quoted(indexes_v<T>[I].name) + ": " + e.what());
+                   detail::quoted(indexes_v<T>[I].name) + ": " +
+                   std::string(detail::without_origin(e.what())));
   }
 }
 

@@ -15,6 +15,10 @@ namespace pksk::detail {
 PKSK_DECL std::string table_context(std::string_view table, std::string_view operation,
                                     std::string_view type);
 
+// An error's message as a part of another's: without the "pksk: " its own layer starts it with,
+// so that a message says where it comes from once ("pksk table 't', put Order: invalid key ...").
+PKSK_DECL std::string_view without_origin(std::string_view message) noexcept;
+
 }  // namespace pksk::detail
 
 #ifndef PKSK_SEPARATE_COMPILATION

@@ -37,12 +37,14 @@ PKSK_DECL void refuse_reserved_members(const TableSpec& spec,
 
 PKSK_DECL void throw_key_error(const TableSpec& spec, std::string_view operation,
                                std::string_view type, const KeyError& error) {
-  throw KeyError(table_context(spec.name, operation, type) + error.what());
+  throw KeyError(table_context(spec.name, operation, type) +
+                 std::string(without_origin(error.what())));
 }
 
 PKSK_DECL void throw_encode_error(const TableSpec& spec, std::string_view operation,
                                   std::string_view type, const EncodeError& error) {
-  throw EncodeError(table_context(spec.name, operation, type) + error.what());
+  throw EncodeError(table_context(spec.name, operation, type) +
+                    std::string(without_origin(error.what())));
 }
 
 PKSK_DECL void throw_item_too_large(const TableSpec& spec, std::string_view operation,

@@ -16,4 +16,10 @@ PKSK_DECL std::string table_context(std::string_view table, std::string_view ope
          std::string(type) + ": ";
 }
 
+PKSK_DECL std::string_view without_origin(std::string_view message) noexcept {
+  constexpr std::string_view origin = "pksk: ";
+  if (message.substr(0, origin.size()) == origin) message.remove_prefix(origin.size());
+  return message;
+}
+
 }  // namespace pksk::detail
