@@ -22,6 +22,7 @@
 #include "expr/expression.hpp"
 #include "expr/filter.hpp"
 #include "expr/render.hpp"
+#include "expr/update.hpp"
 #include "key/condition.hpp"
 #include "key/entity.hpp"
 #include "key/index.hpp"

@@ -18,6 +18,7 @@
 #include "../../error.hpp"
 #include "../../expr/attr.hpp"
 #include "../../expr/expression.hpp"
+#include "../../expr/update.hpp"
 #include "../../key/entity.hpp"
 #include "../../key/index.hpp"
 #include "../../key/key.hpp"

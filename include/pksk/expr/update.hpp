@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// The typed update actions of Table::update and Transaction::update: set, add, remove, append
+// and if_not_exists on a member, checked where they are written (a key member refused, a value
+// of another type refused), each one UpdateAction of the raw tree (expression.hpp) tagged with
+// its entity. The typed paths they act on are attr.hpp's.
+
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "../detail/diagnose.hpp"
+#include "../detail/fixed_string.hpp"
+#include "../key/entity.hpp"
+#include "../key/key.hpp"
+#include "../reflect/member_pointer.hpp"
+#include "../reflect/reflect.hpp"
+#include "attr.hpp"
+#include "expression.hpp"
+
+namespace pksk {
+
+// One update action on entity T: what set, add, remove, append and if_not_exists below make
+// (each a class derived from it).
+template <class T>
+struct Update {
+  UpdateAction action;
+};
+
+namespace diagnostics {
+// update_changes_a_member_of_the_items_key, with the member passed as an argument:
+// pksk::set(&Order::order_id, ...). A function, where the template-argument spelling has a class:
+// the check runs in the compile-time evaluation of the argument's conversion
+// (detail::NonKeyMember), which only a call to a function that is not constexpr fails, and the
+// compilers name that function with its template arguments, the entity and the member (g++ in
+// the error line; clang in the note under it, its error line naming NonKeyMember<Entity, ...>
+// above the call).
+template <class Entity, detail::fixed_string Member>
+void update_action_targets_a_member_of_the_items_key() {}
+}  // namespace diagnostics
+
+namespace detail {
+
+template <class T>
+Update<T> make_update(UpdateAction::Kind kind, AttributePath path, AttributeValue value = {}) {
+  return {{kind, std::move(path), std::move(value)}};
+}
+
+// A value an update action cannot store in M: for append neither a list of M's elements nor
+// one element, for the others not M's value type. What MemberUpdate's constructors take instead
+// of a value, so that the misuse is one error naming the rule rather than a failed deduction.
+template <class V, class M, bool Append>
+consteval bool foreign_update_value() {
+  if constexpr (Append) {
+    return !std::is_convertible_v<const V&, member_value_t<M>> &&
+           !std::is_convertible_v<const V&, typename member_value_t<M>::value_type>;
+  } else {
+    return !std::is_convertible_v<const V&, member_value_t<M>>;
+  }
+}
+template <class V, class M, bool Append = false>
+concept ForeignUpdateValue = foreign_update_value<V, M, Append>();
+
+template <class T, class M, class V>
+Update<T> refuse_update_value() {
+  // Reading diagnose_v is the one error; nothing after it can fail.
+  (void)diagnose_v<
+      false, diagnostics::update_gives_a_member_a_value_of_another_type<T, member_value_t<M>, V>>;
+  return {};
+}
+
+template <class M>
+concept AddableMember = is_number_member_v<member_value_t<M>> || is_string_set_v<member_value_t<M>>;
+
+template <class M>
+concept ListMember = is_vector_v<member_value_t<M>>;
+
+template <class T, class M, std::size_t... K>
+consteval void refuse_key_members(M T::*member, std::index_sequence<K...>) {
+  constexpr auto& keys = key_members_v<T>;
+  ((names_field<keys.index[K]>(member)
+        ? diagnostics::update_action_targets_a_member_of_the_items_key<
+              T, field_name_text_v<T, keys.index[K]>>()
+        : void()),
+   ...);
+}
+
+// The member an update action is given, &Order::status, converted where the call is and at
+// compile time (consteval): a member the item's key is built from is refused there, one error
+// naming the entity and the member. A Hana-adapted struct's members are not visible at compile
+// time, nor is the member of a path made by attr(): Table refuses those at run time.
+template <class T, class M>
+struct NonKeyMember {
+  M T::*member;
+
+  consteval NonKeyMember(M T::*m) : member(m) {  // NOLINT: implicit on purpose
+    if constexpr (EntityType<T> && !HanaStruct<T>) {
+      refuse_key_members(m, std::make_index_sequence<key_members_v<T>.count>{});
+    }
+  }
+};
+
+// What the actions on a member M of T share: the Update<T> they make, and, for a value they
+// cannot store in M, the constructors that report it in each spelling (the member as an
+// argument, as an attr() path, as a template argument). The actions inherit them.
+template <class T, class M, bool Append = false>
+struct MemberUpdate : Update<T> {
+  template <ForeignUpdateValue<M, Append> V>
+  MemberUpdate(NonKeyMember<T, M>, const V&) : Update<T>(refuse_update_value<T, M, V>()) {}
+  template <ForeignUpdateValue<M, Append> V>
+  MemberUpdate(Attr<T, M>, const V&) : Update<T>(refuse_update_value<T, M, V>()) {}
+  template <ForeignUpdateValue<M, Append> V>
+  MemberUpdate(const V&)  // NOLINT: implicit on purpose, as the actions' own
+      : Update<T>(refuse_update_value<T, M, V>()) {}
+
+ protected:
+  explicit MemberUpdate(Update<T> made) : Update<T>(std::move(made)) {}
+};
+
+}  // namespace detail
+
+// The actions are class templates, not functions, so that the member can be checked at compile
+// time although it is a function argument: for set(&Order::status, "shipped"), class template
+// argument deduction (the guides below) first finds T and M, and only then is &Order::status
+// converted to the constructor's detail::NonKeyMember<T, M>, a conversion evaluated at compile
+// time. A function template cannot deduce T and M from an argument and convert that argument.
+// The deduced spellings make X<null M T::*>; with the member as a template argument,
+// set<&Order::status>("shipped"), the member is the class's argument and UpdateTargetCheck
+// reports a key member (one error, naming the entity and the member).
+
+// set(&Order::status, "shipped"), set(attr(&Order::items)[0], item), set<&Order::status>(...).
+template <auto Member>
+struct set;
+template <class T, class M, M T::*Member>
+struct set<Member> : detail::MemberUpdate<T, M> {
+  using detail::MemberUpdate<T, M>::MemberUpdate;
+
+  set(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : set(attr(target.member), value) {}
+  set(Attr<T, M> a, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : detail::MemberUpdate<T, M>(detail::make_update<T>(
+            UpdateAction::Kind::set, std::move(a).path(), to_attribute_value(value))) {}
+  set(const member_value_t<M>& value)  // NOLINT: implicit on purpose
+    requires(Member != nullptr)
+      : detail::MemberUpdate<T, M>(
+            Update<T>(set<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
+template <class T, class M>
+set(M T::*, const member_value_t<M>&) -> set<static_cast<M T::*>(nullptr)>;
+template <class T, class M>
+set(Attr<T, M>, const member_value_t<M>&) -> set<static_cast<M T::*>(nullptr)>;
+template <class T, class M, detail::ForeignUpdateValue<M> V>
+set(M T::*, const V&) -> set<static_cast<M T::*>(nullptr)>;
+template <class T, class M, detail::ForeignUpdateValue<M> V>
+set(Attr<T, M>, const V&) -> set<static_cast<M T::*>(nullptr)>;
+
+// if_not_exists: set only an absent member.
+template <auto Member>
+struct if_not_exists;
+template <class T, class M, M T::*Member>
+struct if_not_exists<Member> : detail::MemberUpdate<T, M> {
+  using detail::MemberUpdate<T, M>::MemberUpdate;
+
+  if_not_exists(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : if_not_exists(attr(target.member), value) {}
+  if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : detail::MemberUpdate<T, M>(detail::make_update<T>(UpdateAction::Kind::set_if_not_exists,
+                                                          std::move(a).path(),
+                                                          to_attribute_value(value))) {}
+  if_not_exists(const member_value_t<M>& value)  // NOLINT: implicit on purpose
+    requires(Member != nullptr)
+      : detail::MemberUpdate<T, M>(
+            Update<T>(if_not_exists<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
+template <class T, class M>
+if_not_exists(M T::*, const member_value_t<M>&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+template <class T, class M>
+if_not_exists(Attr<T, M>, const member_value_t<M>&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+template <class T, class M, detail::ForeignUpdateValue<M> V>
+if_not_exists(M T::*, const V&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+template <class T, class M, detail::ForeignUpdateValue<M> V>
+if_not_exists(Attr<T, M>, const V&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+
+// add: to a number (an absent one counts as 0), or the strings to a string set.
+template <auto Member>
+struct add;
+template <class T, class M, M T::*Member>
+  requires detail::AddableMember<M>
+struct add<Member> : detail::MemberUpdate<T, M> {
+  using detail::MemberUpdate<T, M>::MemberUpdate;
+
+  add(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : add(attr(target.member), value) {}
+  add(Attr<T, M> a, const member_value_t<M>& value)
+    requires(Member == nullptr)
+      : detail::MemberUpdate<T, M>(detail::make_update<T>(
+            UpdateAction::Kind::add, std::move(a).path(), to_attribute_value(value))) {}
+  add(const member_value_t<M>& value)  // NOLINT: implicit on purpose
+    requires(Member != nullptr)
+      : detail::MemberUpdate<T, M>(
+            Update<T>(add<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
+template <class T, detail::AddableMember M>
+add(M T::*, const member_value_t<M>&) -> add<static_cast<M T::*>(nullptr)>;
+template <class T, detail::AddableMember M>
+add(Attr<T, M>, const member_value_t<M>&) -> add<static_cast<M T::*>(nullptr)>;
+template <class T, detail::AddableMember M, detail::ForeignUpdateValue<M> V>
+add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
+template <class T, detail::AddableMember M, detail::ForeignUpdateValue<M> V>
+add(Attr<T, M>, const V&) -> add<static_cast<M T::*>(nullptr)>;
+
+template <auto Member>
+struct remove;
+template <class T, class M, M T::*Member>
+struct remove<Member> : Update<T> {
+  remove(detail::NonKeyMember<T, M> target)  // NOLINT: implicit on purpose
+    requires(Member == nullptr)
+      : remove(attr(target.member)) {}
+  remove(Attr<T, M> a)  // NOLINT: implicit on purpose
+    requires(Member == nullptr)
+      : Update<T>(detail::make_update<T>(UpdateAction::Kind::remove, std::move(a).path())) {}
+  remove()
+    requires(Member != nullptr)
+      : Update<T>(remove<static_cast<M T::*>(nullptr)>(attr(Member))) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
+template <class T, class M>
+remove(M T::*) -> remove<static_cast<M T::*>(nullptr)>;
+template <class T, class M>
+remove(Attr<T, M>) -> remove<static_cast<M T::*>(nullptr)>;
+
+// append: elements, or one element, to the end of a list (an absent list counts as empty).
+template <auto Member>
+struct append;
+template <class T, class M, M T::*Member>
+  requires detail::ListMember<M>
+struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
+  using detail::MemberUpdate<T, M, true>::MemberUpdate;
+  using list_type = member_value_t<M>;
+  using element_type = typename list_type::value_type;
+
+  append(detail::NonKeyMember<T, M> target, const list_type& elements)
+    requires(Member == nullptr)
+      : append(attr(target.member), elements) {}
+  append(detail::NonKeyMember<T, M> target, const element_type& element)
+    requires(Member == nullptr)
+      : append(attr(target.member), list_type{element}) {}
+  append(Attr<T, M> a, const list_type& elements)
+    requires(Member == nullptr)
+      : detail::MemberUpdate<T, M, true>(detail::make_update<T>(
+            UpdateAction::Kind::append, std::move(a).path(), to_attribute_value(elements))) {}
+  append(Attr<T, M> a, const element_type& element)
+    requires(Member == nullptr)
+      : append(std::move(a), list_type{element}) {}
+  // A braced list is the list, as written: {"a", "b"} would otherwise also make one
+  // std::string (its constructor from two iterators), and the call be ambiguous.
+  append(detail::NonKeyMember<T, M> target, std::initializer_list<element_type> elements)
+    requires(Member == nullptr)
+      : append(attr(target.member), list_type(elements)) {}
+  append(Attr<T, M> a, std::initializer_list<element_type> elements)
+    requires(Member == nullptr)
+      : append(std::move(a), list_type(elements)) {}
+  append(const list_type& elements)  // NOLINT: implicit on purpose
+    requires(Member != nullptr)
+      : detail::MemberUpdate<T, M, true>(
+            Update<T>(append<static_cast<M T::*>(nullptr)>(attr(Member), elements))) {
+    (void)detail::UpdateTargetCheck<Member>::ok;
+  }
+};
+template <class T, detail::ListMember M>
+append(M T::*, const member_value_t<M>&) -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(M T::*, const typename member_value_t<M>::value_type&)
+    -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(Attr<T, M>, const member_value_t<M>&) -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(Attr<T, M>, const typename member_value_t<M>::value_type&)
+    -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(M T::*, std::initializer_list<typename member_value_t<M>::value_type>)
+    -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M>
+append(Attr<T, M>, std::initializer_list<typename member_value_t<M>::value_type>)
+    -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
+append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
+template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
+append(Attr<T, M>, const V&) -> append<static_cast<M T::*>(nullptr)>;
+
+}  // namespace pksk
