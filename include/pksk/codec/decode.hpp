@@ -2,7 +2,10 @@
 #pragma once
 // Item text -> entity, in the two formats encode.hpp writes: one traversal straight from
 // simdjson On-Demand into the struct, no DOM, a reused parser and padded buffer, keys matched
-// against compile-time field names, strings assigned into the members' own storage.
+// against compile-time field names, strings assigned into the members' own storage. Over 600
+// lines on purpose: the traversal is one piece that the optimiser inlines into itself (value,
+// member, record, container), and it reads as one; the readers it is written against are
+// detail/json_reader*.hpp, the per-thread decoder decoder_handle.hpp.
 
 #include <bitset>
 #include <cstddef>
