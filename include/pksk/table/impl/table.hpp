@@ -18,6 +18,35 @@
 
 namespace pksk {
 
+namespace detail {
+
+// One page of a read that reads them all: the items it evaluated, and whether another follows
+// (its start then set by the page's reader).
+struct PageRead {
+  std::size_t evaluated = 0;
+  bool more = false;
+};
+
+// The loop a query and a scan that read every page share: page after page until the last, or
+// until `limit` items (0: no limit) have been evaluated in all, each page asked for no more
+// than what is left (`limit` is the request's, rewritten). No cursor is made: nobody reads it.
+template <class ReadPage>
+void read_every_page(std::size_t& limit, ReadPage&& read_page) {
+  const std::size_t total = limit;
+  std::size_t remaining = total;
+  for (;;) {
+    const PageRead page = read_page();
+    if (total != 0) {
+      remaining -= page.evaluated;
+      if (remaining == 0) return;
+      limit = remaining;
+    }
+    if (!page.more) return;
+  }
+}
+
+}  // namespace detail
+
 template <Backend B>
 Table<B>::Table(B& backend, std::string name, TableOptions options, BatchRetry retry)
     : backend_(&backend),
@@ -78,24 +107,18 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
     raw.exclusive_start_sk = shape.start->sk;
     if (index) raw.exclusive_start_item = ItemKey{shape.start->item_pk, shape.start->item_sk};
   }
-  std::string resume_after, resume_pk, resume_sk;
-  const std::size_t limit = raw.limit;
-  std::size_t remaining = limit;
-  for (;;) {
+  if (!all_pages) {
     QueryOutcome outcome = backend_->query(handle_, raw, visit);
-    if (!all_pages) {
-      if (!outcome.last_evaluated_sk) return std::nullopt;
-      if (!index) return cursors().make({}, pk.value, std::move(*outcome.last_evaluated_sk));
-      return cursors().make(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
-                            std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
-                            std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
-    }
-    if (limit != 0) {
-      remaining -= outcome.evaluated;
-      if (remaining == 0) return std::nullopt;
-      raw.limit = remaining;
-    }
     if (!outcome.last_evaluated_sk) return std::nullopt;
+    if (!index) return cursors().make({}, pk.value, std::move(*outcome.last_evaluated_sk));
+    return cursors().make(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
+                          std::move(outcome.last_evaluated_item_pk).value_or(std::string()),
+                          std::move(outcome.last_evaluated_item_sk).value_or(std::string()));
+  }
+  std::string resume_after, resume_pk, resume_sk;
+  detail::read_every_page(raw.limit, [&] {
+    QueryOutcome outcome = backend_->query(handle_, raw, visit);
+    if (!outcome.last_evaluated_sk) return detail::PageRead{outcome.evaluated, false};
     resume_after = std::move(*outcome.last_evaluated_sk);
     raw.exclusive_start_sk = resume_after;
     if (index) {
@@ -103,7 +126,9 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
       resume_sk = std::move(outcome.last_evaluated_item_sk).value_or(std::string());
       raw.exclusive_start_item = ItemKey{resume_pk, resume_sk};
     }
-  }
+    return detail::PageRead{outcome.evaluated, true};
+  });
+  return std::nullopt;
 }
 
 template <Backend B>
@@ -138,26 +163,22 @@ std::optional<Cursor> Table<B>::scan_pages(const detail::ReadShape& shape,
               .filter = plan.filter_ptr(),
               .projection = plan.projection};
   if (shape.start) raw.exclusive_start = ItemKey{shape.start->pk, shape.start->sk};
-  std::string resume_pk, resume_sk;
-  const std::size_t limit = raw.limit;
-  std::size_t remaining = limit;
-  for (;;) {
+  if (!all_pages) {
     ScanOutcome outcome = backend_->scan(handle_, raw, visit);
-    if (!all_pages) {
-      if (!outcome.last_evaluated_pk) return std::nullopt;
-      return cursors().make({}, std::move(*outcome.last_evaluated_pk),
-                            std::move(*outcome.last_evaluated_sk));
-    }
-    if (limit != 0) {
-      remaining -= outcome.evaluated;
-      if (remaining == 0) return std::nullopt;
-      raw.limit = remaining;
-    }
     if (!outcome.last_evaluated_pk) return std::nullopt;
+    return cursors().make({}, std::move(*outcome.last_evaluated_pk),
+                          std::move(*outcome.last_evaluated_sk));
+  }
+  std::string resume_pk, resume_sk;
+  detail::read_every_page(raw.limit, [&] {
+    ScanOutcome outcome = backend_->scan(handle_, raw, visit);
+    if (!outcome.last_evaluated_pk) return detail::PageRead{outcome.evaluated, false};
     resume_pk = std::move(*outcome.last_evaluated_pk);
     resume_sk = std::move(*outcome.last_evaluated_sk);
     raw.exclusive_start = ItemKey{resume_pk, resume_sk};
-  }
+    return detail::PageRead{outcome.evaluated, true};
+  });
+  return std::nullopt;
 }
 
 }  // namespace pksk
