@@ -21,6 +21,7 @@
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
+#include "support/numbered.hpp"
 #include "support/shop.hpp"
 
 namespace anyb {
@@ -77,7 +78,7 @@ Order order(std::string id, std::string status, double total) {
                .order_id = std::move(id),
                .status = std::move(status),
                .total = total,
-               .items = {{"sku-" + std::to_string(static_cast<int>(total)), 1, total}},
+               .items = {{support::numbered("sku-", static_cast<int>(total)), 1, total}},
                .note = total > 5 ? std::optional<std::string>("big \"one\"\n") : std::nullopt};
 }
 
@@ -115,7 +116,7 @@ Transcript scenario(pksk::Table<B>& table) {
   const pksk::PartitionKey pk = pksk::partition(Customer{.id = "c1"});
   table.put(Customer{.id = "c1", .name = "Ada", .email = "ada@example.com"});
   for (int day = 1; day <= 9; ++day) {
-    table.put(order("2024-01-0" + std::to_string(day), day % 2 ? "shipped" : "pending", day));
+    table.put(order(support::numbered("2024-01-0", day), day % 2 ? "shipped" : "pending", day));
   }
   table.put(Invoice{.customer_id = "c1", .number = "7", .amount = 3});
 
@@ -162,7 +163,7 @@ Transcript scenario(pksk::Table<B>& table) {
 
   std::vector<Order> batch;
   for (int i = 0; i < 30; ++i)
-    batch.push_back(order("2025-" + std::to_string(100 + i), "batch", i));
+    batch.push_back(order(support::numbered("2025-", 100 + i), "batch", i));
   table.put_all(batch);
   std::vector<Order> keys = {Order{.customer_id = "c1", .order_id = "2025-105"},
                              Order{.customer_id = "c1", .order_id = "absent"},

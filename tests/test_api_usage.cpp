@@ -11,6 +11,7 @@
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
+#include "support/numbered.hpp"
 
 namespace api {
 struct LineItem {
@@ -172,7 +173,7 @@ TEST_CASE("API.md section 3, writes beyond put, as written") {
   std::vector<Order> orders;
   for (int day = 10; day < 20; ++day) {
     orders.push_back(Order{.customer_id = "123",
-                           .order_id = "2020-12-" + std::to_string(day),
+                           .order_id = support::numbered("2020-12-", day),
                            .status = "pending",
                            .total = static_cast<double>(day)});
   }

@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/numbered.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -186,7 +187,7 @@ void verify(const std::string& path, Trial& trial) {
     std::size_t expected = 0;
     switch (kind_of(n)) {
       case Kind::transaction:
-        found = table.query<Part>(pksk::PartitionKey{"TX#" + std::to_string(n)}).size();
+        found = table.query<Part>(pksk::PartitionKey{support::numbered("TX#", n)}).size();
         expected = parts_per_tx;
         if (found == expected) {
           tx_parts += parts_per_tx;
@@ -194,7 +195,7 @@ void verify(const std::string& path, Trial& trial) {
         }
         break;
       case Kind::batch:
-        found = table.query<Batched>(pksk::PartitionKey{"BATCH#" + std::to_string(n)}).size();
+        found = table.query<Batched>(pksk::PartitionKey{support::numbered("BATCH#", n)}).size();
         expected = items_per_batch;
         break;
       case Kind::update:
@@ -205,19 +206,19 @@ void verify(const std::string& path, Trial& trial) {
         continue;
     }
     if (found != 0 && found != expected) {
-      trial.fail("operation " + std::to_string(n) + " is half there: " + std::to_string(found) +
-                 " of " + std::to_string(expected) + " items");
+      trial.fail(support::numbered("operation ", n) + support::numbered(" is half there: ", found) +
+                 support::numbered(" of ", expected) + " items");
     } else if (must && found == 0) {
-      trial.fail("operation " + std::to_string(n) + " returned but is absent");
+      trial.fail(support::numbered("operation ", n) + " returned but is absent");
     } else if (!may && found != 0) {
-      trial.fail("operation " + std::to_string(n) + " is present but never started");
+      trial.fail(support::numbered("operation ", n) + " is present but never started");
     }
   }
   const Ledger ledger = *table.get(Ledger{.id = "L"});
   if (ledger.parts != tx_parts || ledger.last != last_tx) {
-    trial.fail("the ledger counts " + std::to_string(ledger.parts) + " parts up to tx " +
-               std::to_string(ledger.last) + ", the file holds " + std::to_string(tx_parts) +
-               " up to " + std::to_string(last_tx));
+    trial.fail(support::numbered("the ledger counts ", ledger.parts) + " parts up to tx " +
+               std::to_string(ledger.last) + support::numbered(", the file holds ", tx_parts) +
+               support::numbered(" up to ", last_tx));
   }
   const Pair pair = *table.get(Pair{.id = "P"});
   // The last pair update (r + 1 if it is one) may be there or not; every earlier one is.
@@ -228,9 +229,10 @@ void verify(const std::string& path, Trial& trial) {
       pair.a == (certain_ops == 0 ? 0 : (last_uncertain ? last_pair - 3 : last_pair));
   const bool at_uncertain = last_uncertain && pair.version == 1 + pair_ops && pair.a == last_pair;
   if (pair.a != pair.b || !(at_certain || at_uncertain)) {
-    trial.fail("the pair is a=" + std::to_string(pair.a) + " b=" + std::to_string(pair.b) +
-               " version " + std::to_string(pair.version) + " after " + std::to_string(pair_ops) +
-               " updates (last " + std::to_string(last_pair) + ")");
+    trial.fail(support::numbered("the pair is a=", pair.a) + support::numbered(" b=", pair.b) +
+               support::numbered(" version ", pair.version) +
+               support::numbered(" after ", pair_ops) +
+               support::numbered(" updates (last ", last_pair) + ")");
   }
 }
 
@@ -245,7 +247,7 @@ TEST_CASE("SIGKILL at a random moment leaves every operation whole", "[crash]") 
   int before_first = 0;  // trials killed before the first operation returned
   std::vector<std::string> failures;
   for (int i = 0; i < trials; ++i) {
-    const std::string path = dir.file("crash" + std::to_string(i) + ".db");
+    const std::string path = dir.file(support::numbered("crash", i) + ".db");
     const auto sync =
         i % 2 == 0 ? pksk::sqlite::Synchronous::normal : pksk::sqlite::Synchronous::full;
     {
@@ -282,7 +284,7 @@ TEST_CASE("SIGKILL at a random moment leaves every operation whole", "[crash]") 
     while (::read(fds[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n)) trial.reported = n;
     ::close(fds[0]);
     if (!(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)) {
-      trial.fail("the child ended before the kill, status " + std::to_string(status));
+      trial.fail(support::numbered("the child ended before the kill, status ", status));
     }
     try {
       verify(path, trial);
@@ -294,7 +296,7 @@ TEST_CASE("SIGKILL at a random moment leaves every operation whole", "[crash]") 
     if (trial.ok) {
       ++survived;
     } else {
-      failures.push_back("trial " + std::to_string(i) + ": " + trial.failure);
+      failures.push_back(support::numbered("trial ", i) + ": " + trial.failure);
     }
     for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
   }

@@ -381,7 +381,7 @@ TEST_CASE("an index added to a table with items is backfilled, with progress") {
     for (const Event& e : events) {
       const std::string pk = "EVENT#" + e.id;
       const std::string body = "{\"id\":\"" + e.id + "\",\"day\":\"" + e.day +
-                               "\",\"seq\":" + std::to_string(e.seq) + "}";
+                               support::numbered("\",\"seq\":", e.seq) + "}";
       sqlite3_bind_text(insert, 1, pk.c_str(), -1, SQLITE_TRANSIENT);
       sqlite3_bind_text(insert, 2, body.c_str(), -1, SQLITE_TRANSIENT);
       REQUIRE(sqlite3_step(insert) == SQLITE_DONE);

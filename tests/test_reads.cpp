@@ -23,6 +23,7 @@
 #include <pksk/sqlite.hpp>
 #include <pksk/sqlite/detail/sql.hpp>  // the SQL the backend prepares, for its query plans
 
+#include "support/numbered.hpp"
 #include "support/shop.hpp"
 
 using namespace shop;
@@ -95,7 +96,7 @@ const PartitionKey pk{"CUSTOMER#1"};
 void load_five(pksk::Table<pksk::sqlite::Backend>& table) {
   table.put(Customer{.id = "1", .name = "Ada", .email = "ada@example.com"});
   for (int i = 1; i <= 5; ++i) {
-    Order o = make_order("o" + std::to_string(i), 10.0 * i, i == 3 ? "cancelled" : "pending");
+    Order o = make_order(support::numbered("o", i), 10.0 * i, i == 3 ? "cancelled" : "pending");
     if (i == 4) o.note = "fragile, handle with care";
     if (i == 5) o.items.push_back({.sku = "S-2", .qty = 1, .price = 9.5});
     table.put(o);
@@ -379,7 +380,7 @@ TEST_CASE("each() is a lazy input range: leaving the first page reads no more") 
   pksk::sqlite::Backend inner{":memory:"};
   CountingBackend backend{inner};
   pksk::Table table{backend, "shop"};
-  for (int i = 0; i < 50; ++i) table.put(make_order("o" + std::to_string(100 + i), 1.0 * i));
+  for (int i = 0; i < 50; ++i) table.put(make_order(support::numbered("o", 100 + i), 1.0 * i));
 
   using Range = decltype(table.each<Order>(pk));
   static_assert(std::ranges::input_range<Range>);

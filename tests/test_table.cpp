@@ -16,6 +16,7 @@
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
+#include "support/numbered.hpp"
 #include "support/shop.hpp"
 
 using namespace shop;
@@ -237,7 +238,7 @@ TEST_CASE("paging visits every item exactly once, forwards and backwards") {
   pksk::Table table{backend, "shop"};
   table.put(Customer{.id = "7", .name = "Ada"});
   constexpr int orders = 23;
-  for (int i = 0; i < orders; ++i) table.put(order("7", "2021-01-" + std::to_string(10 + i)));
+  for (int i = 0; i < orders; ++i) table.put(order("7", support::numbered("2021-01-", 10 + i)));
   const PartitionKey pk{"CUSTOMER#7"};
   const CustomerOrders everything = table.query<CustomerOrders>(pk);
   REQUIRE(everything.size() == orders + 1);
@@ -280,7 +281,7 @@ TEST_CASE("paging visits every item exactly once, forwards and backwards") {
 TEST_CASE("a cursor that does not parse or does not belong to the query is an error") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
-  for (int i = 0; i < 6; ++i) table.put(order("1", "2021-0" + std::to_string(i + 1)));
+  for (int i = 0; i < 6; ++i) table.put(order("1", support::numbered("2021-0", i + 1)));
   table.put(order("2", "2021-01"));
   const PartitionKey pk{"CUSTOMER#1"};
   const auto page = table.query_page<Order>(pk, {.limit = 2});

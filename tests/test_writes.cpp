@@ -20,6 +20,7 @@
 #include <string_view>
 #include <thread>
 #include <vector>
+#include "support/numbered.hpp"
 
 namespace {
 
@@ -155,7 +156,7 @@ struct Fixture {
 
 struct TempFile {
   std::filesystem::path path = std::filesystem::temp_directory_path() /
-                               ("pksk_writes_" + std::to_string(::getpid()) + ".db");
+                               (support::numbered("pksk_writes_", ::getpid()) + ".db");
   TempFile() { remove(); }
   ~TempFile() { remove(); }
   void remove() {

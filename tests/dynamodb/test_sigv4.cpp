@@ -12,6 +12,7 @@
 
 #include <pksk/dynamodb/credentials.hpp>
 #include <pksk/dynamodb/detail/sigv4.hpp>
+#include "../support/numbered.hpp"
 
 namespace {
 
@@ -61,7 +62,7 @@ class ScopedEnv {
 // An environment with no AWS settings and a HOME without .aws files.
 struct CleanAwsEnvironment {
   std::filesystem::path home =
-      std::filesystem::temp_directory_path() / ("pksk-sigv4-" + std::to_string(::getpid()));
+      std::filesystem::temp_directory_path() / (support::numbered("pksk-sigv4-", ::getpid()));
   ScopedEnv vars[11] = {{"HOME", home.c_str()},
                         {"AWS_ACCESS_KEY_ID", nullptr},
                         {"AWS_SECRET_ACCESS_KEY", nullptr},

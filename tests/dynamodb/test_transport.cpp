@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "../support/numbered.hpp"
 
 namespace dynamodb_transport {
 struct Note {
@@ -167,9 +168,9 @@ TEST_CASE("expiring credentials are asked for again, and an expired token once m
   pksk::dynamodb::Options o = options(fake);
   o.credentials_provider = [&] {
     ++provider_calls;
-    return pksk::dynamodb::Credentials{.access_key_id = "AKID" + std::to_string(provider_calls),
+    return pksk::dynamodb::Credentials{.access_key_id = support::numbered("AKID", provider_calls),
                                        .secret_access_key = "secret",
-                                       .session_token = "token" + std::to_string(provider_calls),
+                                       .session_token = support::numbered("token", provider_calls),
                                        .expiration = expiration};
   };
   pksk::dynamodb::Backend backend{o};
