@@ -108,14 +108,6 @@ namespace {
 
 using pksk::attr;
 
-// "n" + std::to_string(i), spelled so that g++ 12 at -O3 does not warn falsely (-Wrestrict,
-// GCC bug 105651) about the temporary's concatenation.
-std::string numbered(const char* prefix, int i) {
-  std::string out = prefix;
-  out += std::to_string(i);
-  return out;
-}
-
 Account sample() {
   return Account{.id = "1",
                  .name = "Ada Lovelace",
@@ -389,7 +381,7 @@ TEST_CASE("101 actions and two actions on one item are refused, nothing written"
   Fixture f;
   const std::string before = f.dump();
   auto t = f.table.transact();
-  for (int i = 0; i < 101; ++i) t.put(Account{.id = numbered("n", i)});
+  for (int i = 0; i < 101; ++i) t.put(Account{.id = support::numbered("n", i)});
   CHECK_THROWS_AS(t.commit(), pksk::ValidationError);
   CHECK_THROWS_AS(f.table.transact()
                       .put(Account{.id = "x"})
@@ -399,7 +391,7 @@ TEST_CASE("101 actions and two actions on one item are refused, nothing written"
   CHECK_THROWS_AS(f.table.transact().commit(), pksk::ValidationError);
   CHECK(f.dump() == before);
   auto hundred = f.table.transact();
-  for (int i = 0; i < 100; ++i) hundred.put(Account{.id = numbered("n", i)});
+  for (int i = 0; i < 100; ++i) hundred.put(Account{.id = support::numbered("n", i)});
   hundred.commit();
   CHECK(f.table.get(Account{.id = "n99"}));
 }
@@ -494,30 +486,35 @@ class ThrottlingBackend {
 
   int batch_requests = 0;
 
-  TableHandle open_table(const pksk::TableSpec& spec) { return inner_->open_table(spec); }
-  bool get(TableHandle t, pksk::ItemKey key, pksk::ItemVisitor visit) {
+  TableHandle open_table(const pksk::backend::TableSpec& spec) { return inner_->open_table(spec); }
+  bool get(TableHandle t, pksk::backend::ItemKey key, pksk::backend::ItemVisitor visit) {
     return inner_->get(t, key, visit);
   }
-  pksk::QueryOutcome query(TableHandle t, const pksk::RawQuery& q, pksk::ItemVisitor visit) {
+  pksk::backend::QueryOutcome query(TableHandle t, const pksk::backend::RawQuery& q,
+                                    pksk::backend::ItemVisitor visit) {
     return inner_->query(t, q, visit);
   }
-  pksk::ScanOutcome scan(TableHandle t, const pksk::RawScan& s, pksk::ItemVisitor visit) {
+  pksk::backend::ScanOutcome scan(TableHandle t, const pksk::backend::RawScan& s,
+                                  pksk::backend::ItemVisitor visit) {
     return inner_->scan(t, s, visit);
   }
-  void put(TableHandle t, const pksk::PutRequest& r) { inner_->put(t, r); }
-  void update(TableHandle t, const pksk::UpdateRequest& r, pksk::ItemVisitor visit) {
+  void put(TableHandle t, const pksk::backend::PutRequest& r) { inner_->put(t, r); }
+  void update(TableHandle t, const pksk::backend::UpdateRequest& r,
+              pksk::backend::ItemVisitor visit) {
     inner_->update(t, r, visit);
   }
-  bool erase(TableHandle t, const pksk::EraseRequest& r) { return inner_->erase(t, r); }
-  void transact(TableHandle t, std::span<const pksk::WriteRequest> w) { inner_->transact(t, w); }
-  void batch_write(TableHandle t, std::span<const pksk::WriteRequest> w,
+  bool erase(TableHandle t, const pksk::backend::EraseRequest& r) { return inner_->erase(t, r); }
+  void transact(TableHandle t, std::span<const pksk::backend::WriteRequest> w) {
+    inner_->transact(t, w);
+  }
+  void batch_write(TableHandle t, std::span<const pksk::backend::WriteRequest> w,
                    std::vector<std::size_t>& unprocessed) {
     const std::size_t done = done_now(w.size());
     inner_->batch_write(t, w.first(done), unprocessed);
     for (std::size_t i = done; i < w.size(); ++i) unprocessed.push_back(i);
   }
-  void batch_get(TableHandle t, std::span<const pksk::ItemKey> k, pksk::IndexedItemVisitor visit,
-                 std::vector<std::size_t>& unprocessed) {
+  void batch_get(TableHandle t, std::span<const pksk::backend::ItemKey> k,
+                 pksk::backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
     const std::size_t done = done_now(k.size());
     inner_->batch_get(t, k.first(done), visit, unprocessed);
     for (std::size_t i = done; i < k.size(); ++i) unprocessed.push_back(i);
