@@ -267,7 +267,7 @@ const std::string& captured_answer() {
 
 void BM_DecodeQuery_pksk(benchmark::State& state) {
   std::string body = captured_answer();
-  const pksk::TableSpec spec{"t"};
+  const pksk::backend::TableSpec spec{"t"};
   simdjson::ondemand::parser parser;
   pksk::BodyDecoder decoder;
   std::uint64_t sum = 0;
@@ -280,9 +280,9 @@ void BM_DecodeQuery_pksk(benchmark::State& state) {
       if (field.unescaped_key().value() != "Items") continue;
       for (auto item : field.value().get_array()) {
         simdjson::ondemand::object object = item.get_object();
-        const pksk::ItemView view = pksk::dynamodb::detail::item_view(object, spec);
-        all.append_decoded<pksk::BodyFormat::attribute_value>(
-            view.partition_key(), view.sort_key(), view.type, view.body, decoder, view.live);
+        const pksk::backend::ItemView view = pksk::dynamodb::detail::item_view(object, spec);
+        pksk::backend::CollectionBuilder::append_decoded<pksk::BodyFormat::attribute_value>(
+            all, view.partition_key(), view.sort_key(), view.type, view.body, decoder, view.live);
       }
     }
     sum = checksum(all);

@@ -259,7 +259,7 @@ TEST_CASE("Table<AnyBackend> over SQLite answers as Table<sqlite::Backend> does"
   CHECK(got == expected);
 
   // The format of the bodies is the SQLite backend's, asked at run time.
-  const auto handle = backend.open_table(pksk::TableSpec{"other"});
+  const auto handle = backend.open_table(pksk::backend::TableSpec{"other"});
   CHECK(backend.body_format(handle) == pksk::BodyFormat::json);
   CHECK(handle.body_format() == pksk::BodyFormat::json);
   // A cursor of one table is refused by the other as it is by the concrete table.
@@ -325,7 +325,7 @@ TEST_CASE("copies of an AnyBackend share the one backend; a moved-from one holds
   CHECK(moved);
   CHECK_FALSE(copy);  // NOLINT(bugprone-use-after-move): what a moved-from one does is the test
   CHECK(misuse_code_of([&] { pksk::Table(copy, "shop"); }) == pksk::errc::misuse);
-  CHECK_THROWS_WITH(copy.open_table(pksk::TableSpec{"shop"}),
+  CHECK_THROWS_WITH(copy.open_table(pksk::backend::TableSpec{"shop"}),
                     Catch::Contains("pksk::AnyBackend") && Catch::Contains("moved from"));
   // The Table over `copy` holds a handle from before the move: using it is an error, not UB.
   CHECK(misuse_code_of([&] { (void)through_copy.get(Customer{.id = "c1"}); }) ==
@@ -347,20 +347,22 @@ TEST_CASE("a default-constructed AnyBackend, or an empty handle, is an error whe
   CHECK_FALSE(none);
   CHECK(none.target<pksk::sqlite::Backend>() == nullptr);
   CHECK(misuse_code_of([&] { pksk::Table(none, "shop"); }) == pksk::errc::misuse);
-  CHECK_THROWS_WITH(none.open_table(pksk::TableSpec{"shop"}), Catch::Contains("holds no backend"));
+  CHECK_THROWS_WITH(none.open_table(pksk::backend::TableSpec{"shop"}),
+                    Catch::Contains("holds no backend"));
 
   pksk::AnyBackend backend = pksk::sqlite::Backend{":memory:"};
   const pksk::AnyBackend::TableHandle empty;
   std::vector<std::size_t> unprocessed;
-  CHECK_THROWS_WITH(backend.get(empty, {"p", "s"}, [](const pksk::ItemView&) {}),
+  CHECK_THROWS_WITH(backend.get(empty, {"p", "s"}, [](const pksk::backend::ItemView&) {}),
                     Catch::Contains("empty TableHandle"));
   CHECK(misuse_code_of([&] {
-          backend.put(empty, pksk::PutRequest{pksk::ItemView{"p", "s", "T", "{}", 10}});
+          backend.put(empty,
+                      pksk::backend::PutRequest{pksk::backend::ItemView{"p", "s", "T", "{}", 10}});
         }) == pksk::errc::misuse);
   CHECK(misuse_code_of([&] { backend.batch_write(empty, {}, unprocessed); }) == pksk::errc::misuse);
   // A handle used with an AnyBackend that holds nothing: the missing backend is named first.
-  const auto handle = backend.open_table(pksk::TableSpec{"shop"});
-  CHECK_THROWS_WITH(none.erase(handle, pksk::EraseRequest{{"p", "s"}}),
+  const auto handle = backend.open_table(pksk::backend::TableSpec{"shop"});
+  CHECK_THROWS_WITH(none.erase(handle, pksk::backend::EraseRequest{{"p", "s"}}),
                     Catch::Contains("holds no backend"));
 }
 
@@ -372,30 +374,40 @@ struct Recording {
   };
   static constexpr pksk::BodyFormat body_format = pksk::BodyFormat::attribute_value;
   std::map<std::string, int>* calls;
-  std::vector<pksk::TableSpec>* specs = nullptr;  // the specs open_table is given, if wanted
+  std::vector<pksk::backend::TableSpec>* specs =
+      nullptr;  // the specs open_table is given, if wanted
 
-  TableHandle open_table(const pksk::TableSpec& spec) {
+  TableHandle open_table(const pksk::backend::TableSpec& spec) {
     if (specs != nullptr) specs->push_back(spec);
     return {++(*calls)["open_table"]};
   }
-  bool get(TableHandle&, pksk::ItemKey, pksk::ItemVisitor) { return ++(*calls)["get"], false; }
-  pksk::QueryOutcome query(TableHandle&, const pksk::RawQuery&, pksk::ItemVisitor visit) {
+  bool get(TableHandle&, pksk::backend::ItemKey, pksk::backend::ItemVisitor) {
+    return ++(*calls)["get"], false;
+  }
+  pksk::backend::QueryOutcome query(TableHandle&, const pksk::backend::RawQuery&,
+                                    pksk::backend::ItemVisitor visit) {
     ++(*calls)["query"];
-    for (int i = 0; i < 3; ++i) visit(pksk::ItemView{"p", "s", "T", "{}", 4});
+    for (int i = 0; i < 3; ++i) visit(pksk::backend::ItemView{"p", "s", "T", "{}", 4});
     return {.evaluated = 3};
   }
-  pksk::ScanOutcome scan(TableHandle&, const pksk::RawScan&, pksk::ItemVisitor) {
-    return ++(*calls)["scan"], pksk::ScanOutcome{};
+  pksk::backend::ScanOutcome scan(TableHandle&, const pksk::backend::RawScan&,
+                                  pksk::backend::ItemVisitor) {
+    return ++(*calls)["scan"], pksk::backend::ScanOutcome{};
   }
-  void put(TableHandle&, const pksk::PutRequest&) { ++(*calls)["put"]; }
-  void update(TableHandle&, const pksk::UpdateRequest&, pksk::ItemVisitor) { ++(*calls)["update"]; }
-  bool erase(TableHandle&, const pksk::EraseRequest&) { return ++(*calls)["erase"], true; }
-  void transact(TableHandle&, std::span<const pksk::WriteRequest>) { ++(*calls)["transact"]; }
-  void batch_write(TableHandle&, std::span<const pksk::WriteRequest>, std::vector<std::size_t>&) {
+  void put(TableHandle&, const pksk::backend::PutRequest&) { ++(*calls)["put"]; }
+  void update(TableHandle&, const pksk::backend::UpdateRequest&, pksk::backend::ItemVisitor) {
+    ++(*calls)["update"];
+  }
+  bool erase(TableHandle&, const pksk::backend::EraseRequest&) { return ++(*calls)["erase"], true; }
+  void transact(TableHandle&, std::span<const pksk::backend::WriteRequest>) {
+    ++(*calls)["transact"];
+  }
+  void batch_write(TableHandle&, std::span<const pksk::backend::WriteRequest>,
+                   std::vector<std::size_t>&) {
     ++(*calls)["batch_write"];
   }
-  void batch_get(TableHandle&, std::span<const pksk::ItemKey>, pksk::IndexedItemVisitor,
-                 std::vector<std::size_t>&) {
+  void batch_get(TableHandle&, std::span<const pksk::backend::ItemKey>,
+                 pksk::backend::IndexedItemVisitor, std::vector<std::size_t>&) {
     ++(*calls)["batch_get"];
   }
 };
@@ -403,7 +415,7 @@ static_assert(pksk::Backend<Recording>);
 
 TEST_CASE("a backend is never given the table's cursor_key, which the table keeps and signs with") {
   std::map<std::string, int> calls;
-  std::vector<pksk::TableSpec> specs;
+  std::vector<pksk::backend::TableSpec> specs;
   Recording recording{&calls, &specs};
   pksk::Table table{recording, "t", pksk::TableOptions{.indexes = {"gsi1"}, .cursor_key = "k"}};
   REQUIRE(specs.size() == 1);
@@ -418,25 +430,25 @@ TEST_CASE("each operation reaches the held backend once; rows reach the visitor 
   Recording recording{&calls};
   pksk::AnyBackend backend = pksk::AnyBackend::ref(recording);  // owns nothing
   CHECK(backend.target<Recording>() == &recording);
-  const auto handle = backend.open_table(pksk::TableSpec{"t"});
+  const auto handle = backend.open_table(pksk::backend::TableSpec{"t"});
   CHECK(backend.body_format(handle) == pksk::BodyFormat::attribute_value);
 
   int rows = 0;
-  const pksk::QueryOutcome outcome =
-      backend.query(handle, pksk::RawQuery{.pk = "p"},
-                    [&](const pksk::ItemView& row) { rows += row.type == "T" ? 1 : 0; });
+  const pksk::backend::QueryOutcome outcome =
+      backend.query(handle, pksk::backend::RawQuery{.pk = "p"},
+                    [&](const pksk::backend::ItemView& row) { rows += row.type == "T" ? 1 : 0; });
   CHECK(rows == 3);
   CHECK(outcome.evaluated == 3);
-  CHECK_FALSE(backend.get(handle, {"p", "s"}, [](const pksk::ItemView&) {}));
+  CHECK_FALSE(backend.get(handle, {"p", "s"}, [](const pksk::backend::ItemView&) {}));
   CHECK(backend.erase(handle, {}));
   std::vector<std::size_t> unprocessed;
   backend.batch_write(handle, {}, unprocessed);
   backend.batch_get(
-      handle, {}, [](std::size_t, const pksk::ItemView&) {}, unprocessed);
+      handle, {}, [](std::size_t, const pksk::backend::ItemView&) {}, unprocessed);
   backend.transact(handle, {});
   backend.put(handle, {});
-  backend.update(handle, {}, [](const pksk::ItemView&) {});
-  (void)backend.scan(handle, {}, [](const pksk::ItemView&) {});
+  backend.update(handle, {}, [](const pksk::backend::ItemView&) {});
+  (void)backend.scan(handle, {}, [](const pksk::backend::ItemView&) {});
   CHECK(calls == std::map<std::string, int>{{"batch_get", 1},
                                             {"batch_write", 1},
                                             {"erase", 1},
@@ -454,9 +466,10 @@ TEST_CASE("each operation reaches the held backend once; rows reach the visitor 
   // Nor is a SQLite handle of one backend usable with another SQLite backend: the backend
   // itself says so, as for its own handles.
   pksk::AnyBackend sqlite2 = pksk::sqlite::Backend{":memory:"};
-  const auto sqlite_handle = sqlite.open_table(pksk::TableSpec{"t"});
+  const auto sqlite_handle = sqlite.open_table(pksk::backend::TableSpec{"t"});
   CHECK(misuse_code_of([&] {
-          sqlite2.put(sqlite_handle, pksk::PutRequest{pksk::ItemView{"p", "s", "T", "{}", 10}});
+          sqlite2.put(sqlite_handle,
+                      pksk::backend::PutRequest{pksk::backend::ItemView{"p", "s", "T", "{}", 10}});
         }) == pksk::errc::misuse);
 }
 
@@ -475,7 +488,7 @@ TEST_CASE("an AnyBackend can share a backend owned by a shared_ptr") {
 // emulation.hpp): what a new backend, or a test double that stores items itself, refuses and
 // how it says so, as the SQLite backend does.
 TEST_CASE("the emulation room refuses as DynamoDB does, in the backends' message style") {
-  namespace emu = pksk::emulation;
+  namespace emu = pksk::backend::emulation;
   CHECK_NOTHROW(emu::check_item_key("mem", "t", "put", {"p", "s"}));
   CHECK_THROWS_WITH(emu::check_item_key("mem", "t", "put", {"", "s"}),
                     "pksk table 't' (mem), put: the partition key is empty (pk '', sk 's')");
@@ -483,9 +496,11 @@ TEST_CASE("the emulation room refuses as DynamoDB does, in the backends' message
   CHECK_THROWS_WITH(emu::check_item_key("mem", "t", "put", {"p", long_sk}),
                     "pksk table 't' (mem), put: the sort key is 1025 bytes, over DynamoDB's "
                     "limit of 1024");
-  CHECK_THROWS_AS(emu::check_query_key("mem", "t", pksk::RawQuery{}), pksk::ValidationError);
-  CHECK_THROWS_WITH(emu::check_query_key("mem", "t", pksk::RawQuery{.pk = "", .index = "gsi1"}),
-                    "pksk table 't' (mem), query on index 'gsi1': the partition key is empty");
+  CHECK_THROWS_AS(emu::check_query_key("mem", "t", pksk::backend::RawQuery{}),
+                  pksk::ValidationError);
+  CHECK_THROWS_WITH(
+      emu::check_query_key("mem", "t", pksk::backend::RawQuery{.pk = "", .index = "gsi1"}),
+      "pksk table 't' (mem), query on index 'gsi1': the partition key is empty");
   CHECK_NOTHROW(emu::check_item_size("mem", "t", "update", {"p", "s"}, pksk::max_item_bytes));
   CHECK_THROWS_AS(emu::check_item_size("mem", "t", "update", {"p", "s"}, pksk::max_item_bytes + 1),
                   pksk::ItemTooLarge);

@@ -294,7 +294,7 @@ TEST_CASE("stored bodies that do not decode: DecodeError naming pk, sk and the J
       const auto expect = [&](const pksk::DecodeError& e) {
         const std::string what = e.what();
         INFO(what.substr(0, 400));
-        CHECK_THAT(what, Catch::Contains("pk='DOC#k' sk='PART#p:v' type='Doc'"));
+        CHECK_THAT(what, Catch::Contains("pk 'DOC#k', sk 'PART#p:v', type 'Doc'"));
         CHECK_THAT(what, Catch::Contains("at " + row.path + ": " + row.message));
       };
       try {

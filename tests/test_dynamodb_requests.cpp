@@ -37,7 +37,7 @@ namespace {
 namespace request = pksk::dynamodb::detail;
 using pksk::attr;
 
-const pksk::TableSpec spec{"shop"};
+const pksk::backend::TableSpec spec{"shop"};
 
 std::string av_body(const Order& o) {
   std::string body;
@@ -54,25 +54,32 @@ class RecordingBackend {
 
   std::vector<std::string> updates;
 
-  TableHandle open_table(const pksk::TableSpec& spec) {
+  TableHandle open_table(const pksk::backend::TableSpec& spec) {
     spec_ = spec;
     return 0;
   }
-  void update(TableHandle, const pksk::UpdateRequest& r, pksk::ItemVisitor) {
+  void update(TableHandle, const pksk::backend::UpdateRequest& r, pksk::backend::ItemVisitor) {
     updates.push_back(request::update_item(spec_, r));
   }
-  bool get(TableHandle, pksk::ItemKey, pksk::ItemVisitor) { return false; }
-  pksk::QueryOutcome query(TableHandle, const pksk::RawQuery&, pksk::ItemVisitor) { return {}; }
-  pksk::ScanOutcome scan(TableHandle, const pksk::RawScan&, pksk::ItemVisitor) { return {}; }
-  void put(TableHandle, const pksk::PutRequest&) {}
-  bool erase(TableHandle, const pksk::EraseRequest&) { return false; }
-  void transact(TableHandle, std::span<const pksk::WriteRequest>) {}
-  void batch_write(TableHandle, std::span<const pksk::WriteRequest>, std::vector<std::size_t>&) {}
-  void batch_get(TableHandle, std::span<const pksk::ItemKey>, pksk::IndexedItemVisitor,
-                 std::vector<std::size_t>&) {}
+  bool get(TableHandle, pksk::backend::ItemKey, pksk::backend::ItemVisitor) { return false; }
+  pksk::backend::QueryOutcome query(TableHandle, const pksk::backend::RawQuery&,
+                                    pksk::backend::ItemVisitor) {
+    return {};
+  }
+  pksk::backend::ScanOutcome scan(TableHandle, const pksk::backend::RawScan&,
+                                  pksk::backend::ItemVisitor) {
+    return {};
+  }
+  void put(TableHandle, const pksk::backend::PutRequest&) {}
+  bool erase(TableHandle, const pksk::backend::EraseRequest&) { return false; }
+  void transact(TableHandle, std::span<const pksk::backend::WriteRequest>) {}
+  void batch_write(TableHandle, std::span<const pksk::backend::WriteRequest>,
+                   std::vector<std::size_t>&) {}
+  void batch_get(TableHandle, std::span<const pksk::backend::ItemKey>,
+                 pksk::backend::IndexedItemVisitor, std::vector<std::size_t>&) {}
 
  private:
-  pksk::TableSpec spec_{""};
+  pksk::backend::TableSpec spec_{""};
 };
 static_assert(pksk::Backend<RecordingBackend>);
 }  // namespace
@@ -82,8 +89,8 @@ TEST_CASE("PutItem with a condition on reserved words", "[dynamodb][golden]") {
   const std::string body = av_body(o);
   const auto condition =
       pksk::when(attr(&Order::status) == "pending" || pksk::not_exists(attr(&Order::status)));
-  const pksk::PutRequest put{{"CUSTOMER#123", "#ORDER#2020-12-06", "Order", body, 0},
-                             &condition.node};
+  const pksk::backend::PutRequest put{{"CUSTOMER#123", "#ORDER#2020-12-06", "Order", body, 0},
+                                      &condition.node};
   CHECK(
       request::put_item(spec, put) ==
       R"j({"TableName":"shop","Item":{"pk":{"S":"CUSTOMER#123"},"sk":{"S":"#ORDER#2020-12-06"},)j"
@@ -93,7 +100,7 @@ TEST_CASE("PutItem with a condition on reserved words", "[dynamodb][golden]") {
       R"j("ConditionExpression":"(#n0 = :v0) OR (attribute_not_exists(#n0))",)j"
       R"j("ExpressionAttributeNames":{"#n0":"status"},"ExpressionAttributeValues":{":v0":{"S":"pending"}}})j");
   // No condition: no expression members at all.
-  const pksk::PutRequest plain{{"CUSTOMER#1", "A", "Customer", "{}", 0}, nullptr};
+  const pksk::backend::PutRequest plain{{"CUSTOMER#1", "A", "Customer", "{}", 0}, nullptr};
   CHECK(
       request::put_item(spec, plain) ==
       R"j({"TableName":"shop","Item":{"pk":{"S":"CUSTOMER#1"},"sk":{"S":"A"},"type":{"S":"Customer"}}})j");
@@ -101,7 +108,7 @@ TEST_CASE("PutItem with a condition on reserved words", "[dynamodb][golden]") {
 
 TEST_CASE("UpdateItem: SET, ADD, REMOVE, list_append, if_not_exists, ALL_NEW",
           "[dynamodb][golden]") {
-  const std::vector<pksk::UpdateAction> actions{
+  const std::vector<pksk::backend::UpdateAction> actions{
       pksk::set(&Order::status, "shipped").action,
       pksk::add(&Order::total, 5.0).action,
       pksk::remove(&Order::note).action,
@@ -110,7 +117,7 @@ TEST_CASE("UpdateItem: SET, ADD, REMOVE, list_append, if_not_exists, ALL_NEW",
   };
   const auto condition =
       pksk::when(attr(&Order::total) >= 10.0 && attr(&Order::status) != "cancelled");
-  const pksk::UpdateRequest update{
+  const pksk::backend::UpdateRequest update{
       {"CUSTOMER#123", "#ORDER#2020-12-06"}, "Order", actions, &condition.node};
   // Placeholders are numbered as the actions are rendered, in the order given.
   CHECK(
@@ -144,10 +151,12 @@ TEST_CASE("Table's UpdateItem gives an item it creates its key members", "[dynam
 }
 
 TEST_CASE("DeleteItem with if-exists", "[dynamodb][golden]") {
-  const pksk::Condition exists{
-      pksk::Condition::Op::exists, {{pksk::Operand::Kind::path, {{{"pk", 0, false}}}, {}}}, {}};
+  const pksk::backend::Condition exists{
+      pksk::backend::Condition::Op::exists,
+      {{pksk::backend::Operand::Kind::path, {{{"pk", 0, false}}}, {}}},
+      {}};
   CHECK(
-      request::delete_item(spec, pksk::EraseRequest{{"CUSTOMER#1", "A"}, &exists}) ==
+      request::delete_item(spec, pksk::backend::EraseRequest{{"CUSTOMER#1", "A"}, &exists}) ==
       R"j({"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#1"},"sk":{"S":"A"}},)j"
       R"j("ConditionExpression":"attribute_exists(#n0)","ExpressionAttributeNames":{"#n0":"pk"},)j"
       R"j("ReturnValues":"ALL_OLD"})j");
@@ -158,12 +167,13 @@ TEST_CASE("TransactWriteItems: one entry per action, placeholders per action, a 
   const std::string body = av_body(Order{"1", "o1", "paid", 1.5, {}, "gift"});
   const auto paid = pksk::when(attr(&Order::status) == "paid");
   const auto in_stock = pksk::when(pksk::between(attr(&Order::total), 1.0, 2.0));
-  const std::vector<pksk::UpdateAction> actions{pksk::set(&Order::status, "shipped").action};
-  const std::vector<pksk::WriteRequest> writes{
-      pksk::PutRequest{{"CUSTOMER#1", "#ORDER#o1", "Order", body, 0}, nullptr},
-      pksk::UpdateRequest{{"CUSTOMER#1", "#ORDER#o0"}, "Order", actions, &paid.node},
-      pksk::EraseRequest{{"CUSTOMER#1", "#ORDER#old"}, nullptr},
-      pksk::CheckRequest{{"CUSTOMER#2", "#ORDER#o9"}, &in_stock.node},
+  const std::vector<pksk::backend::UpdateAction> actions{
+      pksk::set(&Order::status, "shipped").action};
+  const std::vector<pksk::backend::WriteRequest> writes{
+      pksk::backend::PutRequest{{"CUSTOMER#1", "#ORDER#o1", "Order", body, 0}, nullptr},
+      pksk::backend::UpdateRequest{{"CUSTOMER#1", "#ORDER#o0"}, "Order", actions, &paid.node},
+      pksk::backend::EraseRequest{{"CUSTOMER#1", "#ORDER#old"}, nullptr},
+      pksk::backend::CheckRequest{{"CUSTOMER#2", "#ORDER#o9"}, &in_stock.node},
   };
   CHECK(
       request::transact_write_items(spec, writes, "token-1") ==
@@ -183,15 +193,15 @@ TEST_CASE("TransactWriteItems: one entry per action, placeholders per action, a 
 }
 
 TEST_CASE("BatchWriteItem and BatchGetItem", "[dynamodb][golden]") {
-  const std::vector<pksk::WriteRequest> writes{
-      pksk::PutRequest{{"P", "a", "T", R"j({"x":{"N":"1"}})j", 0}, nullptr},
-      pksk::EraseRequest{{"P", "b"}, nullptr},
+  const std::vector<pksk::backend::WriteRequest> writes{
+      pksk::backend::PutRequest{{"P", "a", "T", R"j({"x":{"N":"1"}})j", 0}, nullptr},
+      pksk::backend::EraseRequest{{"P", "b"}, nullptr},
   };
   CHECK(
       request::batch_write_item(spec, writes) ==
       R"j({"RequestItems":{"shop":[{"PutRequest":{"Item":{"pk":{"S":"P"},"sk":{"S":"a"},)j"
       R"j("type":{"S":"T"},"x":{"N":"1"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"P"},"sk":{"S":"b"}}}}]}})j");
-  const std::vector<pksk::ItemKey> keys{{"P", "a"}, {"P", "\"quoted\""}};
+  const std::vector<pksk::backend::ItemKey> keys{{"P", "a"}, {"P", "\"quoted\""}};
   CHECK(request::batch_get_item(spec, keys) ==
         R"j({"RequestItems":{"shop":{"Keys":[{"pk":{"S":"P"},"sk":{"S":"a"}},)j"
         R"j({"pk":{"S":"P"},"sk":{"S":"\"quoted\""}}],"ConsistentRead":true}}})j");
@@ -200,17 +210,17 @@ TEST_CASE("BatchWriteItem and BatchGetItem", "[dynamodb][golden]") {
 TEST_CASE("Query with a key condition, a FilterExpression, a projection and paging",
           "[dynamodb][golden]") {
   const pksk::Filter filter = attr(&Order::total) > 100.0 && attr(&Order::status) != "cancelled";
-  const pksk::Condition condition = filter.resolve("sk", "type", "Order");
+  const pksk::backend::Condition condition = filter.resolve("sk", "type", "Order");
   const pksk::KeyCondition sk = pksk::begins_with("#ORDER#2020");
   const std::string_view members[] = {"order_id", "total"};
   const std::string start = "#ORDER#2020-12-06";
-  const pksk::RawQuery q{.pk = "CUSTOMER#123",
-                         .sk = &sk,
-                         .forward = false,
-                         .limit = 10,
-                         .exclusive_start_sk = start,
-                         .filter = &condition,
-                         .projection = members};
+  const pksk::backend::RawQuery q{.pk = "CUSTOMER#123",
+                                  .sk = &sk,
+                                  .forward = false,
+                                  .limit = 10,
+                                  .exclusive_start_sk = start,
+                                  .filter = &condition,
+                                  .projection = members};
   const request::ReadRequest r = request::query(spec, q);
   CHECK(!r.client_filter);
   CHECK(
@@ -230,11 +240,11 @@ TEST_CASE("Query filters on the sort key go to the client; a collection filter k
   // DynamoDB refuses a FilterExpression on a key attribute: that conjunct comes back.
   const pksk::Filter filter =
       pksk::contains(pksk::sort_key, "#inventory::") && attr(&Order::total) > 1.0;
-  const pksk::Condition condition = filter.resolve("sk", "type");
-  const pksk::RawQuery q{.pk = "CUSTOMER#123", .filter = &condition};
+  const pksk::backend::Condition condition = filter.resolve("sk", "type");
+  const pksk::backend::RawQuery q{.pk = "CUSTOMER#123", .filter = &condition};
   const request::ReadRequest r = request::query(spec, q);
   REQUIRE(r.client_filter);
-  CHECK(pksk::describe(*r.client_filter) == R"(contains(sk, "#inventory::"))");
+  CHECK(pksk::backend::describe(*r.client_filter) == R"(contains(sk, "#inventory::"))");
   CHECK(r.body ==
         R"j({"TableName":"shop","KeyConditionExpression":"#n0 = :v0",)j"
         R"j("FilterExpression":"(#n1 = :v1) AND (#n2 > :v2)",)j"
@@ -244,14 +254,14 @@ TEST_CASE("Query filters on the sort key go to the client; a collection filter k
 }
 
 TEST_CASE("Scan of one segment with a filter", "[dynamodb][golden]") {
-  const pksk::Condition condition =
+  const pksk::backend::Condition condition =
       pksk::Filter(attr(&Order::status) == "pending").resolve("sk", "type");
   const std::string pk = "CUSTOMER#9", sk = "A";
-  const pksk::RawScan s{.segment = 1,
-                        .segments = 4,
-                        .limit = 100,
-                        .exclusive_start = pksk::ItemKey{pk, sk},
-                        .filter = &condition};
+  const pksk::backend::RawScan s{.segment = 1,
+                                 .segments = 4,
+                                 .limit = 100,
+                                 .exclusive_start = pksk::backend::ItemKey{pk, sk},
+                                 .filter = &condition};
   CHECK(request::scan(spec, s).body ==
         R"j({"TableName":"shop","FilterExpression":"(#n0 = :v0) AND (#n1 = :v1)","Limit":100,)j"
         R"j("ExclusiveStartKey":{"pk":{"S":"CUSTOMER#9"},"sk":{"S":"A"}},"Segment":1,)j"

@@ -464,7 +464,7 @@ TEST_CASE("the query plans use the intended index") {
   table.put(Order{"c1", "o1", "open", 1});
   sqlite3* db = backend.native_handle();
   namespace ds = pksk::sqlite::detail;
-  const pksk::TableSpec spec{"shop", {.indexes = {"gsi1", "gsi2"}}};
+  const pksk::backend::TableSpec spec{"shop", {.indexes = {"gsi1", "gsi2"}}};
 
   // The primary key's plans are asserted in test_reads.
   // An index query, with every shape and a start: a range of the partial index, in its order.

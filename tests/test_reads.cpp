@@ -43,30 +43,35 @@ class CountingBackend {
   int queries = 0;
   int scans = 0;
 
-  TableHandle open_table(const pksk::TableSpec& spec) { return inner_->open_table(spec); }
-  bool get(TableHandle t, pksk::ItemKey key, pksk::ItemVisitor visit) {
+  TableHandle open_table(const pksk::backend::TableSpec& spec) { return inner_->open_table(spec); }
+  bool get(TableHandle t, pksk::backend::ItemKey key, pksk::backend::ItemVisitor visit) {
     return inner_->get(t, key, visit);
   }
-  pksk::QueryOutcome query(TableHandle t, const pksk::RawQuery& q, pksk::ItemVisitor visit) {
+  pksk::backend::QueryOutcome query(TableHandle t, const pksk::backend::RawQuery& q,
+                                    pksk::backend::ItemVisitor visit) {
     ++queries;
     return inner_->query(t, q, visit);
   }
-  pksk::ScanOutcome scan(TableHandle t, const pksk::RawScan& s, pksk::ItemVisitor visit) {
+  pksk::backend::ScanOutcome scan(TableHandle t, const pksk::backend::RawScan& s,
+                                  pksk::backend::ItemVisitor visit) {
     ++scans;
     return inner_->scan(t, s, visit);
   }
-  void put(TableHandle t, const pksk::PutRequest& r) { inner_->put(t, r); }
-  void update(TableHandle t, const pksk::UpdateRequest& r, pksk::ItemVisitor visit) {
+  void put(TableHandle t, const pksk::backend::PutRequest& r) { inner_->put(t, r); }
+  void update(TableHandle t, const pksk::backend::UpdateRequest& r,
+              pksk::backend::ItemVisitor visit) {
     inner_->update(t, r, visit);
   }
-  bool erase(TableHandle t, const pksk::EraseRequest& r) { return inner_->erase(t, r); }
-  void transact(TableHandle t, std::span<const pksk::WriteRequest> w) { inner_->transact(t, w); }
-  void batch_write(TableHandle t, std::span<const pksk::WriteRequest> w,
+  bool erase(TableHandle t, const pksk::backend::EraseRequest& r) { return inner_->erase(t, r); }
+  void transact(TableHandle t, std::span<const pksk::backend::WriteRequest> w) {
+    inner_->transact(t, w);
+  }
+  void batch_write(TableHandle t, std::span<const pksk::backend::WriteRequest> w,
                    std::vector<std::size_t>& u) {
     inner_->batch_write(t, w, u);
   }
-  void batch_get(TableHandle t, std::span<const pksk::ItemKey> k, pksk::IndexedItemVisitor visit,
-                 std::vector<std::size_t>& u) {
+  void batch_get(TableHandle t, std::span<const pksk::backend::ItemKey> k,
+                 pksk::backend::IndexedItemVisitor visit, std::vector<std::size_t>& u) {
     inner_->batch_get(t, k, visit, u);
   }
 
@@ -428,7 +433,7 @@ TEST_CASE("each() is a lazy input range: leaving the first page reads no more") 
 TEST_CASE("EXPLAIN QUERY PLAN: a primary query and a scan use the primary key") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
-  const pksk::TableSpec spec{"shop"};
+  const pksk::backend::TableSpec spec{"shop"};
   namespace ds = pksk::sqlite::detail;
   const auto plan = [&](const std::string& sql) {
     sqlite3_stmt* s = nullptr;
@@ -482,12 +487,12 @@ TEST_CASE("plain decimals compare as text exactly as Decimals do") {
     for (const std::string& b : numbers) {
       const auto fast = pksk::detail::order_short_numbers(a, b);
       REQUIRE(fast);
-      const auto x = pksk::Decimal::parse(a);
-      const auto y = pksk::Decimal::parse(b);
+      const auto x = pksk::backend::Decimal::parse(a);
+      const auto y = pksk::backend::Decimal::parse(b);
       REQUIRE(x);
       REQUIRE(y);
       INFO(a << " vs " << b);
-      CHECK(*fast == compare(*x, *y));  // Decimal's hidden friend
+      CHECK(*fast == compare(*x, *y));  // backend::Decimal's hidden friend
     }
   }
   CHECK(!pksk::detail::order_short_numbers("1e5", "1"));
@@ -525,8 +530,8 @@ TEST_CASE("ADD's integer path gives the text Decimal's digit arithmetic gives") 
   for (const std::string& a : numbers) {
     for (const std::string& b : numbers) {
       std::string sum;
-      const auto x = pksk::Decimal::parse(a);
-      const auto y = pksk::Decimal::parse(b);
+      const auto x = pksk::backend::Decimal::parse(a);
+      const auto y = pksk::backend::Decimal::parse(b);
       REQUIRE(x);
       REQUIRE(y);
       INFO(a << " + " << b);
@@ -536,22 +541,22 @@ TEST_CASE("ADD's integer path gives the text Decimal's digit arithmetic gives") 
       }
     }
   }
-  // number_size counts digits in the text as a Decimal counts them.
+  // number_size counts digits in the text as a backend::Decimal counts them.
   for (const std::string& a : numbers) {
-    const auto d = pksk::Decimal::parse(a);
+    const auto d = pksk::backend::Decimal::parse(a);
     INFO(a);
     CHECK(pksk::number_size(a) == (std::max<std::size_t>(1, d->significant_digits()) + 1) / 2 + 1);
   }
   for (const std::string bad : {"", "-", ".", "1e", "1x", "--1", "1.2.3"}) {
     INFO(bad);
-    CHECK_FALSE(pksk::Decimal::parse(bad));
-    CHECK_FALSE(pksk::Decimal::well_formed(bad));
+    CHECK_FALSE(pksk::backend::Decimal::parse(bad));
+    CHECK_FALSE(pksk::backend::Decimal::well_formed(bad));
     CHECK(pksk::number_size(bad) == (bad.size() + 1) / 2 + 1);
   }
   for (const std::string good : {"1e5", "+1", "1.", ".5", "1E-3", "-0.0e+2"}) {
     INFO(good);
-    CHECK(pksk::Decimal::parse(good));
-    CHECK(pksk::Decimal::well_formed(good));
+    CHECK(pksk::backend::Decimal::parse(good));
+    CHECK(pksk::backend::Decimal::well_formed(good));
   }
   CHECK(fast > 400);  // of 625 (488 today): the rest pass 18 digits and take the long path
   std::string sum;

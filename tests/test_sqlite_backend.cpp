@@ -28,9 +28,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-using pksk::ItemView;
 using pksk::KeyCondition;
-using pksk::RawQuery;
+namespace backend = pksk::backend;
 
 class TempDir {
  public:
@@ -106,13 +105,14 @@ std::size_t test_size(std::string_view pk, std::string_view sk, std::string_view
 
 void put(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t, std::string_view pk,
          std::string_view sk, std::string_view type = "T", std::string_view body = "{}") {
-  b.put(t, pksk::PutRequest{ItemView{pk, sk, type, body, test_size(pk, sk, type, body)}});
+  b.put(t, pksk::backend::PutRequest{
+               backend::ItemView{pk, sk, type, body, test_size(pk, sk, type, body)}});
 }
 
 std::optional<Row> get(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t,
                        std::string_view pk, std::string_view sk) {
   std::optional<Row> row;
-  const bool found = b.get(t, pksk::ItemKey{pk, sk}, [&](const ItemView& item) {
+  const bool found = b.get(t, pksk::backend::ItemKey{pk, sk}, [&](const backend::ItemView& item) {
     CHECK(item.partition_key() == pk);
     CHECK(item.sort_key() == sk);
     row = Row{std::string(item.sort_key()), std::string(item.type), std::string(item.body)};
@@ -123,12 +123,13 @@ std::optional<Row> get(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHan
 
 struct Page {
   std::vector<std::string> sks;
-  pksk::QueryOutcome outcome;
+  pksk::backend::QueryOutcome outcome;
 };
 
-Page query(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t, const RawQuery& q) {
+Page query(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t,
+           const backend::RawQuery& q) {
   Page page;
-  page.outcome = b.query(t, q, [&](const ItemView& item) {
+  page.outcome = b.query(t, q, [&](const backend::ItemView& item) {
     CHECK(item.partition_key() == q.pk);
     page.sks.emplace_back(item.sort_key());
   });
@@ -139,7 +140,7 @@ Page query(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t, const
 std::vector<std::string> sks_of(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t,
                                 std::string_view pk, const KeyCondition* cond = nullptr,
                                 bool forward = true) {
-  RawQuery q{.pk = pk, .sk = cond, .forward = forward};
+  backend::RawQuery q{.pk = pk, .sk = cond, .forward = forward};
   Page page = query(b, t, q);
   CHECK_FALSE(page.outcome.last_evaluated_sk);
   return page.sks;
@@ -147,7 +148,7 @@ std::vector<std::string> sks_of(pksk::sqlite::Backend& b, pksk::sqlite::Backend:
 
 // Every page of a query, checking that the cursor only appears on pages that stopped early.
 std::vector<std::string> all_pages(pksk::sqlite::Backend& b, pksk::sqlite::Backend::TableHandle t,
-                                   RawQuery q, std::size_t* pages = nullptr) {
+                                   backend::RawQuery q, std::size_t* pages = nullptr) {
   std::vector<std::string> all;
   std::optional<std::string> start;
   std::size_t count = 0;
@@ -278,7 +279,7 @@ const std::vector<std::string> unicode_keys = {
 
 TEST_CASE("put, get, replace and erase single items", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"shop"});
+  auto t = b.open_table(pksk::backend::TableSpec{"shop"});
   CHECK(t.name() == "shop");
 
   CHECK_FALSE(get(b, t, "P", "A"));
@@ -296,15 +297,15 @@ TEST_CASE("put, get, replace and erase single items", "[sqlite]") {
   put(b, t, "P", "B", "", body);
   CHECK(get(b, t, "P", "B") == Row{"B", "", body});
 
-  CHECK(b.erase(t, pksk::EraseRequest{{"P", "A"}}));
-  CHECK_FALSE(b.erase(t, pksk::EraseRequest{{"P", "A"}}));
+  CHECK(b.erase(t, pksk::backend::EraseRequest{{"P", "A"}}));
+  CHECK_FALSE(b.erase(t, pksk::backend::EraseRequest{{"P", "A"}}));
   CHECK_FALSE(get(b, t, "P", "A"));
   CHECK(get(b, t, "P", "B"));
 }
 
 TEST_CASE("a query reads its partition in sort-key byte order", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   for (const auto& k : unicode_keys) put(b, t, "P", k);
   put(b, t, "O", "0");
   put(b, t, "Q", "0");
@@ -319,14 +320,14 @@ TEST_CASE("a query reads its partition in sort-key byte order", "[sqlite]") {
   // collation (é after z, CJK before emoji).
   const std::vector<std::string> some = {"😀", "日本", "é", "z", "a", "B"};
   pksk::sqlite::Backend b2{":memory:"};
-  auto t2 = b2.open_table(pksk::TableSpec{"t"});
+  auto t2 = b2.open_table(pksk::backend::TableSpec{"t"});
   for (const auto& k : some) put(b2, t2, "P", k);
   CHECK(sks_of(b2, t2, "P") == std::vector<std::string>{"B", "a", "z", "é", "日本", "😀"});
 }
 
 TEST_CASE("every key condition matches the byte-order reference", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   for (const auto& k : unicode_keys) put(b, t, "P", k);
   put(b, t, "O", "a");  // neighbours that must never leak in
   put(b, t, "Q", "a");
@@ -360,7 +361,7 @@ TEST_CASE("every key condition matches the byte-order reference", "[sqlite]") {
 
 TEST_CASE("between is inclusive and rejects an empty range as DynamoDB does", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   for (const char* k : {"#ORDER#2020-11-30", "#ORDER#2020-12-01", "#ORDER#2020-12-15",
                         "#ORDER#2020-12-31", "#ORDER#2021-01-01"}) {
     put(b, t, "P", k);
@@ -372,14 +373,14 @@ TEST_CASE("between is inclusive and rejects an empty range as DynamoDB does", "[
   CHECK(sks_of(b, t, "P", &same) == std::vector<std::string>{"#ORDER#2020-12-15"});
 
   const auto backwards = pksk::between("b", "a");
-  RawQuery q{.pk = "P", .sk = &backwards};
-  const std::string msg = error_of([&] { b.query(t, q, [](const ItemView&) {}); });
+  backend::RawQuery q{.pk = "P", .sk = &backwards};
+  const std::string msg = error_of([&] { b.query(t, q, [](const backend::ItemView&) {}); });
   CHECK(contains(msg, "pksk table 't' (sqlite), query: between('b', 'a')"));
   CHECK(contains(msg, "lower bound greater than its upper bound"));
   // A byte comparison: "é" (0xC3...) is above "z" even though a collation might disagree.
   const auto bytes = pksk::between("é", "z");
-  RawQuery q2{.pk = "P", .sk = &bytes};
-  CHECK_THROWS_AS(b.query(t, q2, [](const ItemView&) {}), pksk::Error);
+  backend::RawQuery q2{.pk = "P", .sk = &bytes};
+  CHECK_THROWS_AS(b.query(t, q2, [](const backend::ItemView&) {}), pksk::Error);
 }
 
 TEST_CASE("begins_with is a byte prefix, whatever the last bytes of the prefix", "[sqlite]") {
@@ -393,7 +394,7 @@ TEST_CASE("begins_with is a byte prefix, whatever the last bytes of the prefix",
   CHECK_FALSE(prefix_successor(""));
 
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   // 0xFF never occurs in UTF-8, but SQLite stores such bytes as given: they exercise the
   // prefixes whose successor drops bytes or does not exist.
   const std::vector<std::string> keys = {
@@ -440,7 +441,7 @@ TEST_CASE("why operands are bound as TEXT: SQLite orders all TEXT before any BLO
 
 TEST_CASE("limit, exclusive start and the last evaluated key", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   for (const char* k : {"a", "b", "c", "d", "e"}) put(b, t, "P", k);
 
   Page p = query(b, t, {.pk = "P", .limit = 2});
@@ -497,7 +498,7 @@ TEST_CASE("limit, exclusive start and the last evaluated key", "[sqlite]") {
 
 TEST_CASE("paging visits every item exactly once", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   std::vector<std::string> keys = unicode_keys;
   for (int i = 0; i < 40; ++i) keys.push_back(support::numbered("#ORDER#", 1000 + i * 7));
   for (const auto& k : keys) put(b, t, "P", k, "T", std::string(k.size() * 3 + 10, 'x'));
@@ -510,13 +511,13 @@ TEST_CASE("paging visits every item exactly once", "[sqlite]") {
       const auto expected = reference(keys, cond != nullptr ? *cond : KeyCondition{}, forward);
       for (std::size_t limit : {0, 1, 2, 3, 7, 63, 64, 65, 1000}) {
         for (std::size_t page_bytes : {std::size_t{0}, std::size_t{1}, std::size_t{60},
-                                       std::size_t{200}, pksk::max_page_bytes}) {
+                                       std::size_t{200}, pksk::backend::max_page_bytes}) {
           INFO("limit " << limit << " page_bytes " << page_bytes << " forward " << forward);
           std::size_t pages = 0;
-          RawQuery q{
+          backend::RawQuery q{
               .pk = "P", .sk = cond, .forward = forward, .limit = limit, .page_bytes = page_bytes};
           CHECK(all_pages(b, t, q, &pages) == expected);
-          if (limit == 0 && page_bytes == pksk::max_page_bytes) CHECK(pages == 1);
+          if (limit == 0 && page_bytes == pksk::backend::max_page_bytes) CHECK(pages == 1);
           if (limit == 1 || page_bytes <= 1) CHECK(pages == expected.size() + 1);
         }
       }
@@ -530,7 +531,7 @@ TEST_CASE("a page ends where the stored sizes reach the budget, whatever the bod
   // length, plus the keys) reaches its budget: sizes anywhere below that bound must end pages
   // exactly where the sizes themselves say, on every path (before, at and after the switch).
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   std::mt19937 random(7);
   std::vector<std::pair<std::string, std::size_t>> items;  // sk, stored size
   for (int i = 0; i < 60; ++i) {
@@ -538,7 +539,7 @@ TEST_CASE("a page ends where the stored sizes reach the budget, whatever the bod
     const std::string body(std::uniform_int_distribution<std::size_t>(0, 300)(random), 'x');
     const std::size_t size = test_size("P", sk, "T", body) +
                              std::uniform_int_distribution<std::size_t>(0, body.size())(random);
-    b.put(t, pksk::PutRequest{ItemView{"P", sk, "T", body, size}});
+    b.put(t, pksk::backend::PutRequest{backend::ItemView{"P", sk, "T", body, size}});
     items.emplace_back(sk, size);
   }
   const auto range = pksk::between("k110", "k149");
@@ -557,11 +558,11 @@ TEST_CASE("a page ends where the stored sizes reach the budget, whatever the bod
           std::size_t next = 0;
           std::optional<std::string> start;
           while (next < expected.size()) {
-            RawQuery q{.pk = "P",
-                       .sk = cond,
-                       .forward = forward,
-                       .limit = limit,
-                       .page_bytes = page_bytes};
+            backend::RawQuery q{.pk = "P",
+                                .sk = cond,
+                                .forward = forward,
+                                .limit = limit,
+                                .page_bytes = page_bytes};
             q.exclusive_start_sk = start ? std::optional<std::string_view>(*start) : std::nullopt;
             const Page page = query(b, t, q);
             std::vector<std::string> want;
@@ -586,7 +587,7 @@ TEST_CASE("a page ends where the stored sizes reach the budget, whatever the bod
 
 TEST_CASE("a page ends at the byte budget, the crossing item included", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t", {.type_attribute = "kind"}});
+  auto t = b.open_table(pksk::backend::TableSpec{"t", {.type_attribute = "kind"}});
   // Each item: "pk"+"P" + "sk"+1 byte + "kind"+"T" + 93 bytes of body = 104 bytes.
   for (const char* k : {"a", "b", "c", "d"}) put(b, t, "P", k, "T", std::string(93, 'x'));
   const std::string body(93, 'x');
@@ -611,7 +612,7 @@ TEST_CASE("a page ends at the byte budget, the crossing item included", "[sqlite
 TEST_CASE("a partition over 1 MiB is read in 1 MiB pages", "[sqlite]") {
   TempDir dir;
   pksk::sqlite::Backend b{dir.file("big.db")};
-  auto t = b.open_table(pksk::TableSpec{"big"});
+  auto t = b.open_table(pksk::backend::TableSpec{"big"});
   const std::string body(300 * 1000, 'x');
   for (const char* k : {"1", "2", "3", "4", "5", "6", "7"}) put(b, t, "P", k, "T", body);
 
@@ -634,9 +635,9 @@ TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]"
   const std::string path = dir.file("shop.db");
   {
     pksk::sqlite::Backend b{path};
-    auto t = b.open_table(pksk::TableSpec{"shop"});
+    auto t = b.open_table(pksk::backend::TableSpec{"shop"});
     put(b, t, "CUSTOMER#1", "A", "Customer", R"({"name":"Ada"})");
-    CHECK(b.open_table(pksk::TableSpec{"shop"}) == t);  // one state per table
+    CHECK(b.open_table(pksk::backend::TableSpec{"shop"}) == t);  // one state per table
   }
   RawDb raw(path);
   CHECK(raw.text("SELECT sql FROM sqlite_master WHERE name = 'shop'") ==
@@ -649,14 +650,14 @@ TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]"
         "CUSTOMER#1|A|Customer|{\"name\":\"Ada\"}");
 
   pksk::sqlite::Backend b{path};
-  auto t = b.open_table(pksk::TableSpec{"shop"});
+  auto t = b.open_table(pksk::backend::TableSpec{"shop"});
   CHECK(get(b, t, "CUSTOMER#1", "A") == Row{"A", "Customer", R"({"name":"Ada"})"});
   put(b, t, "CUSTOMER#1", "B", "Customer", "{}");
   // Another connection sees the commit at once (WAL: readers do not block the writer).
   CHECK(raw.text("SELECT count(*) FROM shop") == "2");
   CHECK(RawDb::query_text(b.native_handle(), "PRAGMA synchronous") == "1");  // NORMAL
   // SQLite's names are case-insensitive, and so is the lookup of an existing table.
-  auto upper = b.open_table(pksk::TableSpec{"SHOP"});
+  auto upper = b.open_table(pksk::backend::TableSpec{"SHOP"});
   CHECK(get(b, upper, "CUSTOMER#1", "A"));
 
   pksk::sqlite::Backend mem{":memory:"};
@@ -666,12 +667,12 @@ TEST_CASE("the schema: WITHOUT ROWID, reopened, read by others, WAL", "[sqlite]"
 TEST_CASE("a query runs on the primary key index without sorting", "[sqlite]") {
   using namespace pksk::sqlite::detail;
   pksk::sqlite::Backend b{":memory:"};
-  b.open_table(pksk::TableSpec{"t"});
+  b.open_table(pksk::backend::TableSpec{"t"});
   for (std::size_t shape = 0; shape < range_shape_count; ++shape) {
     for (bool forward : {true, false}) {
       for (bool start : {true, false}) {
-        const std::string sql =
-            query_sql(pksk::TableSpec{"t"}, static_cast<RangeShape>(shape), forward, start);
+        const std::string sql = query_sql(pksk::backend::TableSpec{"t"},
+                                          static_cast<RangeShape>(shape), forward, start);
         const std::string plan = RawDb::query_text(b.native_handle(), "EXPLAIN QUERY PLAN " + sql);
         INFO(sql << "\n" << plan);
         CHECK(contains(plan, "USING PRIMARY KEY"));
@@ -692,13 +693,13 @@ TEST_CASE("statements are prepared once and reused", "[sqlite]") {
     }
     return n;
   };
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   CHECK(count() == 3);  // put, get, erase
   for (int i = 0; i < 10; ++i) {
     put(b, t, "P", std::to_string(i));
     get(b, t, "P", std::to_string(i));
   }
-  b.erase(t, pksk::EraseRequest{{"P", "0"}});
+  b.erase(t, pksk::backend::EraseRequest{{"P", "0"}});
   CHECK(count() == 3);
   const auto c = pksk::begins_with("1");
   for (int i = 0; i < 5; ++i) query(b, t, {.pk = "P", .sk = &c});
@@ -706,7 +707,7 @@ TEST_CASE("statements are prepared once and reused", "[sqlite]") {
   query(b, t, {.pk = "P", .sk = &c, .forward = false});
   query(b, t, {.pk = "P", .sk = &c, .exclusive_start_sk = "1"});
   CHECK(count() == 6);
-  b.open_table(pksk::TableSpec{"t"});
+  b.open_table(pksk::backend::TableSpec{"t"});
   CHECK(count() == 6);
 }
 
@@ -731,25 +732,29 @@ TEST_CASE("an existing table with another schema is refused, never rewritten", "
   const std::string before = raw.text("SELECT sql FROM sqlite_master ORDER BY name");
 
   pksk::sqlite::Backend b{path};
-  std::string msg = error_of([&] { b.open_table(pksk::TableSpec{"rowid_table"}); });
+  std::string msg = error_of([&] { b.open_table(pksk::backend::TableSpec{"rowid_table"}); });
   CHECK(contains(msg, "pksk table 'rowid_table' (sqlite): "));
   CHECK(contains(msg, "not a WITHOUT ROWID table"));
-  msg = error_of([&] { b.open_table(pksk::TableSpec{"nocase"}); });
+  msg = error_of([&] { b.open_table(pksk::backend::TableSpec{"nocase"}); });
   CHECK(contains(msg, "key column 'sk' has collation NOCASE"));
-  msg = error_of([&] { b.open_table(pksk::TableSpec{"swapped"}); });
+  msg = error_of([&] { b.open_table(pksk::backend::TableSpec{"swapped"}); });
   CHECK(contains(msg, "column 'pk' is not primary key column 1 (it is column 2)"));
-  msg = error_of([&] { b.open_table(pksk::TableSpec{"untyped"}); });
+  msg = error_of([&] { b.open_table(pksk::backend::TableSpec{"untyped"}); });
   CHECK(contains(msg, "column 'pk' has type '', expected TEXT"));
   CHECK(contains(msg, "column 'type' is not NOT NULL"));
   CHECK(contains(msg, "unexpected column 'extra'"));
-  msg = error_of([&] { b.open_table(pksk::TableSpec{"rowid_table", {.type_attribute = "kind"}}); });
+  msg = error_of([&] {
+    b.open_table(pksk::backend::TableSpec{"rowid_table", {.type_attribute = "kind"}});
+  });
   CHECK(contains(msg, "missing column 'kind'"));
   CHECK(contains(msg, "unexpected column 'type'"));
-  msg = error_of([&] { b.open_table(pksk::TableSpec{"a_view"}); });
+  msg = error_of([&] { b.open_table(pksk::backend::TableSpec{"a_view"}); });
   CHECK(contains(msg, "it is a view"));
   // A pksk table opened with another discriminator name is a mismatch too.
-  b.open_table(pksk::TableSpec{"good"});
-  msg = error_of([&] { b.open_table(pksk::TableSpec{"good", {.type_attribute = "kind"}}); });
+  b.open_table(pksk::backend::TableSpec{"good"});
+  msg = error_of([&] {
+    b.open_table(pksk::backend::TableSpec{"good", {.type_attribute = "kind"}});
+  });
   CHECK(contains(msg, "missing column 'kind'"));
 
   // Only what pksk created itself is new: the table "good" and the file's metadata.
@@ -762,18 +767,18 @@ TEST_CASE("invalid table and attribute names", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
   for (std::string name : {"", "a-b", "a b", "a\"b", "x;DROP", "é", "sqlite_master", "SQLITE_x"}) {
     INFO(name);
-    const std::string msg = error_of([&] { b.open_table(pksk::TableSpec{name}); });
+    const std::string msg = error_of([&] { b.open_table(pksk::backend::TableSpec{name}); });
     CHECK(contains(msg,
                    "pksk table " + pksk::detail::quoted(name) + " (sqlite): invalid table name"));
   }
   for (std::string attr : {"", "pk", "SK", "body", "a b"}) {
     INFO(attr);
     const std::string msg = error_of([&] {
-      b.open_table(pksk::TableSpec{"t", {.type_attribute = attr}});
+      b.open_table(pksk::backend::TableSpec{"t", {.type_attribute = attr}});
     });
     CHECK(contains(msg, "invalid type attribute name"));
   }
-  CHECK_NOTHROW(b.open_table(pksk::TableSpec{"Shop_2024", {.type_attribute = "_type"}}));
+  CHECK_NOTHROW(b.open_table(pksk::backend::TableSpec{"Shop_2024", {.type_attribute = "_type"}}));
   CHECK_THROWS_AS(get(b, {}, "P", "A"), pksk::Error);  // an empty handle
 }
 
@@ -782,16 +787,16 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   const std::string path = dir.file("ro.db");
   {
     pksk::sqlite::Backend b{path};
-    put(b, b.open_table(pksk::TableSpec{"shop"}), "P", "A");
+    put(b, b.open_table(pksk::backend::TableSpec{"shop"}), "P", "A");
   }
   pksk::sqlite::Backend ro{path, {.read_only = true}};
-  auto t = ro.open_table(pksk::TableSpec{"shop"});
+  auto t = ro.open_table(pksk::backend::TableSpec{"shop"});
   CHECK(get(ro, t, "P", "A"));
   CHECK(sks_of(ro, t, "P") == std::vector<std::string>{"A"});
   std::string msg = backend_error_of([&] { put(ro, t, "P", "B"); });
   CHECK(contains(msg, "pksk table 'shop' (sqlite), put of pk 'P', sk 'B': failed: "));
   CHECK(contains(msg, "attempt to write a readonly database"));
-  msg = backend_error_of([&] { ro.erase(t, pksk::EraseRequest{{"P", "A"}}); });
+  msg = backend_error_of([&] { ro.erase(t, pksk::backend::EraseRequest{{"P", "A"}}); });
   CHECK(contains(msg, "readonly"));
   Failure failure = backend_failure_of([&] { put(ro, t, "P", "B"); });
   CHECK(failure.code == pksk::errc::access_denied);
@@ -799,10 +804,10 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   CHECK(failure.native.origin == pksk::NativeError::Origin::sqlite);
   CHECK(failure.native.code == SQLITE_READONLY);
   CHECK(failure.native.type == sqlite3_errstr(SQLITE_READONLY));
-  msg = backend_error_of([&] { ro.open_table(pksk::TableSpec{"absent"}); });
+  msg = backend_error_of([&] { ro.open_table(pksk::backend::TableSpec{"absent"}); });
   CHECK(contains(msg, "pksk table 'absent' (sqlite): "));
   CHECK(contains(msg, "read-only"));
-  CHECK(backend_failure_of([&] { ro.open_table(pksk::TableSpec{"absent"}); }).code ==
+  CHECK(backend_failure_of([&] { ro.open_table(pksk::backend::TableSpec{"absent"}); }).code ==
         pksk::errc::missing_table);
   CHECK(get(ro, t, "P", "A"));
 
@@ -822,11 +827,11 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
     const std::string locked_path = dir.file("perm.db");
     {
       pksk::sqlite::Backend b{locked_path};
-      b.open_table(pksk::TableSpec{"shop"});
+      b.open_table(pksk::backend::TableSpec{"shop"});
     }
     ::chmod(locked_path.c_str(), 0444);
     pksk::sqlite::Backend b{locked_path};
-    auto pt = b.open_table(pksk::TableSpec{"shop"});
+    auto pt = b.open_table(pksk::backend::TableSpec{"shop"});
     CHECK(contains(backend_error_of([&] { put(b, pt, "P", "A"); }), "readonly"));
   } else {
     WARN("running as root: chmod 0444 does not stop writes, covered by Options.read_only");
@@ -837,7 +842,7 @@ TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
   TempDir dir;
   const std::string path = dir.file("locked.db");
   pksk::sqlite::Backend b{path, {.busy_timeout = std::chrono::milliseconds(50)}};
-  auto t = b.open_table(pksk::TableSpec{"shop"});
+  auto t = b.open_table(pksk::backend::TableSpec{"shop"});
   put(b, t, "P", "A");
 
   RawDb other(path);
@@ -846,7 +851,10 @@ TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
   CHECK(contains(msg, "database is locked"));
   CHECK(contains(msg, "pksk table 'shop' (sqlite), "));
   CHECK(contains(msg, "put"));
-  CHECK(contains(backend_error_of([&] { b.erase(t, pksk::EraseRequest{{"P", "A"}}); }), "locked"));
+  CHECK(contains(backend_error_of([&] {
+                   b.erase(t, pksk::backend::EraseRequest{{"P", "A"}});
+                 }),
+                 "locked"));
   // Another writer holding the lock is SQLite's throttling: retryable, as DynamoDB's is.
   const Failure failure = backend_failure_of([&] { put(b, t, "P", "B"); });
   CHECK(failure.code == pksk::errc::throttled);
@@ -864,34 +872,35 @@ TEST_CASE("a locked database fails the write and writes nothing", "[sqlite]") {
 
 TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   for (const char* k : {"a", "b", "c"}) put(b, t, "P", k);
 
   int seen = 0;
   CHECK_THROWS_AS(b.query(t, {.pk = "P"},
-                          [&](const ItemView&) {
+                          [&](const backend::ItemView&) {
                             if (++seen == 2) throw std::runtime_error("visitor");
                           }),
                   std::runtime_error);
   CHECK(seen == 2);
   CHECK(sks_of(b, t, "P") == std::vector<std::string>{"a", "b", "c"});
-  CHECK_THROWS_AS(
-      b.get(t, pksk::ItemKey{"P", "a"}, [](const ItemView&) { throw std::runtime_error("v"); }),
-      std::runtime_error);
+  CHECK_THROWS_AS(b.get(t, pksk::backend::ItemKey{"P", "a"},
+                        [](const backend::ItemView&) { throw std::runtime_error("v"); }),
+                  std::runtime_error);
   CHECK(get(b, t, "P", "a"));
   put(b, t, "P", "d");  // no statement is left mid-step holding the table
-  CHECK(b.erase(t, pksk::EraseRequest{{"P", "d"}}));
+  CHECK(b.erase(t, pksk::backend::EraseRequest{{"P", "d"}}));
 
   // Re-entering from a visitor: another statement is fine, the same one is refused.
   std::vector<std::string> nested;
   query(b, t, {.pk = "P", .limit = 1});
-  b.query(t, {.pk = "P"}, [&](const ItemView& item) {
-    b.get(t, pksk::ItemKey{"P", item.sort_key()},
-          [&](const ItemView& inner) { nested.emplace_back(inner.sort_key()); });
+  b.query(t, {.pk = "P"}, [&](const backend::ItemView& item) {
+    b.get(t, pksk::backend::ItemKey{"P", item.sort_key()},
+          [&](const backend::ItemView& inner) { nested.emplace_back(inner.sort_key()); });
   });
   CHECK(nested == std::vector<std::string>{"a", "b", "c"});
-  const std::string msg = error_of(
-      [&] { b.query(t, {.pk = "P"}, [&](const ItemView&) { query(b, t, {.pk = "P"}); }); });
+  const std::string msg = error_of([&] {
+    b.query(t, {.pk = "P"}, [&](const backend::ItemView&) { query(b, t, {.pk = "P"}); });
+  });
   CHECK(contains(msg, "re-entered"));
   CHECK(sks_of(b, t, "P").size() == 3);
 }
@@ -899,12 +908,12 @@ TEST_CASE("a visitor that throws leaves the backend usable", "[sqlite]") {
 TEST_CASE("a throwing visitor's exception leaves scan, batch_get and update as it was thrown",
           "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
-  auto t = b.open_table(pksk::TableSpec{"t"});
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
   for (const char* k : {"a", "b"}) put(b, t, "P", k);
   struct Thrown {
     int code;
   };
-  const auto throw_7 = [](const ItemView&) { throw Thrown{7}; };
+  const auto throw_7 = [](const backend::ItemView&) { throw Thrown{7}; };
   const auto code_of = [](auto&& call) {
     try {
       call();
@@ -914,32 +923,32 @@ TEST_CASE("a throwing visitor's exception leaves scan, batch_get and update as i
     return 0;
   };
   CHECK(code_of([&] { b.scan(t, {}, throw_7); }) == 7);
-  const std::vector<pksk::ItemKey> keys{{"P", "a"}, {"P", "b"}};
+  const std::vector<pksk::backend::ItemKey> keys{{"P", "a"}, {"P", "b"}};
   std::vector<std::size_t> unprocessed;
   CHECK(code_of([&] {
           b.batch_get(
-              t, keys, [](std::size_t i, const ItemView&) { throw Thrown{int(i) + 1}; },
+              t, keys, [](std::size_t i, const backend::ItemView&) { throw Thrown{int(i) + 1}; },
               unprocessed);
         }) == 1);
-  const std::vector<pksk::UpdateAction> actions{{pksk::UpdateAction::Kind::set,
-                                                 pksk::AttributePath{{{"n", 0, false}}},
-                                                 pksk::AttributeValue::from_number("1")}};
+  const std::vector<pksk::backend::UpdateAction> actions{
+      {pksk::backend::UpdateAction::Kind::set, pksk::backend::AttributePath{{{"n", 0, false}}},
+       pksk::AttributeValue::from_number("1")}};
   // The update is not committed: its visitor saw the item before the commit.
   CHECK(code_of([&] { b.update(t, {{"P", "a"}, "T", actions, nullptr}, throw_7); }) == 7);
   CHECK(get(b, t, "P", "a")->body == "{}");
   CHECK(sks_of(b, t, "P") == std::vector<std::string>{"a", "b"});
 }
 
-TEST_CASE("ItemVisitor refers to its callable and copies as a pointer pair", "[sqlite]") {
-  static_assert(std::is_trivially_copyable_v<pksk::ItemVisitor>);
-  static_assert(sizeof(pksk::ItemVisitor) == 2 * sizeof(void*));
-  static_assert(!std::is_default_constructible_v<pksk::ItemVisitor>);
-  static_assert(!std::is_convertible_v<int, pksk::ItemVisitor>);
+TEST_CASE("backend::ItemVisitor refers to its callable and copies as a pointer pair", "[sqlite]") {
+  static_assert(std::is_trivially_copyable_v<pksk::backend::ItemVisitor>);
+  static_assert(sizeof(pksk::backend::ItemVisitor) == 2 * sizeof(void*));
+  static_assert(!std::is_default_constructible_v<pksk::backend::ItemVisitor>);
+  static_assert(!std::is_convertible_v<int, pksk::backend::ItemVisitor>);
   int rows = 0;
-  auto count = [&](const ItemView&) { ++rows; };
-  const pksk::ItemVisitor visit = count;
-  const pksk::ItemVisitor copy = visit;  // the same callable, not a reference to `visit`
-  const ItemView item{"P", "a", "T", "{}", 0};
+  auto count = [&](const backend::ItemView&) { ++rows; };
+  const pksk::backend::ItemVisitor visit = count;
+  const pksk::backend::ItemVisitor copy = visit;  // the same callable, not a reference to `visit`
+  const backend::ItemView item{"P", "a", "T", "{}", 0};
   visit(item);
   copy(item);
   CHECK(rows == 2);
@@ -954,15 +963,15 @@ TEST_CASE("ItemVisitor refers to its callable and copies as a pointer pair", "[s
 
 TEST_CASE("a moved backend keeps its tables and handles", "[sqlite]") {
   pksk::sqlite::Backend a{":memory:"};
-  auto t = a.open_table(pksk::TableSpec{"t"});
+  auto t = a.open_table(pksk::backend::TableSpec{"t"});
   put(a, t, "P", "A");
   pksk::sqlite::Backend b = std::move(a);
   CHECK(get(b, t, "P", "A"));
-  CHECK_THROWS_AS(a.open_table(pksk::TableSpec{"t"}),
+  CHECK_THROWS_AS(a.open_table(pksk::backend::TableSpec{"t"}),
                   pksk::Error);  // NOLINT: use after move, on purpose
 
   pksk::sqlite::Backend c{":memory:"};
-  auto other = c.open_table(pksk::TableSpec{"t"});
+  auto other = c.open_table(pksk::backend::TableSpec{"t"});
   CHECK_THROWS_AS(get(b, other, "P", "A"), pksk::Error);  // a handle of another backend
   c = std::move(b);
   CHECK(get(c, t, "P", "A"));

@@ -331,7 +331,7 @@ TEST_CASE("every condition operator, true and false, on each member kind") {
       {"not false", !(attr(&Account::balance) == 100), false},
   };
   for (const Case& c : cases) {
-    INFO(c.what << ": " << pksk::describe(c.condition.node));
+    INFO(c.what << ": " << pksk::backend::describe(c.condition.node));
     bool held = true;
     try {
       table.put(sample_account(), pksk::when(c.condition));
@@ -728,16 +728,16 @@ TEST_CASE("an index query pages exactly when many items share one index key", "[
 
 TEST_CASE("the raw API refuses a key that is empty or past DynamoDB's limits", "[conformance]") {
   Store store;
-  const auto handle = store.backend.open_table(pksk::TableSpec{fresh_table_name()});
+  const auto handle = store.backend.open_table(pksk::backend::TableSpec{fresh_table_name()});
   const auto put = [&](std::string_view pk, std::string_view sk) {
-    store.backend.put(
-        handle,
-        pksk::PutRequest{.item = {.pk = pk, .sk = sk, .type = "Raw", .body = "{}", .size = 0}});
+    store.backend.put(handle,
+                      pksk::backend::PutRequest{
+                          .item = {.pk = pk, .sk = sk, .type = "Raw", .body = "{}", .size = 0}});
   };
   const auto found = [&](std::string_view pk, std::string_view sk) {
     bool seen = false;
-    const auto visit = [&](const pksk::ItemView&) { seen = true; };
-    store.backend.get(handle, pksk::ItemKey{pk, sk}, pksk::ItemVisitor(visit));
+    const auto visit = [&](const pksk::backend::ItemView&) { seen = true; };
+    store.backend.get(handle, pksk::backend::ItemKey{pk, sk}, pksk::backend::ItemVisitor(visit));
     return seen;
   };
   const std::string pk_at_limit(pksk::max_partition_key_size, 'p');
@@ -753,22 +753,25 @@ TEST_CASE("the raw API refuses a key that is empty or past DynamoDB's limits", "
   CHECK_THROWS_AS(put("P", ""), pksk::ValidationError);
   CHECK_THROWS_AS(found("P", sk_over), pksk::ValidationError);
   CHECK_THROWS_AS(found("", "A"), pksk::ValidationError);
-  CHECK_THROWS_AS(store.backend.erase(handle, pksk::EraseRequest{.key = {"P", sk_over}}),
+  CHECK_THROWS_AS(store.backend.erase(handle, pksk::backend::EraseRequest{.key = {"P", sk_over}}),
                   pksk::ValidationError);
   // A query's partition key too: DynamoDB refuses it rather than finding nothing.
   const auto query = [&](std::string_view pk) {
     std::size_t seen = 0;
-    const auto visit = [&](const pksk::ItemView&) { ++seen; };
-    store.backend.query(handle, pksk::RawQuery{.pk = pk}, pksk::ItemVisitor(visit));
+    const auto visit = [&](const pksk::backend::ItemView&) { ++seen; };
+    store.backend.query(handle, pksk::backend::RawQuery{.pk = pk},
+                        pksk::backend::ItemVisitor(visit));
     return seen;
   };
   CHECK(query(pk_at_limit) == 1);
   CHECK_THROWS_AS(query(pk_over), pksk::ValidationError);
   CHECK_THROWS_AS(query(""), pksk::ValidationError);
   // A batch with one such key writes nothing.
-  const std::vector<pksk::WriteRequest> batch{
-      pksk::PutRequest{.item = {.pk = "P", .sk = "ok", .type = "Raw", .body = "{}", .size = 0}},
-      pksk::PutRequest{.item = {.pk = "P", .sk = sk_over, .type = "Raw", .body = "{}", .size = 0}}};
+  const std::vector<pksk::backend::WriteRequest> batch{
+      pksk::backend::PutRequest{
+          .item = {.pk = "P", .sk = "ok", .type = "Raw", .body = "{}", .size = 0}},
+      pksk::backend::PutRequest{
+          .item = {.pk = "P", .sk = sk_over, .type = "Raw", .body = "{}", .size = 0}}};
   std::vector<std::size_t> unprocessed;
   CHECK_THROWS_AS(store.backend.batch_write(handle, batch, unprocessed), pksk::ValidationError);
   CHECK_FALSE(found("P", "ok"));

@@ -100,7 +100,7 @@ class AnyBackend {
 
   // The Backend concept. The operations are const as std::function's call is: the backend is
   // shared, not part of this object's value.
-  TableHandle open_table(const TableSpec& spec) const {
+  TableHandle open_table(const backend::TableSpec& spec) const {
     TableHandle table;
     table.format_ = checked().open_table(backend_.get(), spec, table.handle_);
     table.vtable_ = vtable_;
@@ -108,33 +108,36 @@ class AnyBackend {
   }
   BodyFormat body_format(const TableHandle& table) const noexcept { return table.format_; }
 
-  bool get(const TableHandle& table, ItemKey key, ItemVisitor visit) const {
+  bool get(const TableHandle& table, backend::ItemKey key, backend::ItemVisitor visit) const {
     return checked(table).get(backend_.get(), table.handle_.get(), key, visit);
   }
-  QueryOutcome query(const TableHandle& table, const RawQuery& query, ItemVisitor visit) const {
+  backend::QueryOutcome query(const TableHandle& table, const backend::RawQuery& query,
+                              backend::ItemVisitor visit) const {
     return checked(table).query(backend_.get(), table.handle_.get(), query, visit);
   }
-  ScanOutcome scan(const TableHandle& table, const RawScan& scan, ItemVisitor visit) const {
+  backend::ScanOutcome scan(const TableHandle& table, const backend::RawScan& scan,
+                            backend::ItemVisitor visit) const {
     return checked(table).scan(backend_.get(), table.handle_.get(), scan, visit);
   }
-  void put(const TableHandle& table, const PutRequest& request) const {
+  void put(const TableHandle& table, const backend::PutRequest& request) const {
     checked(table).put(backend_.get(), table.handle_.get(), request);
   }
-  void update(const TableHandle& table, const UpdateRequest& request, ItemVisitor visit) const {
+  void update(const TableHandle& table, const backend::UpdateRequest& request,
+              backend::ItemVisitor visit) const {
     checked(table).update(backend_.get(), table.handle_.get(), request, visit);
   }
-  bool erase(const TableHandle& table, const EraseRequest& request) const {
+  bool erase(const TableHandle& table, const backend::EraseRequest& request) const {
     return checked(table).erase(backend_.get(), table.handle_.get(), request);
   }
-  void transact(const TableHandle& table, std::span<const WriteRequest> writes) const {
+  void transact(const TableHandle& table, std::span<const backend::WriteRequest> writes) const {
     checked(table).transact(backend_.get(), table.handle_.get(), writes);
   }
-  void batch_write(const TableHandle& table, std::span<const WriteRequest> writes,
+  void batch_write(const TableHandle& table, std::span<const backend::WriteRequest> writes,
                    std::vector<std::size_t>& unprocessed) const {
     checked(table).batch_write(backend_.get(), table.handle_.get(), writes, unprocessed);
   }
-  void batch_get(const TableHandle& table, std::span<const ItemKey> keys, IndexedItemVisitor visit,
-                 std::vector<std::size_t>& unprocessed) const {
+  void batch_get(const TableHandle& table, std::span<const backend::ItemKey> keys,
+                 backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) const {
     checked(table).batch_get(backend_.get(), table.handle_.get(), keys, visit, unprocessed);
   }
 

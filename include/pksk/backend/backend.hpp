@@ -27,6 +27,8 @@
 
 namespace pksk {
 
+namespace backend {
+
 // What a backend needs to create or check one pksk table: its name and its TableOptions, of
 // which a backend reads the key and type attributes' names (DynamoDB's key schema; the SQLite
 // backend's columns; no entity member may take one of them) and the secondary indexes (their
@@ -113,39 +115,43 @@ struct QueryOutcome {
 using ItemVisitor = detail::FunctionRef<void(const ItemView&)>;
 using IndexedItemVisitor = detail::FunctionRef<void(std::size_t, const ItemView&)>;
 
-// The reads take their visitor as an ItemVisitor (IndexedItemVisitor for batch_get). A backend
-// whose reads take a template visitor instead still satisfies the concept, but then compiles its
-// read loops once per visitor type again.
+}  // namespace backend
+
+// The reads take their visitor as a backend::ItemVisitor (backend::IndexedItemVisitor for
+// batch_get). A backend whose reads take a template visitor instead still satisfies the concept,
+// but then compiles its read loops once per visitor type again.
 template <class B>
-concept Backend = requires(B& backend, const TableSpec& spec, ItemKey key, const RawQuery& query,
-                           const RawScan& scan, const PutRequest& put, const UpdateRequest& update,
-                           const EraseRequest& erase, std::span<const WriteRequest> writes,
-                           std::span<const ItemKey> keys, std::vector<std::size_t>& unprocessed,
-                           ItemVisitor visitor, IndexedItemVisitor indexed_visitor) {
-  typename B::TableHandle;
-  // The bodies' format: a constant B::body_format, or backend.body_format(handle) for a
-  // backend that knows it only at run time (AnyBackend); see body_format_of.hpp.
-  requires detail::ConstantBodyFormat<B> || detail::RunTimeBodyFormat<B>;
-  // Creates the table if absent, checks its schema if present (a mismatch throws).
-  { backend.open_table(spec) } -> std::same_as<typename B::TableHandle>;
-  requires requires(typename B::TableHandle& table) {
-    // Calls the visitor with the item and returns true, or returns false when absent.
-    { backend.get(table, key, visitor) } -> std::same_as<bool>;
-    { backend.query(table, query, visitor) } -> std::same_as<QueryOutcome>;
-    // A page of a scan (of one segment), in an order that pages resume in.
-    { backend.scan(table, scan, visitor) } -> std::same_as<ScanOutcome>;
-    // Writes: each throws ConditionFailed when its condition is false, writing nothing.
-    { backend.put(table, put) } -> std::same_as<void>;
-    // Upserts as DynamoDB's UpdateItem does and hands the item as written to the visitor.
-    { backend.update(table, update, visitor) } -> std::same_as<void>;
-    { backend.erase(table, erase) } -> std::same_as<bool>;  // true if an item was removed
-    // All or nothing; TransactionCanceled with a reason per request.
-    { backend.transact(table, writes) } -> std::same_as<void>;
-    // Puts and erases, no conditions; the indexes of those not done go to `unprocessed`.
-    { backend.batch_write(table, writes, unprocessed) } -> std::same_as<void>;
-    // visitor(index of the key, item) for each key found; keys not read go to `unprocessed`.
-    { backend.batch_get(table, keys, indexed_visitor, unprocessed) } -> std::same_as<void>;
-  };
-};
+concept Backend =
+    requires(B& backend, const backend::TableSpec& spec, backend::ItemKey key,
+             const backend::RawQuery& query, const backend::RawScan& scan,
+             const backend::PutRequest& put, const backend::UpdateRequest& update,
+             const backend::EraseRequest& erase, std::span<const backend::WriteRequest> writes,
+             std::span<const backend::ItemKey> keys, std::vector<std::size_t>& unprocessed,
+             backend::ItemVisitor visitor, backend::IndexedItemVisitor indexed_visitor) {
+      typename B::TableHandle;
+      // The bodies' format: a constant B::body_format, or backend.body_format(handle) for a
+      // backend that knows it only at run time (AnyBackend); see body_format_of.hpp.
+      requires detail::ConstantBodyFormat<B> || detail::RunTimeBodyFormat<B>;
+      // Creates the table if absent, checks its schema if present (a mismatch throws).
+      { backend.open_table(spec) } -> std::same_as<typename B::TableHandle>;
+      requires requires(typename B::TableHandle& table) {
+        // Calls the visitor with the item and returns true, or returns false when absent.
+        { backend.get(table, key, visitor) } -> std::same_as<bool>;
+        { backend.query(table, query, visitor) } -> std::same_as<backend::QueryOutcome>;
+        // A page of a scan (of one segment), in an order that pages resume in.
+        { backend.scan(table, scan, visitor) } -> std::same_as<backend::ScanOutcome>;
+        // Writes: each throws ConditionFailed when its condition is false, writing nothing.
+        { backend.put(table, put) } -> std::same_as<void>;
+        // Upserts as DynamoDB's UpdateItem does and hands the item as written to the visitor.
+        { backend.update(table, update, visitor) } -> std::same_as<void>;
+        { backend.erase(table, erase) } -> std::same_as<bool>;  // true if an item was removed
+        // All or nothing; TransactionCanceled with a reason per request.
+        { backend.transact(table, writes) } -> std::same_as<void>;
+        // Puts and erases, no conditions; the indexes of those not done go to `unprocessed`.
+        { backend.batch_write(table, writes, unprocessed) } -> std::same_as<void>;
+        // visitor(index of the key, item) for each key found; keys not read go to `unprocessed`.
+        { backend.batch_get(table, keys, indexed_visitor, unprocessed) } -> std::same_as<void>;
+      };
+    };
 
 }  // namespace pksk

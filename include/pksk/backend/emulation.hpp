@@ -20,17 +20,17 @@
 #include "emulation/evaluate.hpp"
 #include "write.hpp"
 
-namespace pksk::emulation {
+namespace pksk::backend::emulation {
 
 // DynamoDB refuses a key attribute that is empty or longer than its limit (2,048 bytes for the
 // partition key, 1,024 for the sort key) with a ValidationException, before anything is read
 // or written. `backend` names the backend in the message ("sqlite"), `operation` the call
 // ("put", "transaction").
 [[noreturn]] PKSK_DECL void throw_key_refused(std::string_view backend, std::string_view table,
-                                              std::string_view operation, ItemKey key);
+                                              std::string_view operation, backend::ItemKey key);
 
 inline void check_item_key(std::string_view backend, std::string_view table,
-                           std::string_view operation, ItemKey key) {
+                           std::string_view operation, backend::ItemKey key) {
   if (!key.pk.empty() && key.pk.size() <= detail::max_partition_key_size && !key.sk.empty() &&
       key.sk.size() <= detail::max_sort_key_size) [[likely]] {
     return;
@@ -46,7 +46,7 @@ inline void check_item_key(std::string_view backend, std::string_view table,
                                                     std::string_view pk);
 
 inline void check_query_key(std::string_view backend, std::string_view table,
-                            const RawQuery& query) {
+                            const backend::RawQuery& query) {
   if (!query.pk.empty() && query.pk.size() <= detail::max_partition_key_size) [[likely]]
     return;
   throw_query_key_refused(backend, table, query.index, query.pk);
@@ -56,11 +56,11 @@ inline void check_query_key(std::string_view backend, std::string_view table,
 // item_size.hpp) is refused with ItemTooLarge, and nothing is written. A put's item is
 // measured by the Table layer before it reaches a backend; an update's only once applied.
 [[noreturn]] PKSK_DECL void throw_item_too_large(std::string_view backend, std::string_view table,
-                                                 std::string_view operation, ItemKey key,
+                                                 std::string_view operation, backend::ItemKey key,
                                                  std::size_t size);
 
 inline void check_item_size(std::string_view backend, std::string_view table,
-                            std::string_view operation, ItemKey key, std::size_t size) {
+                            std::string_view operation, backend::ItemKey key, std::size_t size) {
   if (size > max_item_bytes) [[unlikely]]
     throw_item_too_large(backend, table, operation, key, size);
 }
@@ -70,7 +70,7 @@ inline void check_item_size(std::string_view backend, std::string_view table,
 PKSK_DECL TransactionCanceled transaction_canceled(std::string_view backend, std::string_view table,
                                                    std::vector<CancellationReason> reasons);
 
-}  // namespace pksk::emulation
+}  // namespace pksk::backend::emulation
 
 #ifndef PKSK_SEPARATE_COMPILATION
 #include "impl/emulation.ipp"

@@ -12,7 +12,7 @@
 #include "../codec/parsed_item.hpp"
 #include "../expr/expression.hpp"
 
-namespace pksk {
+namespace pksk::backend {
 
 // One item as the store holds it. `body` is the item's attributes other than the keys and the
 // discriminator, in the backend's BodyFormat; `size` is the whole item's size as DynamoDB
@@ -95,4 +95,4 @@ inline constexpr std::size_t max_transaction_actions = 100;
 inline constexpr std::size_t max_batch_write_items = 25;
 inline constexpr std::size_t max_batch_get_keys = 100;
 
-}  // namespace pksk
+}  // namespace pksk::backend

@@ -138,8 +138,8 @@ inline bool operator==(const AttributeValue& a, const AttributeValue& b) {
     case Kind::boolean:
       return a.boolean == b.boolean;
     case Kind::number: {
-      const auto x = Decimal::parse(a.text);
-      const auto y = Decimal::parse(b.text);
+      const auto x = backend::Decimal::parse(a.text);
+      const auto y = backend::Decimal::parse(b.text);
       return x && y ? *x == *y : a.text == b.text;
     }
     case Kind::string:
@@ -201,10 +201,12 @@ inline const char* to_string(AttributeValue::Kind kind) noexcept {
 // significant digits (1 byte per two, plus 1), booleans and null 1 byte, lists and maps 3 bytes
 // plus 1 per element plus their elements (and, for maps, the names), sets their elements.
 inline std::size_t number_size(std::string_view decimal_text) {
-  // Counted in the text: a Decimal would allocate its digits for every number of every update.
-  const std::size_t digits = Decimal::well_formed(decimal_text)
-                                 ? std::max<std::size_t>(1, Decimal::shape(decimal_text).digits)
-                                 : decimal_text.size();
+  // Counted in the text: a backend::Decimal would allocate its digits for every number of every
+  // update.
+  const std::size_t digits =
+      backend::Decimal::well_formed(decimal_text)
+          ? std::max<std::size_t>(1, backend::Decimal::shape(decimal_text).digits)
+          : decimal_text.size();
   return (digits + 1) / 2 + 1;
 }
 

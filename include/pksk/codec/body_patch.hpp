@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // An update names few of an item's attributes: those its actions write and its condition reads.
-// BodyPatch splits a stored plain JSON body into those members, parsed into an attribute map
-// the evaluator works on, and the rest, kept as their JSON text and copied back unchanged: an
+// backend::BodyPatch splits a stored plain JSON body into those members, parsed into an attribute
+// map the evaluator works on, and the rest, kept as their JSON text and copied back unchanged: an
 // update costs a parse of what it touches, not a tree of the whole item and its rendering.
 //
 // The views of the kept members point into a thread-local buffer: they are valid until the next
@@ -22,7 +22,7 @@
 #include "attribute_value_read.hpp"
 #include "detail/json_path.hpp"
 
-namespace pksk {
+namespace pksk::backend {
 
 class BodyPatch {
  public:
@@ -197,4 +197,4 @@ class BodyPatch {
   std::vector<Sizes> sizes_;  // of the named members, as parsed_names_
 };
 
-}  // namespace pksk
+}  // namespace pksk::backend

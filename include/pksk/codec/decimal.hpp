@@ -13,6 +13,8 @@
 
 namespace pksk {
 
+namespace backend {
+
 class Decimal {
  public:
   // DynamoDB's limits: 38 significant digits, magnitude in [1e-130, 1e126).
@@ -275,6 +277,8 @@ class Decimal {
   int exponent_ = 0;    // value = digits * 10^exponent
 };
 
+}  // namespace backend
+
 namespace detail {
 
 // A JSON number in plain notation ("-12.50", "3", "0.25"): sign, integer digits, fraction
@@ -308,10 +312,10 @@ struct PlainNumber {
   }
 };
 
-// a + b in Decimal::to_string's notation, computed on 64-bit integers when both are plain
+// a + b in backend::Decimal::to_string's notation, computed on 64-bit integers when both are plain
 // numbers of up to 18 digits each that stay within 18 digits once scaled to one point. An ADD
 // to a price or a counter is that; anything else (exponents, long numbers) answers false, and
-// the caller takes Decimal's exact digit-string arithmetic, which gives the same text.
+// the caller takes backend::Decimal's exact digit-string arithmetic, which gives the same text.
 inline bool add_plain_numbers(std::string_view a, std::string_view b, std::string& out) {
   constexpr long long powers[] = {1,
                                   10,

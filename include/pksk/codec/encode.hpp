@@ -31,7 +31,7 @@
 #include "../detail/utf8.hpp"
 #include "../error.hpp"
 #include "../key/key.hpp"
-#include "../reflect/detail/std_traits.hpp"
+#include "../detail/std_traits.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"

@@ -83,7 +83,7 @@ class SizeWriter {
         bytes += (digits + 1) / 2 + 1;
         return;
       }
-      const Decimal::Shape shape = Decimal::shape(text);
+      const backend::Decimal::Shape shape = backend::Decimal::shape(text);
       if (!shape.fits_dynamodb()) [[unlikely]] {
         throw_pathed("the number " + std::string(text) +
                      " is outside DynamoDB's range (38 significant digits, magnitude 1e-130 to "

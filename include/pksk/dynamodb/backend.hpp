@@ -41,14 +41,14 @@ class Backend {
    public:
     TableHandle() = default;
     PKSK_DECL const std::string& name() const;
-    PKSK_DECL const TableSpec& spec() const;
+    PKSK_DECL const backend::TableSpec& spec() const;
     friend bool operator==(const TableHandle&, const TableHandle&) = default;
 
    private:
     friend class Backend;
     friend struct Backend::Impl;
-    explicit TableHandle(const TableSpec* spec) : spec_(spec) {}
-    const TableSpec* spec_ = nullptr;
+    explicit TableHandle(const backend::TableSpec* spec) : spec_(spec) {}
+    const backend::TableSpec* spec_ = nullptr;
   };
 
   static constexpr BodyFormat body_format = BodyFormat::attribute_value;
@@ -68,36 +68,40 @@ class Backend {
   // Checks with DescribeTable that the table's key schema is the spec's (a string partition
   // key and a string sort key of those names); creates it first if it is missing and
   // Options::create_missing_tables is set.
-  PKSK_DECL TableHandle open_table(const TableSpec& spec);
+  PKSK_DECL TableHandle open_table(const backend::TableSpec& spec);
 
-  PKSK_DECL bool get(TableHandle table, ItemKey key, ItemVisitor visit);
+  PKSK_DECL bool get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit);
 
-  PKSK_DECL void put(TableHandle table, const PutRequest& request);
+  PKSK_DECL void put(TableHandle table, const backend::PutRequest& request);
 
   // DynamoDB's UpdateItem, the item as written (ALL_NEW) handed to visit. Unlike the SQLite
   // backend, the item is already written when the visitor sees it.
-  PKSK_DECL void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit);
+  PKSK_DECL void update(TableHandle table, const backend::UpdateRequest& request,
+                        backend::ItemVisitor visit);
 
-  PKSK_DECL bool erase(TableHandle table, const EraseRequest& request);
+  PKSK_DECL bool erase(TableHandle table, const backend::EraseRequest& request);
 
   // TransactWriteItems with a client request token: a commit retried after a lost answer is
   // applied once (DynamoDB remembers the token for 10 minutes).
-  PKSK_DECL void transact(TableHandle table, std::span<const WriteRequest> writes);
+  PKSK_DECL void transact(TableHandle table, std::span<const backend::WriteRequest> writes);
 
   // BatchWriteItem, 25 writes a request (Table hands over larger slices, which the SQLite
   // backend writes in one transaction); the writes DynamoDB hands back unprocessed go to
   // `unprocessed` (Table sends them again with backoff).
-  PKSK_DECL void batch_write(TableHandle table, std::span<const WriteRequest> writes,
+  PKSK_DECL void batch_write(TableHandle table, std::span<const backend::WriteRequest> writes,
                              std::vector<std::size_t>& unprocessed);
 
   // BatchGetItem: visit(i, item) for each keys[i] found (in the order DynamoDB answers);
   // keys it hands back unread go to `unprocessed`.
-  PKSK_DECL void batch_get(TableHandle table, std::span<const ItemKey> keys,
-                           IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
+  PKSK_DECL void batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                           backend::IndexedItemVisitor visit,
+                           std::vector<std::size_t>& unprocessed);
 
-  PKSK_DECL QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit);
+  PKSK_DECL backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
+                                        backend::ItemVisitor visit);
 
-  PKSK_DECL ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit);
+  PKSK_DECL backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,
+                                      backend::ItemVisitor visit);
 
  private:
   std::shared_ptr<Shared> shared_;

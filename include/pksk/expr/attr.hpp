@@ -24,7 +24,7 @@
 #include "../error.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
-#include "../reflect/detail/std_traits.hpp"
+#include "../detail/std_traits.hpp"
 #include "../reflect/member_pointer.hpp"
 #include "../reflect/reflect.hpp"
 #include "expression.hpp"
@@ -137,7 +137,7 @@ struct UpdateTargetCheck<Member, Index> {
 };
 
 template <class T, class M>
-AttributePath::Step member_step(M T::*member) {
+backend::AttributePath::Step member_step(M T::*member) {
   return {std::string(field_names_v<T>[member_index(member)]), 0, false};
 }
 
@@ -150,27 +150,27 @@ using member_value_t = detail::unwrap_optional_t<M>;
 // A condition on items of entity T.
 template <class T>
 struct Expr {
-  Condition node;
+  backend::Condition node;
 
   // a && b && c is one AND of three, as a person would write it.
   friend Expr operator&&(Expr a, Expr b) {
-    return join(Condition::Op::all, std::move(a), std::move(b));
+    return join(backend::Condition::Op::all, std::move(a), std::move(b));
   }
   friend Expr operator||(Expr a, Expr b) {
-    return join(Condition::Op::any, std::move(a), std::move(b));
+    return join(backend::Condition::Op::any, std::move(a), std::move(b));
   }
   friend Expr operator!(Expr a) {
-    Expr out{{Condition::Op::negate, {}, {}}};
+    Expr out{{backend::Condition::Op::negate, {}, {}}};
     out.node.children.push_back(std::move(a.node));
     return out;
   }
 
  private:
-  static Expr join(Condition::Op op, Expr a, Expr b) {
+  static Expr join(backend::Condition::Op op, Expr a, Expr b) {
     Expr out{{op, {}, {}}};
     for (Expr* part : {&a, &b}) {
       if (part->node.op == op) {
-        for (Condition& c : part->node.children) out.node.children.push_back(std::move(c));
+        for (backend::Condition& c : part->node.children) out.node.children.push_back(std::move(c));
       } else {
         out.node.children.push_back(std::move(part->node));
       }
@@ -181,14 +181,14 @@ struct Expr {
 
 namespace detail {
 
-inline Operand path_operand(AttributePath path) {
-  return {Operand::Kind::path, std::move(path), {}};
+inline backend::Operand path_operand(backend::AttributePath path) {
+  return {backend::Operand::Kind::path, std::move(path), {}};
 }
-inline Operand value_operand(AttributeValue value) {
-  return {Operand::Kind::value, {}, std::move(value)};
+inline backend::Operand value_operand(AttributeValue value) {
+  return {backend::Operand::Kind::value, {}, std::move(value)};
 }
 template <class T>
-Expr<T> binary(Condition::Op op, Operand a, Operand b) {
+Expr<T> binary(backend::Condition::Op op, backend::Operand a, backend::Operand b) {
   Expr<T> out{{op, {}, {}}};
   out.node.operands.push_back(std::move(a));
   out.node.operands.push_back(std::move(b));
@@ -206,33 +206,33 @@ template <class Left, class T>
 struct Comparisons {
   template <class V>
   friend Expr<T> operator==(const Left& left, const V& v) {
-    return compare(left, Condition::Op::eq, v);
+    return compare(left, backend::Condition::Op::eq, v);
   }
   template <class V>
   friend Expr<T> operator!=(const Left& left, const V& v) {
-    return compare(left, Condition::Op::ne, v);
+    return compare(left, backend::Condition::Op::ne, v);
   }
   template <class V>
   friend Expr<T> operator<(const Left& left, const V& v) {
-    return compare(left, Condition::Op::lt, v);
+    return compare(left, backend::Condition::Op::lt, v);
   }
   template <class V>
   friend Expr<T> operator<=(const Left& left, const V& v) {
-    return compare(left, Condition::Op::le, v);
+    return compare(left, backend::Condition::Op::le, v);
   }
   template <class V>
   friend Expr<T> operator>(const Left& left, const V& v) {
-    return compare(left, Condition::Op::gt, v);
+    return compare(left, backend::Condition::Op::gt, v);
   }
   template <class V>
   friend Expr<T> operator>=(const Left& left, const V& v) {
-    return compare(left, Condition::Op::ge, v);
+    return compare(left, backend::Condition::Op::ge, v);
   }
 
  private:
   // Left::compare is private to Left, which befriends this class (not its friend functions).
   template <class V>
-  static Expr<T> compare(const Left& left, Condition::Op op, const V& v) {
+  static Expr<T> compare(const Left& left, backend::Condition::Op op, const V& v) {
     return left.compare(op, v);
   }
 };
@@ -244,15 +244,15 @@ struct Comparisons {
 // sized value, where a conversion to std::size_t would have made it false for all.
 template <class T>
 struct SizeOf : detail::Comparisons<SizeOf<T>, T> {
-  AttributePath path{};
+  backend::AttributePath path{};
 
-  Operand operand() const { return {Operand::Kind::size, path, {}}; }
+  backend::Operand operand() const { return {backend::Operand::Kind::size, path, {}}; }
 
  private:
   friend struct detail::Comparisons<SizeOf, T>;
   // Any type, checked here, for the reason Attr's comparisons are (one error naming the rule).
   template <class V>
-  Expr<T> compare(Condition::Op op, const V& n) const {
+  Expr<T> compare(backend::Condition::Op op, const V& n) const {
     if constexpr (detail::size_comparable_v<T, V>) {
       return detail::binary<T>(op, operand(), detail::value_operand(to_attribute_value(n)));
     } else {
@@ -269,16 +269,16 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
   using member_type = M;
   using value_type = member_value_t<M>;
 
-  explicit Attr(AttributePath path) : path_(std::move(path)) {}
+  explicit Attr(backend::AttributePath path) : path_(std::move(path)) {}
 
-  const AttributePath& path() const& noexcept { return path_; }
-  AttributePath path() && noexcept { return std::move(path_); }
+  const backend::AttributePath& path() const& noexcept { return path_; }
+  backend::AttributePath path() && noexcept { return std::move(path_); }
 
   // An element of a vector member: attr(&Order::items)[0].
   auto operator[](std::size_t index) const
     requires detail::is_vector_v<value_type>
   {
-    AttributePath p = path_;
+    backend::AttributePath p = path_;
     p.steps.push_back({{}, index, true});
     return Attr<T, typename value_type::value_type>(std::move(p));
   }
@@ -287,15 +287,15 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
   template <class N, class R>
     requires std::same_as<R, value_type> && Reflectable<R>
   Attr<T, N> operator->*(N R::*member) const {
-    AttributePath p = path_;
+    backend::AttributePath p = path_;
     p.steps.push_back(detail::member_step(member));
     return Attr<T, N>(std::move(p));
   }
 
-  Operand operand() const { return detail::path_operand(path_); }
+  backend::Operand operand() const { return detail::path_operand(path_); }
   // A value compared with this member; V must be comparable with it (detail::comparable_value).
   template <class V>
-  static Operand value(const V& v) {
+  static backend::Operand value(const V& v) {
     return detail::value_operand(detail::comparison_value<value_type>(v));
   }
 
@@ -305,20 +305,20 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
   // the wrong type is one error naming the entity, the member's type and the value's, not a
   // list of every operator== in scope.
   template <class V>
-  Expr<T> compare(Condition::Op op, const V& v) const {
+  Expr<T> compare(backend::Condition::Op op, const V& v) const {
     if constexpr (detail::comparable_value_v<T, M, V>) {
       return detail::binary<T>(op, operand(), value(v));
     } else {
       return {};
     }
   }
-  AttributePath path_;
+  backend::AttributePath path_;
 };
 
 // attr(&Order::total); attr(&Order::shipping, &Address::city) for a nested member.
 template <class T, class M>
 Attr<T, M> attr(M T::*member) {
-  return Attr<T, M>(AttributePath{{detail::member_step(member)}});
+  return Attr<T, M>(backend::AttributePath{{detail::member_step(member)}});
 }
 template <class T, class M, class N, class R>
   requires std::same_as<R, member_value_t<M>>
@@ -329,12 +329,13 @@ Attr<T, N> attr(M T::*member, N R::*nested) {
 namespace detail {
 
 template <class T, class M>
-Expr<T> between_values(const Attr<T, M>& a, Operand lo, Operand hi) {
+Expr<T> between_values(const Attr<T, M>& a, backend::Operand lo, backend::Operand hi) {
   // DynamoDB refuses an empty range with a ValidationException rather than matching nothing.
   bool inverted = false;
   if (lo.value.kind == AttributeValue::Kind::number &&
       hi.value.kind == AttributeValue::Kind::number) {
-    inverted = compare(*Decimal::parse(lo.value.text), *Decimal::parse(hi.value.text)) > 0;
+    inverted = compare(*backend::Decimal::parse(lo.value.text),
+                       *backend::Decimal::parse(hi.value.text)) > 0;
   } else if (lo.value.kind == AttributeValue::Kind::string &&
              hi.value.kind == AttributeValue::Kind::string) {
     inverted = lo.value.text > hi.value.text;
@@ -343,7 +344,7 @@ Expr<T> between_values(const Attr<T, M>& a, Operand lo, Operand hi) {
     throw ValidationError("pksk: between on " + a.path().to_string() +
                           ": the lower bound is greater than the upper bound");
   }
-  Expr<T> out{{Condition::Op::between, {}, {}}};
+  Expr<T> out{{backend::Condition::Op::between, {}, {}}};
   out.node.operands = {a.operand(), std::move(lo), std::move(hi)};
   return out;
 }
@@ -366,7 +367,7 @@ Expr<T> in(const Attr<T, M>& a, std::initializer_list<member_value_t<M>> candida
     throw ValidationError("pksk: in() on " + a.path().to_string() + " takes 1 to 100 values, not " +
                           std::to_string(candidates.size()));
   }
-  Expr<T> out{{Condition::Op::in, {}, {}}};
+  Expr<T> out{{backend::Condition::Op::in, {}, {}}};
   out.node.operands.push_back(a.operand());
   for (const auto& c : candidates) out.node.operands.push_back(Attr<T, M>::value(c));
   return out;
@@ -383,7 +384,7 @@ Expr<T> in(const Attr<T, M>&, std::initializer_list<V>) {
 template <class T, class M>
   requires std::same_as<member_value_t<M>, std::string>
 Expr<T> begins_with(const Attr<T, M>& a, const std::string& prefix) {
-  return detail::binary<T>(Condition::Op::begins_with, a.operand(),
+  return detail::binary<T>(backend::Condition::Op::begins_with, a.operand(),
                            detail::value_operand(AttributeValue::from_string(prefix)));
 }
 
@@ -392,13 +393,13 @@ template <class T, class M>
   requires std::same_as<member_value_t<M>, std::string> ||
            detail::is_string_set_v<member_value_t<M>>
 Expr<T> contains(const Attr<T, M>& a, const std::string& operand) {
-  return detail::binary<T>(Condition::Op::contains, a.operand(),
+  return detail::binary<T>(backend::Condition::Op::contains, a.operand(),
                            detail::value_operand(AttributeValue::from_string(operand)));
 }
 template <class T, class M>
   requires detail::is_vector_v<member_value_t<M>>
 Expr<T> contains(const Attr<T, M>& a, const typename member_value_t<M>::value_type& element) {
-  return detail::binary<T>(Condition::Op::contains, a.operand(),
+  return detail::binary<T>(backend::Condition::Op::contains, a.operand(),
                            detail::value_operand(to_attribute_value(element)));
 }
 
@@ -412,7 +413,7 @@ SizeOf<T> size(const Attr<T, M>& a) {
 struct ExistsTag {
   template <class T, class M>
   Expr<T> operator()(const Attr<T, M>& a) const {
-    Expr<T> out{{Condition::Op::exists, {}, {}}};
+    Expr<T> out{{backend::Condition::Op::exists, {}, {}}};
     out.node.operands.push_back(a.operand());
     return out;
   }
@@ -420,7 +421,7 @@ struct ExistsTag {
 struct NotExistsTag {
   template <class T, class M>
   Expr<T> operator()(const Attr<T, M>& a) const {
-    Expr<T> out{{Condition::Op::not_exists, {}, {}}};
+    Expr<T> out{{backend::Condition::Op::not_exists, {}, {}}};
     out.node.operands.push_back(a.operand());
     return out;
   }
@@ -435,7 +436,7 @@ inline constexpr IfAbsentTag if_absent{};
 // A condition of a write on entity T: when(attr(&Order::status) == "pending").
 template <class T>
 struct When {
-  Condition node;
+  backend::Condition node;
 };
 template <class T>
 When<T> when(Expr<T> condition) {

@@ -11,7 +11,7 @@
 
 #include "../codec/attribute_value.hpp"
 
-namespace pksk {
+namespace pksk::backend {
 
 // A document path: top-level attribute, then members and list indexes ("items[1].qty").
 struct AttributePath {
@@ -83,4 +83,4 @@ struct UpdateAction {
   AttributeValue value{};
 };
 
-}  // namespace pksk
+}  // namespace pksk::backend

@@ -30,8 +30,9 @@ namespace detail {
 inline constexpr std::string_view sort_key_marker = "\x01sk";
 inline constexpr std::string_view type_marker = "\x01type";
 
-inline Operand marker_operand(std::string_view marker) {
-  return {Operand::Kind::path, AttributePath{{{std::string(marker), 0, false}}}, {}};
+inline backend::Operand marker_operand(std::string_view marker) {
+  return {
+      backend::Operand::Kind::path, backend::AttributePath{{{std::string(marker), 0, false}}}, {}};
 }
 }  // namespace detail
 
@@ -45,7 +46,7 @@ class Filter {
       : node_(std::move(expr.node)), scope_(type_name_v<T>), present_(true), marked_(true) {}
 
   // A raw condition on the stored item's attributes, key and type attributes by their names.
-  static Filter raw(Condition condition) {
+  static Filter raw(backend::Condition condition) {
     Filter f;
     f.node_ = std::move(condition);
     f.present_ = true;
@@ -55,9 +56,9 @@ class Filter {
   bool empty() const noexcept { return !present_; }
 
   // The condition, its entity scope included, with the placeholders left in place.
-  Condition scoped() const {
+  backend::Condition scoped() const {
     if (scope_.empty()) return node_;
-    Condition out{Condition::Op::all, {}, {}};
+    backend::Condition out{backend::Condition::Op::all, {}, {}};
     out.children.push_back(type_equals(scope_));
     out.children.push_back(node_);
     return out;
@@ -65,9 +66,9 @@ class Filter {
 
   // The condition for a table whose sort key and type attributes are named so; the entity scope
   // is left out when the query reads only items of that entity anyway.
-  Condition resolve(std::string_view sk_attribute, std::string_view type_attribute,
-                    std::string_view only_type = {}) const {
-    Condition out = (!scope_.empty() && scope_ == only_type) ? node_ : scoped();
+  backend::Condition resolve(std::string_view sk_attribute, std::string_view type_attribute,
+                             std::string_view only_type = {}) const {
+    backend::Condition out = (!scope_.empty() && scope_ == only_type) ? node_ : scoped();
     if (marked_) rename(out, sk_attribute, type_attribute);
     return out;
   }
@@ -78,35 +79,36 @@ class Filter {
 
   // Filters on different entities combine (namespace-scope operators below, so that
   // Expr<Order> && Expr<Customer> finds them too).
-  static Filter join(Condition::Op op, const Filter& a, const Filter& b);
+  static Filter join(backend::Condition::Op op, const Filter& a, const Filter& b);
   static Filter negate(const Filter& a) {
     Filter out;
-    out.node_ = {Condition::Op::negate, {}, {}};
+    out.node_ = {backend::Condition::Op::negate, {}, {}};
     out.node_.children.push_back(a.scoped());
     out.present_ = true;
     out.marked_ = a.marked_;
     return out;
   }
 
-  static Condition type_equals(std::string_view type) {
-    Condition c{Condition::Op::eq, {}, {}};
+  static backend::Condition type_equals(std::string_view type) {
+    backend::Condition c{backend::Condition::Op::eq, {}, {}};
     c.operands.push_back(detail::marker_operand(detail::type_marker));
     c.operands.push_back(
-        {Operand::Kind::value, {}, AttributeValue::from_string(std::string(type))});
+        {backend::Operand::Kind::value, {}, AttributeValue::from_string(std::string(type))});
     return c;
   }
 
   // Internal: used by sort_key and type_is.
-  static Filter marked(Condition condition) {
+  static Filter marked(backend::Condition condition) {
     Filter f = raw(std::move(condition));
     f.marked_ = true;
     return f;
   }
 
  private:
-  static void rename(Condition& c, std::string_view sk_attribute, std::string_view type_attribute) {
-    for (Operand& o : c.operands) {
-      if (o.kind == Operand::Kind::value || o.path.steps.empty()) continue;
+  static void rename(backend::Condition& c, std::string_view sk_attribute,
+                     std::string_view type_attribute) {
+    for (backend::Operand& o : c.operands) {
+      if (o.kind == backend::Operand::Kind::value || o.path.steps.empty()) continue;
       std::string& name = o.path.steps.front().name;
       if (name == detail::sort_key_marker) {
         name = sk_attribute;
@@ -114,24 +116,24 @@ class Filter {
         name = type_attribute;
       }
     }
-    for (Condition& child : c.children) rename(child, sk_attribute, type_attribute);
+    for (backend::Condition& child : c.children) rename(child, sk_attribute, type_attribute);
   }
 
-  Condition node_;
+  backend::Condition node_;
   std::string_view scope_;  // type_name_v<T>: static storage
   bool present_ = false;
   bool marked_ = false;  // holds a placeholder for the sort key or type attribute
 };
 
-inline Filter Filter::join(Condition::Op op, const Filter& a, const Filter& b) {
+inline Filter Filter::join(backend::Condition::Op op, const Filter& a, const Filter& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
   Filter out;
   out.node_ = {op, {}, {}};
   for (const Filter* part : {&a, &b}) {
-    Condition c = part->scoped();
+    backend::Condition c = part->scoped();
     if (c.op == op) {
-      for (Condition& child : c.children) out.node_.children.push_back(std::move(child));
+      for (backend::Condition& child : c.children) out.node_.children.push_back(std::move(child));
     } else {
       out.node_.children.push_back(std::move(c));
     }
@@ -142,10 +144,10 @@ inline Filter Filter::join(Condition::Op op, const Filter& a, const Filter& b) {
 }
 
 inline Filter operator&&(const Filter& a, const Filter& b) {
-  return Filter::join(Condition::Op::all, a, b);
+  return Filter::join(backend::Condition::Op::all, a, b);
 }
 inline Filter operator||(const Filter& a, const Filter& b) {
-  return Filter::join(Condition::Op::any, a, b);
+  return Filter::join(backend::Condition::Op::any, a, b);
 }
 inline Filter operator!(const Filter& a) {
   return Filter::negate(a);
@@ -156,7 +158,8 @@ inline Filter operator!(const Filter& a) {
 // The sort key holds `text` anywhere (DynamoDB's contains on a string).
 inline Filter contains(SortKeyTag, std::string text) {
   return Filter::marked(
-      detail::binary<void>(Condition::Op::contains, detail::marker_operand(detail::sort_key_marker),
+      detail::binary<void>(backend::Condition::Op::contains,
+                           detail::marker_operand(detail::sort_key_marker),
                            detail::value_operand(AttributeValue::from_string(std::move(text))))
           .node);
 }
@@ -166,7 +169,7 @@ inline Filter contains(SortKeyTag, std::string text) {
 // or for a second prefix within a range.
 inline Filter begins_with(SortKeyTag, std::string prefix) {
   return Filter::marked(
-      detail::binary<void>(Condition::Op::begins_with,
+      detail::binary<void>(backend::Condition::Op::begins_with,
                            detail::marker_operand(detail::sort_key_marker),
                            detail::value_operand(AttributeValue::from_string(std::move(prefix))))
           .node);

@@ -17,6 +17,8 @@
 
 namespace pksk {
 
+namespace backend {
+
 // Placeholders handed out while rendering one request: each distinct name once, each value
 // once per use.
 class ExpressionPlaceholders {
@@ -65,6 +67,8 @@ class ExpressionPlaceholders {
   std::vector<AttributeValue> values_;
 };
 
+}  // namespace backend
+
 namespace detail {
 
 // Names and values written out: `status = "pending"`.
@@ -78,9 +82,9 @@ struct InlineNames {
 };
 
 template <class Names>
-std::string render_path(const AttributePath& path, Names& names) {
+std::string render_path(const backend::AttributePath& path, Names& names) {
   std::string out;
-  for (const AttributePath::Step& step : path.steps) {
+  for (const backend::AttributePath::Step& step : path.steps) {
     if (step.is_index) {
       out += '[' + std::to_string(step.index) + ']';
     } else {
@@ -92,26 +96,26 @@ std::string render_path(const AttributePath& path, Names& names) {
 }
 
 template <class Names>
-std::string render_operand(const Operand& operand, Names& names) {
+std::string render_operand(const backend::Operand& operand, Names& names) {
   switch (operand.kind) {
-    case Operand::Kind::path:
+    case backend::Operand::Kind::path:
       return render_path(operand.path, names);
-    case Operand::Kind::size:
+    case backend::Operand::Kind::size:
       return "size(" + render_path(operand.path, names) + ")";
-    case Operand::Kind::value:
+    case backend::Operand::Kind::value:
       return names.value(operand.value);
   }
   return {};
 }
 
 template <class Names>
-std::string render_condition(const Condition& c, Names& names) {
-  using Op = Condition::Op;
+std::string render_condition(const backend::Condition& c, Names& names) {
+  using Op = backend::Condition::Op;
   // Operands are rendered first, in order: the operands of an overloaded + are unsequenced, and
   // placeholders must be numbered as they appear in the text.
   std::vector<std::string> operand;
   operand.reserve(c.operands.size());
-  for (const Operand& o : c.operands) operand.push_back(render_operand(o, names));
+  for (const backend::Operand& o : c.operands) operand.push_back(render_operand(o, names));
   const auto infix = [&](const char* op) { return operand.at(0) + ' ' + op + ' ' + operand.at(1); };
   switch (c.op) {
     case Op::eq:
@@ -163,38 +167,38 @@ std::string render_condition(const Condition& c, Names& names) {
 }
 
 template <class Names>
-std::string render_update(std::span<const UpdateAction> actions, Names& names) {
+std::string render_update(std::span<const backend::UpdateAction> actions, Names& names) {
   std::string set, add, remove;
   const auto clause = [](std::string& to, const std::string& text) {
     if (!to.empty()) to += ", ";
     to += text;
   };
-  for (const UpdateAction& a : actions) {
+  for (const backend::UpdateAction& a : actions) {
     const std::string path = render_path(a.path, names);
     switch (a.kind) {
-      case UpdateAction::Kind::set: {
+      case backend::UpdateAction::Kind::set: {
         const std::string value = names.value(a.value);
         clause(set, path + " = " + value);
         break;
       }
-      case UpdateAction::Kind::set_if_not_exists: {
+      case backend::UpdateAction::Kind::set_if_not_exists: {
         const std::string value = names.value(a.value);
         clause(set, path + " = if_not_exists(" + path + ", " + value + ")");
         break;
       }
-      case UpdateAction::Kind::append: {
+      case backend::UpdateAction::Kind::append: {
         const std::string empty = names.value(AttributeValue::empty_list());
         const std::string value = names.value(a.value);
         clause(set,
                path + " = list_append(if_not_exists(" + path + ", " + empty + "), " + value + ")");
         break;
       }
-      case UpdateAction::Kind::add: {
+      case backend::UpdateAction::Kind::add: {
         const std::string value = names.value(a.value);
         clause(add, path + " " + value);
         break;
       }
-      case UpdateAction::Kind::remove:
+      case backend::UpdateAction::Kind::remove:
         clause(remove, path);
         break;
     }
@@ -215,6 +219,8 @@ std::string render_update(std::span<const UpdateAction> actions, Names& names) {
 
 }  // namespace detail
 
+namespace backend {
+
 // DynamoDB's ConditionExpression text, with placeholders registered in `names`.
 inline std::string render_condition(const Condition& c, ExpressionPlaceholders& names) {
   return detail::render_condition(c, names);
@@ -229,5 +235,7 @@ inline std::string describe(const Condition& c) {
   detail::InlineNames names;
   return detail::render_condition(c, names);
 }
+
+}  // namespace backend
 
 }  // namespace pksk

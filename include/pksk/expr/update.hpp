@@ -2,8 +2,8 @@
 #pragma once
 // The typed update actions of Table::update and Transaction::update: set, add, remove, append
 // and if_not_exists on a member, checked where they are written (a key member refused, a value
-// of another type refused), each one UpdateAction of the raw tree (expression.hpp) tagged with
-// its entity. The typed paths they act on are attr.hpp's.
+// of another type refused), each one backend::UpdateAction of the raw tree (expression.hpp) tagged
+// with its entity. The typed paths they act on are attr.hpp's.
 
 #include <cstddef>
 #include <initializer_list>
@@ -27,7 +27,7 @@ namespace pksk {
 // (each a class derived from it).
 template <class T>
 struct Update {
-  UpdateAction action;
+  backend::UpdateAction action;
 };
 
 namespace diagnostics {
@@ -45,7 +45,8 @@ void update_action_targets_a_member_of_the_items_key() {}
 namespace detail {
 
 template <class T>
-Update<T> make_update(UpdateAction::Kind kind, AttributePath path, AttributeValue value = {}) {
+Update<T> make_update(backend::UpdateAction::Kind kind, backend::AttributePath path,
+                      AttributeValue value = {}) {
   return {{kind, std::move(path), std::move(value)}};
 }
 
@@ -144,7 +145,7 @@ struct set<Member> : detail::MemberUpdate<T, M> {
   set(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(detail::make_update<T>(
-            UpdateAction::Kind::set, std::move(a).path(), to_attribute_value(value))) {}
+            backend::UpdateAction::Kind::set, std::move(a).path(), to_attribute_value(value))) {}
   set(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
@@ -173,9 +174,9 @@ struct if_not_exists<Member> : detail::MemberUpdate<T, M> {
       : if_not_exists(attr(target.member), value) {}
   if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : detail::MemberUpdate<T, M>(detail::make_update<T>(UpdateAction::Kind::set_if_not_exists,
-                                                          std::move(a).path(),
-                                                          to_attribute_value(value))) {}
+      : detail::MemberUpdate<T, M>(
+            detail::make_update<T>(backend::UpdateAction::Kind::set_if_not_exists,
+                                   std::move(a).path(), to_attribute_value(value))) {}
   if_not_exists(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
@@ -206,7 +207,7 @@ struct add<Member> : detail::MemberUpdate<T, M> {
   add(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(detail::make_update<T>(
-            UpdateAction::Kind::add, std::move(a).path(), to_attribute_value(value))) {}
+            backend::UpdateAction::Kind::add, std::move(a).path(), to_attribute_value(value))) {}
   add(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
@@ -232,7 +233,8 @@ struct remove<Member> : Update<T> {
       : remove(attr(target.member)) {}
   remove(Attr<T, M> a)  // NOLINT: implicit on purpose
     requires(Member == nullptr)
-      : Update<T>(detail::make_update<T>(UpdateAction::Kind::remove, std::move(a).path())) {}
+      : Update<T>(
+            detail::make_update<T>(backend::UpdateAction::Kind::remove, std::move(a).path())) {}
   remove()
     requires(Member != nullptr)
       : Update<T>(remove<static_cast<M T::*>(nullptr)>(attr(Member))) {
@@ -262,8 +264,9 @@ struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
       : append(attr(target.member), list_type{element}) {}
   append(Attr<T, M> a, const list_type& elements)
     requires(Member == nullptr)
-      : detail::MemberUpdate<T, M, true>(detail::make_update<T>(
-            UpdateAction::Kind::append, std::move(a).path(), to_attribute_value(elements))) {}
+      : detail::MemberUpdate<T, M, true>(detail::make_update<T>(backend::UpdateAction::Kind::append,
+                                                                std::move(a).path(),
+                                                                to_attribute_value(elements))) {}
   append(Attr<T, M> a, const element_type& element)
     requires(Member == nullptr)
       : append(std::move(a), list_type{element}) {}

@@ -34,6 +34,10 @@ struct RawItem {
   friend bool operator==(const RawItem&, const RawItem&) = default;
 };
 
+namespace backend {
+struct CollectionBuilder;
+}  // namespace backend
+
 template <class... Ts>
 class ItemCollection {
   static_assert(sizeof...(Ts) > 0, "pksk: an ItemCollection needs at least one entity type");
@@ -113,6 +117,28 @@ class ItemCollection {
   }
   void reserve(std::size_t n) { items_.reserve(n); }
 
+  // The fields each member type decodes in a projection (reflect order), one mask per type.
+  using Masks = std::tuple<std::bitset<field_count_v<Ts>>...>;
+
+  // Entities need no operator== of their own: they compare member by member.
+  friend bool operator==(const ItemCollection& a, const ItemCollection& b) {
+    if (a.items_.size() != b.items_.size() || a.unknown_ != b.unknown_) return false;
+    for (std::size_t i = 0; i < a.items_.size(); ++i) {
+      const bool same = std::visit(
+          [&](const auto& left) {
+            using T = std::remove_cvref_t<decltype(left)>;
+            const T* right = std::get_if<T>(&b.items_[i]);
+            return right != nullptr && structurally_equal(left, *right);
+          },
+          a.items_[i]);
+      if (!same) return false;
+    }
+    return true;
+  }
+
+ private:
+  friend struct backend::CollectionBuilder;
+
   // Decodes one stored item in place at the end of the collection, dispatching on its type.
   template <BodyFormat Format = BodyFormat::json>
   void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
@@ -144,9 +170,6 @@ class ItemCollection {
     }
   }
 
-  // The fields each member type decodes in a projection (reflect order), one mask per type.
-  using Masks = std::tuple<std::bitset<field_count_v<Ts>>...>;
-
   // As append_member, decoding only the fields of the type's mask (the others default).
   template <BodyFormat Format = BodyFormat::json>
   bool append_member_selected(std::string_view type, std::string_view body, BodyDecoder& decoder,
@@ -161,23 +184,6 @@ class ItemCollection {
     }
   }
 
-  // Entities need no operator== of their own: they compare member by member.
-  friend bool operator==(const ItemCollection& a, const ItemCollection& b) {
-    if (a.items_.size() != b.items_.size() || a.unknown_ != b.unknown_) return false;
-    for (std::size_t i = 0; i < a.items_.size(); ++i) {
-      const bool same = std::visit(
-          [&](const auto& left) {
-            using T = std::remove_cvref_t<decltype(left)>;
-            const T* right = std::get_if<T>(&b.items_[i]);
-            return right != nullptr && structurally_equal(left, *right);
-          },
-          a.items_[i]);
-      if (!same) return false;
-    }
-    return true;
-  }
-
- private:
   template <BodyFormat Format, class T>
   void decode_back(ParsedItem live, std::string_view body, BodyDecoder& decoder) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
@@ -209,5 +215,42 @@ class ItemCollection {
   std::vector<RawItem> unknown_;
   std::array<std::size_t, sizeof...(Ts)> counts_{};
 };
+
+namespace backend {
+
+// How a reader fills an ItemCollection from stored items, one at a time in sort-key order:
+// Table does it for its queries, and a tool that reads items its own way can do it too. Users
+// of a collection read it; these are not on ItemCollection itself so that its members are only
+// what a reader of the collection needs.
+struct CollectionBuilder {
+  // Decodes the item at the end of the collection, or keeps it raw when its type is no member's.
+  template <BodyFormat Format = BodyFormat::json, class... Ts>
+  static void append_decoded(ItemCollection<Ts...>& collection, std::string_view pk,
+                             std::string_view sk, std::string_view type, std::string_view body,
+                             BodyDecoder& decoder, ParsedItem live = {}) {
+    collection.template append_decoded<Format>(pk, sk, type, body, decoder, live);
+  }
+  template <BodyFormat Format = BodyFormat::json, class... Ts>
+  static void append_unknown(ItemCollection<Ts...>& collection, std::string_view pk,
+                             std::string_view sk, std::string_view type, std::string_view body,
+                             ParsedItem live = {}) {
+    collection.template append_unknown<Format>(pk, sk, type, body, live);
+  }
+  // True, having decoded the item, when `type` is a member's; false, appending nothing, else.
+  template <BodyFormat Format = BodyFormat::json, class... Ts>
+  static bool append_member(ItemCollection<Ts...>& collection, std::string_view type,
+                            std::string_view body, BodyDecoder& decoder, ParsedItem live = {}) {
+    return collection.template append_member<Format>(type, body, decoder, live);
+  }
+  template <BodyFormat Format = BodyFormat::json, class... Ts>
+  static bool append_member_selected(ItemCollection<Ts...>& collection, std::string_view type,
+                                     std::string_view body, BodyDecoder& decoder,
+                                     const typename ItemCollection<Ts...>::Masks& masks,
+                                     ParsedItem live = {}) {
+    return collection.template append_member_selected<Format>(type, body, decoder, masks, live);
+  }
+};
+
+}  // namespace backend
 
 }  // namespace pksk

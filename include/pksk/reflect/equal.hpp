@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "detail/std_traits.hpp"
+#include "../detail/std_traits.hpp"
 #include "reflect.hpp"
 
 namespace pksk {

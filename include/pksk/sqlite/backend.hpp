@@ -50,7 +50,7 @@ class Backend {
    public:
     TableHandle() = default;  // refers to no table; using it throws pksk::Error
     PKSK_DECL const std::string& name() const;
-    PKSK_DECL const TableSpec& spec() const;
+    PKSK_DECL const backend::TableSpec& spec() const;
     friend bool operator==(const TableHandle&, const TableHandle&) = default;
 
    private:
@@ -81,55 +81,59 @@ class Backend {
   static constexpr BodyFormat body_format = BodyFormat::json;
 
   // Creates the table if absent, or checks that it has exactly pksk's schema for this spec.
-  PKSK_DECL TableHandle open_table(const TableSpec& spec);
+  PKSK_DECL TableHandle open_table(const backend::TableSpec& spec);
 
-  // Calls visit(ItemView) with views valid only during the call: type and body point into
+  // Calls visit(backend::ItemView) with views valid only during the call: type and body point into
   // SQLite's memory, pk and sk are the caller's own (byte-equal to the stored keys).
-  PKSK_DECL bool get(TableHandle table, ItemKey key, ItemVisitor visit);
+  PKSK_DECL bool get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit);
 
   // Writes the item, replacing any with its key; with a condition, only if it holds on the
   // stored item (or on no attributes at all when there is none), else ConditionFailed.
-  PKSK_DECL void put(TableHandle table, const PutRequest& request);
+  PKSK_DECL void put(TableHandle table, const backend::PutRequest& request);
 
   // DynamoDB's UpdateItem: applies the actions to the stored item, or to a new one holding only
-  // its key and type, and hands the item as written to visit(ItemView) before committing, so
-  // that an item the caller cannot decode (a stored body that was already bad) is not written.
+  // its key and type, and hands the item as written to visit(backend::ItemView) before committing,
+  // so that an item the caller cannot decode (a stored body that was already bad) is not written.
   //
-  // Only the attributes the actions and the condition name are parsed (BodyPatch); the rest of
-  // the stored body is copied back as it was, and the new size is the stored one changed by
+  // Only the attributes the actions and the condition name are parsed (backend::BodyPatch); the
+  // rest of the stored body is copied back as it was, and the new size is the stored one changed by
   // what the named attributes gained or lost.
-  PKSK_DECL void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit);
+  PKSK_DECL void update(TableHandle table, const backend::UpdateRequest& request,
+                        backend::ItemVisitor visit);
 
   // Removes the item; with a condition, only if it holds. True if an item was removed.
-  PKSK_DECL bool erase(TableHandle table, const EraseRequest& request);
+  PKSK_DECL bool erase(TableHandle table, const backend::EraseRequest& request);
 
   // All or nothing: every condition is evaluated first, on the items as they were, and one that
   // fails cancels the whole with a reason per request (DynamoDB's CancellationReasons); then the
   // writes are made in order inside the same SQLite transaction, which any failure rolls back.
   // The caller has checked DynamoDB's limits (at most 100 requests, one per item).
-  PKSK_DECL void transact(TableHandle table, std::span<const WriteRequest> writes);
+  PKSK_DECL void transact(TableHandle table, std::span<const backend::WriteRequest> writes);
 
   // Unconditional puts and erases in one SQLite transaction: an embedded file has no
   // throughput limit to hand items back for, so none is ever unprocessed.
-  PKSK_DECL void batch_write(TableHandle table, std::span<const WriteRequest> writes,
+  PKSK_DECL void batch_write(TableHandle table, std::span<const backend::WriteRequest> writes,
                              std::vector<std::size_t>& unprocessed);
 
   // visit(i, item) for each keys[i] found, in the order of the keys.
-  PKSK_DECL void batch_get(TableHandle table, std::span<const ItemKey> keys,
-                           IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
+  PKSK_DECL void batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                           backend::IndexedItemVisitor visit,
+                           std::vector<std::size_t>& unprocessed);
 
-  // One page of a partition in sort-key byte order, each item handed to visit(ItemView) as
+  // One page of a partition in sort-key byte order, each item handed to visit(backend::ItemView) as
   // views into SQLite's memory valid only during the call, with DynamoDB's paging: the page ends
   // after `limit` items or once the items read reach `page_bytes` (the item that crosses the budget
   // is part of the page), and then names its last item as the cursor, even if nothing follows.
   // A page_bytes of 0 thus ends every page after one item.
-  PKSK_DECL QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit);
+  PKSK_DECL backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
+                                        backend::ItemVisitor visit);
 
   // One page of a scan, in (pk, sk) byte order, with the paging of query(); with segments > 1,
   // only the items of `segment` (by a hash of the partition key) are read into the page, count
   // and end it. Every segment walks the table's B-tree and skips the others' rows by their key
   // alone, before their body is looked at.
-  PKSK_DECL ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit);
+  PKSK_DECL backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,
+                                      backend::ItemVisitor visit);
 
  private:
   // Shared with the table handles and, weakly, with the threads that hold a connection.

@@ -61,7 +61,8 @@ void retry_unprocessed(const BatchRetry& retry, std::string_view table, std::str
 }
 
 // DynamoDB refuses a batch request that names one item twice.
-PKSK_DECL void refuse_duplicate_keys(std::string_view table, std::span<const ItemKey> group,
+PKSK_DECL void refuse_duplicate_keys(std::string_view table,
+                                     std::span<const backend::ItemKey> group,
                                      std::string_view operation);
 
 }  // namespace detail

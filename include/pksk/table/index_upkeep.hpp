@@ -45,7 +45,7 @@ namespace detail {
 
 // The table's index that T's I-th index names; ValidationError if the table has none so named.
 template <EntityType T, std::size_t I>
-const TableIndex& table_index_of(const TableSpec& spec, std::string_view operation) {
+const TableIndex& table_index_of(const backend::TableSpec& spec, std::string_view operation) {
   constexpr std::string_view index_name = indexes_v<T>[I].name;
   const TableIndex* index = spec.find_index(index_name);
   if (index == nullptr) {
@@ -58,7 +58,7 @@ const TableIndex& table_index_of(const TableSpec& spec, std::string_view operati
 }
 
 template <EntityType T, std::size_t I>
-void format_index_keys_checked(const TableSpec& spec, const T& item, std::string& pk,
+void format_index_keys_checked(const backend::TableSpec& spec, const T& item, std::string& pk,
                                std::string& sk, std::string_view operation) {
   try {
     format_index_keys<T, I>(item, pk, sk);
@@ -71,7 +71,7 @@ void format_index_keys_checked(const TableSpec& spec, const T& item, std::string
 
 // T's keys in the table's index `index` (which T names).
 template <EntityType T>
-void format_index_keys_of(const TableSpec& spec, const T& item, const TableIndex& index,
+void format_index_keys_of(const backend::TableSpec& spec, const T& item, const TableIndex& index,
                           std::string& pk, std::string& sk, std::string_view operation) {
   bool found = false;
   for_each_index<T>([&](auto i) {
@@ -84,7 +84,7 @@ void format_index_keys_of(const TableSpec& spec, const T& item, const TableIndex
 // Appends the item's keys in each of its indexes to its encoded body, as attributes; returns
 // their size by DynamoDB's measure.
 template <EntityType T>
-std::size_t add_index_attributes(BodyFormat format, const TableSpec& spec, const T& item,
+std::size_t add_index_attributes(BodyFormat format, const backend::TableSpec& spec, const T& item,
                                  std::string& body, std::string_view operation) {
   thread_local std::string index_pk, index_sk;
   std::size_t size = 0;
@@ -105,8 +105,8 @@ std::size_t add_index_attributes(BodyFormat format, const TableSpec& spec, const
 // of those keys must be given a value in the same update, by set, or be part of the item's
 // key; anything else is a ValidationError naming the index and the member.
 template <EntityType T>
-void add_index_key_actions(const TableSpec& spec, const T& key, std::vector<UpdateAction>& actions,
-                           std::size_t first) {
+void add_index_key_actions(const backend::TableSpec& spec, const T& key,
+                           std::vector<backend::UpdateAction>& actions, std::size_t first) {
   const std::size_t user_actions = actions.size();
   for_each_index<T>([&](auto i) {
     bool touched = false;
@@ -120,11 +120,11 @@ void add_index_key_actions(const TableSpec& spec, const T& key, std::vector<Upda
     const auto take = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
       if (!is_index_member<T, i>(F) || is_key_member<T>(F)) return;
       const std::string_view member = field_names_v<T>[F];
-      const UpdateAction* given = nullptr;
+      const backend::UpdateAction* given = nullptr;
       for (std::size_t a = first; a < user_actions; ++a) {
         if (actions[a].path.steps.front().name == member) given = &actions[a];
       }
-      const bool assigned = given != nullptr && given->kind == UpdateAction::Kind::set &&
+      const bool assigned = given != nullptr && given->kind == backend::UpdateAction::Kind::set &&
                             given->path.steps.size() == 1 &&
                             detail::assign_key_member(get_field<F>(item), given->value);
       if (!assigned) {
@@ -139,9 +139,9 @@ void add_index_key_actions(const TableSpec& spec, const T& key, std::vector<Upda
     }(std::make_index_sequence<field_count_v<T>>{});
     std::string index_pk, index_sk;
     detail::format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, "update");
-    actions.push_back({UpdateAction::Kind::set, top_level(index.pk_attribute),
+    actions.push_back({backend::UpdateAction::Kind::set, top_level(index.pk_attribute),
                        AttributeValue::from_string(std::move(index_pk))});
-    actions.push_back({UpdateAction::Kind::set, top_level(index.sk_attribute),
+    actions.push_back({backend::UpdateAction::Kind::set, top_level(index.sk_attribute),
                        AttributeValue::from_string(std::move(index_sk))});
   });
 }
@@ -149,35 +149,35 @@ void add_index_key_actions(const TableSpec& spec, const T& key, std::vector<Upda
 // Table::backfill_index for one entity: a scan of T's items that lack the index's partition
 // key, page by page, each page's items given their keys in transactions of up to 100 updates.
 template <EntityType T, Backend B, class Progress>
-std::size_t backfill(B& backend, typename B::TableHandle& handle, const TableSpec& spec,
+std::size_t backfill(B& backend, typename B::TableHandle& handle, const backend::TableSpec& spec,
                      const TableIndex& index, Progress& progress, std::size_t page_items) {
   const auto missing_keys = [&] {
-    Condition c{Condition::Op::all, {}, {}};
+    backend::Condition c{backend::Condition::Op::all, {}, {}};
     c.children.push_back(detail::type_is_condition<T>(spec));
     c.children.push_back(
-        {Condition::Op::not_exists, {path_operand(top_level(index.pk_attribute))}, {}});
+        {backend::Condition::Op::not_exists, {path_operand(top_level(index.pk_attribute))}, {}});
     return c;
   };
-  const Condition filter = missing_keys();
+  const backend::Condition filter = missing_keys();
   // Written only to an item that still exists and still lacks the keys.
-  Condition unindexed{Condition::Op::all, {}, {}};
+  backend::Condition unindexed{backend::Condition::Op::all, {}, {}};
   unindexed.children.push_back(
-      {Condition::Op::exists, {path_operand(top_level(spec.pk_attribute))}, {}});
+      {backend::Condition::Op::exists, {path_operand(top_level(spec.pk_attribute))}, {}});
   unindexed.children.push_back(filter.children[1]);
 
   BackfillProgress done{type_name_v<T>};
-  RawScan raw{.limit = page_items, .filter = &filter};
+  backend::RawScan raw{.limit = page_items, .filter = &filter};
   std::vector<std::string> keys;  // pk, sk of each item read, then its two index keys
-  std::vector<std::array<UpdateAction, 2>> actions;
+  std::vector<std::array<backend::UpdateAction, 2>> actions;
   std::string resume_pk, resume_sk;
   std::string index_pk, index_sk;
   for (;;) {
     keys.clear();
-    ScanOutcome outcome;
+    backend::ScanOutcome outcome;
     {
       const ScratchLease s;
       T item{};
-      outcome = backend.scan(handle, raw, [&](const ItemView& row) {
+      outcome = backend.scan(handle, raw, [&](const backend::ItemView& row) {
         if (row.type != type_name_v<T>) return;
         detail::decode_row(body_format_arg(backend, handle), spec.name, *s->decoder, row, item);
         detail::format_index_keys_of<T>(spec, item, index, index_pk, index_sk, "backfill_index");
@@ -190,27 +190,29 @@ std::size_t backfill(B& backend, typename B::TableHandle& handle, const TableSpe
     const std::size_t n = keys.size() / 4;
     done.scanned += n;
     actions.resize(n);
-    std::vector<WriteRequest> writes;
-    writes.reserve(std::min(n, max_transaction_actions));
-    for (std::size_t start = 0; start < n; start += max_transaction_actions) {
+    std::vector<backend::WriteRequest> writes;
+    writes.reserve(std::min(n, backend::max_transaction_actions));
+    for (std::size_t start = 0; start < n; start += backend::max_transaction_actions) {
       writes.clear();
-      const std::size_t end = std::min(n, start + max_transaction_actions);
+      const std::size_t end = std::min(n, start + backend::max_transaction_actions);
       for (std::size_t i = start; i < end; ++i) {
-        actions[i] = {UpdateAction{UpdateAction::Kind::set, top_level(index.pk_attribute),
-                                   AttributeValue::from_string(keys[4 * i + 2])},
-                      UpdateAction{UpdateAction::Kind::set, top_level(index.sk_attribute),
-                                   AttributeValue::from_string(keys[4 * i + 3])}};
-        writes.emplace_back(
-            UpdateRequest{{keys[4 * i], keys[4 * i + 1]}, type_name_v<T>, actions[i], &unindexed});
+        actions[i] = {
+            backend::UpdateAction{backend::UpdateAction::Kind::set, top_level(index.pk_attribute),
+                                  AttributeValue::from_string(keys[4 * i + 2])},
+            backend::UpdateAction{backend::UpdateAction::Kind::set, top_level(index.sk_attribute),
+                                  AttributeValue::from_string(keys[4 * i + 3])}};
+        writes.emplace_back(backend::UpdateRequest{
+            {keys[4 * i], keys[4 * i + 1]}, type_name_v<T>, actions[i], &unindexed});
       }
       try {
         backend.transact(handle, writes);
         done.written += writes.size();
       } catch (const TransactionCanceled&) {
         // Some item changed since it was read: the others one at a time.
-        for (const WriteRequest& write : writes) {
+        for (const backend::WriteRequest& write : writes) {
           try {
-            backend.update(handle, std::get<UpdateRequest>(write), [](const ItemView&) {});
+            backend.update(handle, std::get<backend::UpdateRequest>(write),
+                           [](const backend::ItemView&) {});
             ++done.written;
           } catch (const ConditionFailed&) {
             ++done.unchanged;
@@ -226,7 +228,7 @@ std::size_t backfill(B& backend, typename B::TableHandle& handle, const TableSpe
     if (!outcome.last_evaluated_pk) return done.written;
     resume_pk = std::move(*outcome.last_evaluated_pk);
     resume_sk = std::move(*outcome.last_evaluated_sk);
-    raw.exclusive_start = ItemKey{resume_pk, resume_sk};
+    raw.exclusive_start = backend::ItemKey{resume_pk, resume_sk};
   }
 }
 

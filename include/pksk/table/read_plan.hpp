@@ -107,11 +107,11 @@ struct CollectionTypes<ItemCollection<Ts...>> {
 // What one query or scan call reads, whatever it reads: the filter with the table's attribute
 // names and the attributes projected.
 struct ReadPlanBase {
-  std::optional<Condition> filter;
+  std::optional<backend::Condition> filter;
   std::vector<std::string_view> projection;
   bool selected = false;
 
-  const Condition* filter_ptr() const noexcept { return filter ? &*filter : nullptr; }
+  const backend::Condition* filter_ptr() const noexcept { return filter ? &*filter : nullptr; }
 };
 
 // What one query or scan call reads, worked out once before its first page: with the decode
@@ -139,21 +139,22 @@ ReadShape read_shape(const BasicQueryOptions<R>& options) noexcept {
 }
 
 // `type = <type>`, with the table's name for the type attribute.
-PKSK_DECL Condition type_is_condition(const TableSpec& spec, std::string_view type);
+PKSK_DECL backend::Condition type_is_condition(const backend::TableSpec& spec,
+                                               std::string_view type);
 
 template <EntityType T>
-Condition type_is_condition(const TableSpec& spec) {
+backend::Condition type_is_condition(const backend::TableSpec& spec) {
   return type_is_condition(spec, type_name_v<T>);
 }
 
 // The plan's filter: `filter` with the table's attribute names; for a scan of one entity type
 // (`only_type` not empty), also that type, so that DynamoDB sends no other items (a query's
 // key condition already keeps to the type's sort-key prefix).
-PKSK_DECL void plan_filter(ReadPlanBase& plan, const TableSpec& spec, const Filter& filter,
+PKSK_DECL void plan_filter(ReadPlanBase& plan, const backend::TableSpec& spec, const Filter& filter,
                            std::string_view only_type, bool scan);
 
 // A projection's member of an entity the read does not read.
-[[noreturn]] PKSK_DECL void throw_member_not_read(const TableSpec& spec,
+[[noreturn]] PKSK_DECL void throw_member_not_read(const backend::TableSpec& spec,
                                                   const SelectedMember& member);
 
 // A query of index `index` for an entity that is not in it.
@@ -163,7 +164,8 @@ PKSK_DECL void plan_filter(ReadPlanBase& plan, const TableSpec& spec, const Filt
 
 // The filter with the table's attribute names, the projection and its decode masks.
 template <class R>
-ReadPlan<R> make_read_plan(const TableSpec& spec, const BasicQueryOptions<R>& options, bool scan) {
+ReadPlan<R> make_read_plan(const backend::TableSpec& spec, const BasicQueryOptions<R>& options,
+                           bool scan) {
   ReadPlan<R> plan;
   std::string_view only_type;
   if constexpr (EntityType<R>) only_type = type_name_v<R>;

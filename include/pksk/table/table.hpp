@@ -79,12 +79,14 @@ class Table {
     requires EntityType<std::remove_cvref_t<Item>>
   void put(Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
-    std::optional<Condition> condition = detail::write_condition<T>(spec_, item, conditions...);
+    std::optional<backend::Condition> condition =
+        detail::write_condition<T>(spec_, item, conditions...);
     const detail::ScratchLease s;
     const std::size_t size =
         detail::encode_versioned(body_format(), spec_, item, s->pk, s->sk, s->body, "put");
-    backend_->put(handle_, PutRequest{ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
-                                      condition ? &*condition : nullptr});
+    backend_->put(
+        handle_, backend::PutRequest{backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
+                                     condition ? &*condition : nullptr});
     if constexpr (VersionedEntity<T> && !std::is_const_v<std::remove_reference_t<Item>>) {
       ++get_field<detail::version_index_v<T>>(item);
     }
@@ -96,7 +98,7 @@ class Table {
     const detail::ScratchLease s;
     detail::format_keys(spec_, key, s->pk, s->sk, "get");
     std::optional<T> found;
-    backend_->get(handle_, ItemKey{s->pk, s->sk}, [&](const ItemView& row) {
+    backend_->get(handle_, backend::ItemKey{s->pk, s->sk}, [&](const backend::ItemView& row) {
       check_type<T>(row, "get");
       detail::decode_row(body_format(), spec_.name, *s->decoder, row, found.emplace());
     });
@@ -110,17 +112,18 @@ class Table {
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
     const detail::ScratchLease s;
-    std::vector<UpdateAction>& actions = s->actions;
+    std::vector<backend::UpdateAction>& actions = s->actions;
     actions.resize(detail::key_members_v<T>.count);
     detail::assign_key_member_actions(key, actions);
-    std::optional<Condition> condition =
+    std::optional<backend::Condition> condition =
         detail::update_parts(spec_, key, actions, std::forward<Parts>(parts)...);
     detail::format_keys(spec_, key, s->pk, s->sk, "update");
     T result{};
     backend_->update(
         handle_,
-        UpdateRequest{{s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
-        [&](const ItemView& row) {
+        backend::UpdateRequest{
+            {s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
+        [&](const backend::ItemView& row) {
           detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
         });
     return result;
@@ -133,9 +136,9 @@ class Table {
     detail::format_keys(spec_, key, s->pk, s->sk, "erase");
     detail::ConditionParts parts;
     (detail::add_condition<T>(spec_, parts, conditions), ...);
-    std::optional<Condition> condition = std::move(parts).combined();
-    return backend_->erase(handle_,
-                           EraseRequest{{s->pk, s->sk}, condition ? &*condition : nullptr});
+    std::optional<backend::Condition> condition = std::move(parts).combined();
+    return backend_->erase(
+        handle_, backend::EraseRequest{{s->pk, s->sk}, condition ? &*condition : nullptr});
   }
 
   // All or nothing, up to 100 actions on distinct items: table.transact().put(...).commit().
@@ -164,24 +167,25 @@ class Table {
   std::vector<std::ranges::range_value_t<Range>> get_all(const Range& keys) {
     using T = std::ranges::range_value_t<Range>;
     std::vector<std::string> texts;
-    std::vector<ItemKey> all;
+    std::vector<backend::ItemKey> all;
     format_all_keys(keys, texts, all, "get_all");
     std::vector<std::optional<T>> found(all.size());
     const detail::ScratchLease s;
-    for (std::size_t start = 0; start < all.size(); start += max_batch_get_keys) {
-      const std::span<const ItemKey> group = std::span<const ItemKey>(all).subspan(
-          start, std::min(max_batch_get_keys, all.size() - start));
+    for (std::size_t start = 0; start < all.size(); start += backend::max_batch_get_keys) {
+      const std::span<const backend::ItemKey> group =
+          std::span<const backend::ItemKey>(all).subspan(
+              start, std::min(backend::max_batch_get_keys, all.size() - start));
       detail::refuse_duplicate_keys(spec_.name, group, "get_all");
       std::vector<std::size_t> pending(group.size());
       for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
       detail::retry_unprocessed(
           retry_, spec_.name, "get_all", pending,
           [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
-            std::vector<ItemKey> asked;
+            std::vector<backend::ItemKey> asked;
             for (std::size_t i : indexes) asked.push_back(group[i]);
             backend_->batch_get(
                 handle_, asked,
-                [&](std::size_t at, const ItemView& row) {
+                [&](std::size_t at, const backend::ItemView& row) {
                   check_type<T>(row, "get_all");
                   detail::decode_row(body_format(), spec_.name, *s->decoder, row,
                                      found[start + indexes[at]].emplace());
@@ -293,7 +297,7 @@ class Table {
 
   // Opens the table on the backend after the checks every backend needs: index key attributes
   // distinct from the table's key attributes and from each other.
-  static typename B::TableHandle open(B& backend, const TableSpec& spec);
+  static typename B::TableHandle open(B& backend, const backend::TableSpec& spec);
 
   std::string context(std::string_view operation, std::string_view type) const {
     return detail::table_context(spec_.name, operation, type);
@@ -302,14 +306,14 @@ class Table {
   detail::CursorSigner cursors() const noexcept { return {spec_.name, spec_.cursor_key}; }
 
   template <EntityType T>
-  void check_type(const ItemView& row, std::string_view operation) const {
+  void check_type(const backend::ItemView& row, std::string_view operation) const {
     if (row.type != type_name_v<T>)
       detail::throw_wrong_type(spec_.name, row, type_name_v<T>, operation);
   }
 
   template <class Range>
   void format_all_keys(const Range& items, std::vector<std::string>& texts,
-                       std::vector<ItemKey>& keys, std::string_view operation) const {
+                       std::vector<backend::ItemKey>& keys, std::string_view operation) const {
     const std::size_t n = static_cast<std::size_t>(std::ranges::distance(items));
     texts.resize(2 * n);
     std::size_t i = 0;
@@ -318,7 +322,7 @@ class Table {
       ++i;
     }
     keys.resize(n);
-    for (i = 0; i < n; ++i) keys[i] = ItemKey{texts[2 * i], texts[2 * i + 1]};
+    for (i = 0; i < n; ++i) keys[i] = backend::ItemKey{texts[2 * i], texts[2 * i + 1]};
   }
 
   template <class Range>
@@ -326,17 +330,17 @@ class Table {
     using T = std::ranges::range_value_t<Range>;
     // A slice of items is encoded into one arena, then handed to the backend whole: bounded
     // memory for any input size, and one SQLite transaction per slice.
-    constexpr std::size_t slice = 40 * max_batch_write_items;
+    constexpr std::size_t slice = 40 * backend::max_batch_write_items;
     std::vector<std::string> keys;
     std::vector<std::string> bodies;
-    std::vector<WriteRequest> writes;
+    std::vector<backend::WriteRequest> writes;
     auto it = std::ranges::begin(items);
     const auto end = std::ranges::end(items);
     while (it != end) {
       // keys and bodies keep their strings from slice to slice: formatting into them reuses
       // their capacity, so a slice after the first allocates nothing per item.
       writes.clear();
-      std::vector<ItemKey> item_keys;
+      std::vector<backend::ItemKey> item_keys;
       std::size_t n = 0;
       for (auto at = it; at != end && n < slice; ++at) ++n;
       keys.resize(2 * n);
@@ -353,19 +357,21 @@ class Table {
         }
       }
       for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});
-      for (std::size_t start = 0; start < n; start += max_batch_write_items) {
-        detail::refuse_duplicate_keys(spec_.name,
-                                      std::span<const ItemKey>(item_keys).subspan(
-                                          start, std::min(max_batch_write_items, n - start)),
-                                      operation);
+      for (std::size_t start = 0; start < n; start += backend::max_batch_write_items) {
+        detail::refuse_duplicate_keys(
+            spec_.name,
+            std::span<const backend::ItemKey>(item_keys).subspan(
+                start, std::min(backend::max_batch_write_items, n - start)),
+            operation);
       }
       for (std::size_t i = 0; i < n; ++i) {
         if (erase) {
-          writes.emplace_back(EraseRequest{item_keys[i], nullptr});
+          writes.emplace_back(backend::EraseRequest{item_keys[i], nullptr});
         } else {
-          writes.emplace_back(PutRequest{
-              ItemView{item_keys[i].pk, item_keys[i].sk, type_name_v<T>, bodies[i], sizes[i]},
-              nullptr});
+          writes.emplace_back(
+              backend::PutRequest{backend::ItemView{item_keys[i].pk, item_keys[i].sk,
+                                                    type_name_v<T>, bodies[i], sizes[i]},
+                                  nullptr});
         }
       }
       std::vector<std::size_t> all(n);
@@ -377,7 +383,7 @@ class Table {
               backend_->batch_write(handle_, writes, unprocessed);
               return;
             }
-            std::vector<WriteRequest> retry;
+            std::vector<backend::WriteRequest> retry;
             for (std::size_t i : indexes) retry.push_back(writes[i]);
             backend_->batch_write(handle_, retry, unprocessed);
             for (std::size_t& u : unprocessed) u = indexes[u];
@@ -389,7 +395,7 @@ class Table {
   // query's visitor is the same code as it was before projections existed.
   template <class R, bool Selected, class Result>
   auto row_visitor(Result& result, const detail::ReadPlan<R>& plan, BodyDecoder& decoder) {
-    return [&](const ItemView& row) {  // plan is unused without a projection
+    return [&](const backend::ItemView& row) {  // plan is unused without a projection
       if constexpr (EntityType<R>) {
         if (row.type != type_name_v<R>) return;
         if constexpr (Selected) {
@@ -402,14 +408,15 @@ class Table {
           detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
             bool known;
             if constexpr (Selected) {
-              known = result.template append_member_selected<Format>(row.type, row.body, decoder,
-                                                                     plan.mask, row.live);
+              known = backend::CollectionBuilder::append_member_selected<Format>(
+                  result, row.type, row.body, decoder, plan.mask, row.live);
             } else {
-              known = result.template append_member<Format>(row.type, row.body, decoder, row.live);
+              known = backend::CollectionBuilder::append_member<Format>(result, row.type, row.body,
+                                                                        decoder, row.live);
             }
             if (!known) {
-              result.template append_unknown<Format>(row.partition_key(), row.sort_key(), row.type,
-                                                     row.body, row.live);
+              backend::CollectionBuilder::append_unknown<Format>(
+                  result, row.partition_key(), row.sort_key(), row.type, row.body, row.live);
             }
           });
         } catch (const DecodeError& e) {
@@ -419,8 +426,8 @@ class Table {
     };
   }
 
-  // Calls pages(ItemVisitor) with the row visitor the plan needs. The visitor is the one piece
-  // of a read's per-row code that depends on R; the page loops it is handed to do not.
+  // Calls pages(backend::ItemVisitor) with the row visitor the plan needs. The visitor is the one
+  // piece of a read's per-row code that depends on R; the page loops it is handed to do not.
   template <class R, class Result, class Pages>
   std::optional<Cursor> with_visitor(Result& result, const detail::ReadPlan<R>& plan,
                                      Pages&& pages) {
@@ -442,7 +449,7 @@ class Table {
       }
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       const detail::ReadShape shape = detail::read_shape(options);
-      return with_visitor(result, plan, [&](ItemVisitor visit) {
+      return with_visitor(result, plan, [&](backend::ItemVisitor visit) {
         return query_pages(pk, shape, condition, plan, all_pages, index, visit);
       });
     }
@@ -453,7 +460,8 @@ class Table {
   // entities read; run_query<R> only works out the plan and the row visitor.
   std::optional<Cursor> query_pages(const PartitionKey& pk, const detail::ReadShape& shape,
                                     const KeyCondition* condition, const detail::ReadPlanBase& plan,
-                                    bool all_pages, const TableIndex* index, ItemVisitor visit);
+                                    bool all_pages, const TableIndex* index,
+                                    backend::ItemVisitor visit);
 
   template <class R, class Result>
   std::optional<Cursor> run_scan(const BasicQueryOptions<R>& options, Result& result,
@@ -464,7 +472,7 @@ class Table {
       const detail::ReadShape shape = detail::read_shape(options);
       check_scan(shape);
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/true);
-      return with_visitor(result, plan, [&](ItemVisitor visit) {
+      return with_visitor(result, plan, [&](backend::ItemVisitor visit) {
         return scan_pages(shape, plan, all_pages, visit);
       });
     }
@@ -475,10 +483,10 @@ class Table {
 
   // The pages of a scan, as query_pages reads a query's.
   std::optional<Cursor> scan_pages(const detail::ReadShape& shape, const detail::ReadPlanBase& plan,
-                                   bool all_pages, ItemVisitor visit);
+                                   bool all_pages, backend::ItemVisitor visit);
 
   template <class T>
-  void push_selected(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row,
+  void push_selected(BodyDecoder& decoder, std::vector<T>& result, const backend::ItemView& row,
                      const std::bitset<field_count_v<T>>& mask) {
     T& item = result.emplace_back();
     try {
@@ -490,7 +498,7 @@ class Table {
   }
 
   template <class T>
-  void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const ItemView& row) {
+  void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const backend::ItemView& row) {
     T& item = result.emplace_back();
     try {
       detail::decode_row(body_format(), spec_.name, decoder, row, item);
@@ -505,7 +513,7 @@ class Table {
   auto body_format() const { return detail::body_format_arg(*backend_, handle_); }
 
   B* backend_;
-  TableSpec spec_;  // the name and the options, as the backend was given them
+  backend::TableSpec spec_;  // the name and the options, as the backend was given them
   typename B::TableHandle handle_;
   BatchRetry retry_;
 };

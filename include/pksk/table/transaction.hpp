@@ -94,36 +94,36 @@ class Transaction {
     const auto where = [&] {
       return "pksk table " + detail::quoted(table_->name()) + ", transaction: ";
     };
-    if (used_ == 0 || used_ > max_transaction_actions) {
+    if (used_ == 0 || used_ > backend::max_transaction_actions) {
       throw ValidationError(where() + "a transaction holds 1 to " +
-                            std::to_string(max_transaction_actions) + " actions, not " +
+                            std::to_string(backend::max_transaction_actions) + " actions, not " +
                             std::to_string(used_));
     }
-    std::vector<WriteRequest> writes;
+    std::vector<backend::WriteRequest> writes;
     writes.reserve(used_);
     for (const Action& a : std::span(actions_->data(), used_)) {
-      const ItemKey key{a.pk, a.sk};
+      const backend::ItemKey key{a.pk, a.sk};
       for (std::size_t i = 0; i < writes.size(); ++i) {
         if (key_of(writes[i]) == key) {
-          throw ValidationError(
-              where() + "actions " + std::to_string(i) + " and " + std::to_string(writes.size()) +
-              " are on the same item pk=" + detail::quoted(a.pk) + " sk=" + detail::quoted(a.sk) +
-              "; DynamoDB allows one action per item");
+          throw ValidationError(where() + "actions " + std::to_string(i) + " and " +
+                                std::to_string(writes.size()) + " are on the same item " +
+                                detail::key_text(key) + "; DynamoDB allows one action per item");
         }
       }
-      const Condition* condition = a.condition ? &*a.condition : nullptr;
+      const backend::Condition* condition = a.condition ? &*a.condition : nullptr;
       switch (a.kind) {
         case Kind::put:
-          writes.emplace_back(PutRequest{ItemView{a.pk, a.sk, a.type, a.body, a.size}, condition});
+          writes.emplace_back(backend::PutRequest{
+              backend::ItemView{a.pk, a.sk, a.type, a.body, a.size}, condition});
           break;
         case Kind::update:
-          writes.emplace_back(UpdateRequest{key, a.type, a.actions, condition});
+          writes.emplace_back(backend::UpdateRequest{key, a.type, a.actions, condition});
           break;
         case Kind::erase:
-          writes.emplace_back(EraseRequest{key, condition});
+          writes.emplace_back(backend::EraseRequest{key, condition});
           break;
         case Kind::check:
-          writes.emplace_back(CheckRequest{key, condition});
+          writes.emplace_back(backend::CheckRequest{key, condition});
           break;
       }
     }
@@ -138,8 +138,8 @@ class Transaction {
     std::string_view type;
     std::string pk, sk, body;
     std::size_t size = 0;
-    std::vector<UpdateAction> actions;
-    std::optional<Condition> condition;
+    std::vector<backend::UpdateAction> actions;
+    std::optional<backend::Condition> condition;
   };
 
   // The next action, reusing one a former transaction on this thread left, with the capacity

@@ -18,18 +18,22 @@ namespace pksk::detail::any_backend {
 // made; both were checked to belong to B before the call.
 struct VTable {
   // Stores the concrete handle in `table` and says which format its bodies are in.
-  BodyFormat (*open_table)(void* backend, const TableSpec& spec, std::shared_ptr<void>& table);
-  bool (*get)(void* backend, void* table, ItemKey key, ItemVisitor visit);
-  QueryOutcome (*query)(void* backend, void* table, const RawQuery& query, ItemVisitor visit);
-  ScanOutcome (*scan)(void* backend, void* table, const RawScan& scan, ItemVisitor visit);
-  void (*put)(void* backend, void* table, const PutRequest& request);
-  void (*update)(void* backend, void* table, const UpdateRequest& request, ItemVisitor visit);
-  bool (*erase)(void* backend, void* table, const EraseRequest& request);
-  void (*transact)(void* backend, void* table, std::span<const WriteRequest> writes);
-  void (*batch_write)(void* backend, void* table, std::span<const WriteRequest> writes,
+  BodyFormat (*open_table)(void* backend, const backend::TableSpec& spec,
+                           std::shared_ptr<void>& table);
+  bool (*get)(void* backend, void* table, backend::ItemKey key, backend::ItemVisitor visit);
+  backend::QueryOutcome (*query)(void* backend, void* table, const backend::RawQuery& query,
+                                 backend::ItemVisitor visit);
+  backend::ScanOutcome (*scan)(void* backend, void* table, const backend::RawScan& scan,
+                               backend::ItemVisitor visit);
+  void (*put)(void* backend, void* table, const backend::PutRequest& request);
+  void (*update)(void* backend, void* table, const backend::UpdateRequest& request,
+                 backend::ItemVisitor visit);
+  bool (*erase)(void* backend, void* table, const backend::EraseRequest& request);
+  void (*transact)(void* backend, void* table, std::span<const backend::WriteRequest> writes);
+  void (*batch_write)(void* backend, void* table, std::span<const backend::WriteRequest> writes,
                       std::vector<std::size_t>& unprocessed);
-  void (*batch_get)(void* backend, void* table, std::span<const ItemKey> keys,
-                    IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
+  void (*batch_get)(void* backend, void* table, std::span<const backend::ItemKey> keys,
+                    backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
 };
 
 // The functions restore the types and forward; the concept asks the operations to accept a
@@ -40,39 +44,43 @@ struct Thunks {
   static B& self(void* backend) { return *static_cast<B*>(backend); }
   static Handle& handle(void* table) { return *static_cast<Handle*>(table); }
 
-  static BodyFormat open_table(void* backend, const TableSpec& spec, std::shared_ptr<void>& table) {
+  static BodyFormat open_table(void* backend, const backend::TableSpec& spec,
+                               std::shared_ptr<void>& table) {
     auto opened = std::make_shared<Handle>(self(backend).open_table(spec));
     const BodyFormat format = body_format_of(self(backend), *opened);
     table = std::move(opened);
     return format;
   }
-  static bool get(void* backend, void* table, ItemKey key, ItemVisitor visit) {
+  static bool get(void* backend, void* table, backend::ItemKey key, backend::ItemVisitor visit) {
     return self(backend).get(handle(table), key, visit);
   }
-  static QueryOutcome query(void* backend, void* table, const RawQuery& query, ItemVisitor visit) {
+  static backend::QueryOutcome query(void* backend, void* table, const backend::RawQuery& query,
+                                     backend::ItemVisitor visit) {
     return self(backend).query(handle(table), query, visit);
   }
-  static ScanOutcome scan(void* backend, void* table, const RawScan& scan, ItemVisitor visit) {
+  static backend::ScanOutcome scan(void* backend, void* table, const backend::RawScan& scan,
+                                   backend::ItemVisitor visit) {
     return self(backend).scan(handle(table), scan, visit);
   }
-  static void put(void* backend, void* table, const PutRequest& request) {
+  static void put(void* backend, void* table, const backend::PutRequest& request) {
     self(backend).put(handle(table), request);
   }
-  static void update(void* backend, void* table, const UpdateRequest& request, ItemVisitor visit) {
+  static void update(void* backend, void* table, const backend::UpdateRequest& request,
+                     backend::ItemVisitor visit) {
     self(backend).update(handle(table), request, visit);
   }
-  static bool erase(void* backend, void* table, const EraseRequest& request) {
+  static bool erase(void* backend, void* table, const backend::EraseRequest& request) {
     return self(backend).erase(handle(table), request);
   }
-  static void transact(void* backend, void* table, std::span<const WriteRequest> writes) {
+  static void transact(void* backend, void* table, std::span<const backend::WriteRequest> writes) {
     self(backend).transact(handle(table), writes);
   }
-  static void batch_write(void* backend, void* table, std::span<const WriteRequest> writes,
+  static void batch_write(void* backend, void* table, std::span<const backend::WriteRequest> writes,
                           std::vector<std::size_t>& unprocessed) {
     self(backend).batch_write(handle(table), writes, unprocessed);
   }
-  static void batch_get(void* backend, void* table, std::span<const ItemKey> keys,
-                        IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
+  static void batch_get(void* backend, void* table, std::span<const backend::ItemKey> keys,
+                        backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
     self(backend).batch_get(handle(table), keys, visit, unprocessed);
   }
 };

@@ -5,6 +5,7 @@
 // the table named first, the backend after it, then the operation and its key, all quoted by
 // detail/quoted.hpp. A backend's messages about no table keep their "pksk::sqlite: " origin.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -19,8 +20,11 @@ namespace pksk::detail {
 PKSK_DECL std::string backend_context(std::string_view backend, std::string_view table,
                                       std::string_view operation = {});
 
-// "pk 'a', sk 'b'".
-PKSK_DECL std::string key_text(ItemKey key);
+// "pk 'a', sk 'b'": every message that names an item's key, table layer and backends alike.
+PKSK_DECL std::string key_text(backend::ItemKey key);
+
+// "412000 bytes, over DynamoDB's limit of 409600": every refusal of a size.
+PKSK_DECL std::string over_limit(std::size_t size, std::size_t limit);
 
 }  // namespace pksk::detail
 

@@ -28,9 +28,10 @@ namespace pksk {
 
 namespace detail {
 
-inline const AttributeValue* resolve(const AttributeValue& item, const AttributePath& path) {
+inline const AttributeValue* resolve(const AttributeValue& item,
+                                     const backend::AttributePath& path) {
   const AttributeValue* at = &item;
-  for (const AttributePath::Step& step : path.steps) {
+  for (const backend::AttributePath::Step& step : path.steps) {
     if (step.is_index) {
       if (at->kind != AttributeValue::Kind::list || step.index >= at->list.size()) return nullptr;
       at = &at->list[step.index];
@@ -57,16 +58,17 @@ struct OperandValue {
   const AttributeValue* operator->() const noexcept { return at; }
 };
 
-inline void operand_value(const AttributeValue& item, const Operand& operand, OperandValue& out) {
+inline void operand_value(const AttributeValue& item, const backend::Operand& operand,
+                          OperandValue& out) {
   out.at = nullptr;
   switch (operand.kind) {
-    case Operand::Kind::value:
+    case backend::Operand::Kind::value:
       out.at = &operand.value;
       return;
-    case Operand::Kind::path:
+    case backend::Operand::Kind::path:
       out.at = resolve(item, operand.path);
       return;
-    case Operand::Kind::size: {
+    case backend::Operand::Kind::size: {
       const AttributeValue* v = resolve(item, operand.path);
       if (v == nullptr) return;
       std::size_t n = 0;
@@ -93,7 +95,7 @@ inline void operand_value(const AttributeValue& item, const Operand& operand, Op
 }
 
 // A plain decimal ([-]digits[.digits], no exponent: how numbers are written in bodies and by
-// the codec) split for comparison as text, without building a Decimal.
+// the codec) split for comparison as text, without building a backend::Decimal.
 struct PlainDecimal {
   bool negative = false;
   std::string_view integer;   // leading zeros dropped
@@ -154,8 +156,8 @@ inline std::optional<int> order(const AttributeValue& a, const AttributeValue& b
   if (a.kind != b.kind) return std::nullopt;
   if (a.kind == Kind::number) {
     if (const auto fast = order_short_numbers(a.text, b.text)) return fast;
-    const auto x = Decimal::parse(a.text);
-    const auto y = Decimal::parse(b.text);
+    const auto x = backend::Decimal::parse(a.text);
+    const auto y = backend::Decimal::parse(b.text);
     if (!x || !y) return std::nullopt;
     return compare(*x, *y);
   }
@@ -167,6 +169,8 @@ inline std::optional<int> order(const AttributeValue& a, const AttributeValue& b
 }
 
 }  // namespace detail
+
+namespace backend {
 
 // Whether the condition holds on the item (a map of every attribute).
 inline bool evaluate(const Condition& condition, const AttributeValue& item) {
@@ -269,14 +273,16 @@ inline bool evaluate(const Condition& condition, const AttributeValue& item) {
   return false;
 }
 
+}  // namespace backend
+
 namespace detail {
 
 // The parent container of the path's last step, created for top-level attributes only: as in
 // DynamoDB, SET a.b = 1 needs a to exist.
-inline AttributeValue* parent_of(AttributeValue& item, const AttributePath& path) {
+inline AttributeValue* parent_of(AttributeValue& item, const backend::AttributePath& path) {
   AttributeValue* at = &item;
   for (std::size_t i = 0; i + 1 < path.steps.size(); ++i) {
-    const AttributePath::Step& step = path.steps[i];
+    const backend::AttributePath::Step& step = path.steps[i];
     AttributeValue* next = nullptr;
     if (step.is_index) {
       if (at->kind == AttributeValue::Kind::list && step.index < at->list.size()) {
@@ -291,16 +297,18 @@ inline AttributeValue* parent_of(AttributeValue& item, const AttributePath& path
   return at;
 }
 
-[[noreturn]] inline void invalid_update(const UpdateAction& action, const std::string& why) {
+[[noreturn]] inline void invalid_update(const backend::UpdateAction& action,
+                                        const std::string& why) {
   throw ValidationError("pksk: update of " + action.path.to_string() + ": " + why);
 }
 
-inline void assign_at(AttributeValue& item, const UpdateAction& action, AttributeValue value) {
+inline void assign_at(AttributeValue& item, const backend::UpdateAction& action,
+                      AttributeValue value) {
   AttributeValue* parent = parent_of(item, action.path);
   if (parent == nullptr) {
     invalid_update(action, "the document path does not exist in the item");
   }
-  const AttributePath::Step& last = action.path.steps.back();
+  const backend::AttributePath::Step& last = action.path.steps.back();
   if (last.is_index) {
     if (parent->kind != AttributeValue::Kind::list)
       invalid_update(action, "the path is not a list");
@@ -317,6 +325,8 @@ inline void assign_at(AttributeValue& item, const UpdateAction& action, Attribut
 }
 
 }  // namespace detail
+
+namespace backend {
 
 // Applies one update action to the item, as DynamoDB's UpdateItem does.
 inline void apply(const UpdateAction& action, AttributeValue& item) {
@@ -395,5 +405,7 @@ inline void apply(const UpdateAction& action, AttributeValue& item) {
     }
   }
 }
+
+}  // namespace backend
 
 }  // namespace pksk

@@ -13,10 +13,10 @@
 #include "../detail/messages.hpp"
 #include "../emulation.hpp"
 
-namespace pksk::emulation {
+namespace pksk::backend::emulation {
 
 PKSK_DECL void throw_key_refused(std::string_view backend, std::string_view table,
-                                 std::string_view operation, ItemKey key) {
+                                 std::string_view operation, backend::ItemKey key) {
   const bool partition = key.pk.empty() || key.pk.size() > detail::max_partition_key_size;
   const std::string_view value = partition ? key.pk : key.sk;
   std::string msg = detail::backend_context(backend, table, operation) + "the " +
@@ -24,8 +24,8 @@ PKSK_DECL void throw_key_refused(std::string_view backend, std::string_view tabl
   if (value.empty()) {
     msg += "is empty (" + detail::key_text(key) + ")";
   } else {
-    msg += "is " + std::to_string(value.size()) + " bytes, over DynamoDB's limit of " +
-           std::to_string(partition ? detail::max_partition_key_size : detail::max_sort_key_size);
+    msg += "is " + detail::over_limit(value.size(), partition ? detail::max_partition_key_size
+                                                              : detail::max_sort_key_size);
   }
   throw ValidationError(msg);
 }
@@ -38,16 +38,15 @@ PKSK_DECL void throw_query_key_refused(std::string_view backend, std::string_vie
           index.empty() ? std::string("query") : "query on index " + detail::quoted(index)) +
       "the partition key " +
       (pk.empty() ? std::string("is empty")
-                  : "is " + std::to_string(pk.size()) + " bytes, over DynamoDB's limit of " +
-                        std::to_string(detail::max_partition_key_size)));
+                  : "is " + detail::over_limit(pk.size(), detail::max_partition_key_size)));
 }
 
 PKSK_DECL void throw_item_too_large(std::string_view backend, std::string_view table,
-                                    std::string_view operation, ItemKey key, std::size_t size) {
+                                    std::string_view operation, backend::ItemKey key,
+                                    std::size_t size) {
   throw ItemTooLarge(detail::backend_context(
                          backend, table, std::string(operation) + " of " + detail::key_text(key)) +
-                     "the item would be " + std::to_string(size) +
-                     " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
+                     "the item would be " + detail::over_limit(size, max_item_bytes));
 }
 
 PKSK_DECL TransactionCanceled transaction_canceled(std::string_view backend, std::string_view table,
@@ -61,4 +60,4 @@ PKSK_DECL TransactionCanceled transaction_canceled(std::string_view backend, std
   return TransactionCanceled(msg, std::move(reasons));
 }
 
-}  // namespace pksk::emulation
+}  // namespace pksk::backend::emulation

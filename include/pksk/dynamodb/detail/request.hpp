@@ -36,7 +36,7 @@ inline void append_string_attribute(std::string& out, std::string_view name,
 }
 
 // {"pk":{"S":"..."},"sk":{"S":"..."}}
-inline void append_key(std::string& out, const TableSpec& spec, ItemKey key) {
+inline void append_key(std::string& out, const backend::TableSpec& spec, backend::ItemKey key) {
   out += '{';
   append_string_attribute(out, spec.pk_attribute, key.pk);
   out += ',';
@@ -45,7 +45,8 @@ inline void append_key(std::string& out, const TableSpec& spec, ItemKey key) {
 }
 
 // The whole item: keys and discriminator, then the body's attributes (an AttributeValue map).
-inline void append_item(std::string& out, const TableSpec& spec, const ItemView& item) {
+inline void append_item(std::string& out, const backend::TableSpec& spec,
+                        const backend::ItemView& item) {
   out += '{';
   append_string_attribute(out, spec.pk_attribute, item.pk);
   out += ',';
@@ -60,31 +61,33 @@ inline void append_item(std::string& out, const TableSpec& spec, const ItemView&
   out += '}';
 }
 
-inline void append_table_name(std::string& out, const TableSpec& spec) {
+inline void append_table_name(std::string& out, const backend::TableSpec& spec) {
   out += "\"TableName\":";
   append_json_string(out, spec.name);
 }
 
 // ,"ConditionExpression":"..." when there is a condition.
-inline void append_condition(std::string& out, const Condition* condition,
-                             ExpressionPlaceholders& names) {
+inline void append_condition(std::string& out, const backend::Condition* condition,
+                             backend::ExpressionPlaceholders& names) {
   if (condition == nullptr) return;
   out += ",\"ConditionExpression\":";
   append_json_string(out, render_condition(*condition, names));
 }
 
 // An update sets the discriminator too, so that an item it creates has its type.
-inline std::vector<UpdateAction> actions_with_type(const TableSpec& spec,
-                                                   const UpdateRequest& request) {
-  std::vector<UpdateAction> actions(request.actions.begin(), request.actions.end());
-  actions.push_back({UpdateAction::Kind::set, AttributePath{{{spec.type_attribute, 0, false}}},
+inline std::vector<backend::UpdateAction> actions_with_type(const backend::TableSpec& spec,
+                                                            const backend::UpdateRequest& request) {
+  std::vector<backend::UpdateAction> actions(request.actions.begin(), request.actions.end());
+  actions.push_back({backend::UpdateAction::Kind::set,
+                     backend::AttributePath{{{spec.type_attribute, 0, false}}},
                      AttributeValue::from_string(std::string(request.type))});
   return actions;
 }
 
 // The members of one action, shared by the single-item requests and TransactWriteItems.
-inline void append_put(std::string& out, const TableSpec& spec, const PutRequest& put) {
-  ExpressionPlaceholders names;
+inline void append_put(std::string& out, const backend::TableSpec& spec,
+                       const backend::PutRequest& put) {
+  backend::ExpressionPlaceholders names;
   append_table_name(out, spec);
   out += ",\"Item\":";
   append_item(out, spec, put.item);
@@ -92,8 +95,9 @@ inline void append_put(std::string& out, const TableSpec& spec, const PutRequest
   names.append_json(out);
 }
 
-inline void append_update(std::string& out, const TableSpec& spec, const UpdateRequest& update) {
-  ExpressionPlaceholders names;
+inline void append_update(std::string& out, const backend::TableSpec& spec,
+                          const backend::UpdateRequest& update) {
+  backend::ExpressionPlaceholders names;
   append_table_name(out, spec);
   out += ",\"Key\":";
   append_key(out, spec, update.key);
@@ -103,9 +107,9 @@ inline void append_update(std::string& out, const TableSpec& spec, const UpdateR
   names.append_json(out);
 }
 
-inline void append_keyed(std::string& out, const TableSpec& spec, ItemKey key,
-                         const Condition* condition) {
-  ExpressionPlaceholders names;
+inline void append_keyed(std::string& out, const backend::TableSpec& spec, backend::ItemKey key,
+                         const backend::Condition* condition) {
+  backend::ExpressionPlaceholders names;
   append_table_name(out, spec);
   out += ",\"Key\":";
   append_key(out, spec, key);
@@ -113,7 +117,7 @@ inline void append_keyed(std::string& out, const TableSpec& spec, ItemKey key,
   names.append_json(out);
 }
 
-inline std::string put_item(const TableSpec& spec, const PutRequest& put) {
+inline std::string put_item(const backend::TableSpec& spec, const backend::PutRequest& put) {
   std::string out = "{";
   append_put(out, spec, put);
   out += '}';
@@ -121,7 +125,8 @@ inline std::string put_item(const TableSpec& spec, const PutRequest& put) {
 }
 
 // ReturnValues ALL_NEW: Table returns the item as written.
-inline std::string update_item(const TableSpec& spec, const UpdateRequest& update) {
+inline std::string update_item(const backend::TableSpec& spec,
+                               const backend::UpdateRequest& update) {
   std::string out = "{";
   append_update(out, spec, update);
   out += ",\"ReturnValues\":\"ALL_NEW\"}";
@@ -129,7 +134,7 @@ inline std::string update_item(const TableSpec& spec, const UpdateRequest& updat
 }
 
 // ReturnValues ALL_OLD: whether an item was removed is whether one comes back.
-inline std::string delete_item(const TableSpec& spec, const EraseRequest& erase) {
+inline std::string delete_item(const backend::TableSpec& spec, const backend::EraseRequest& erase) {
   std::string out = "{";
   append_keyed(out, spec, erase.key, erase.condition);
   out += ",\"ReturnValues\":\"ALL_OLD\"}";
@@ -137,7 +142,8 @@ inline std::string delete_item(const TableSpec& spec, const EraseRequest& erase)
 }
 
 // The client request token makes a retried commit idempotent: DynamoDB applies it once.
-inline std::string transact_write_items(const TableSpec& spec, std::span<const WriteRequest> writes,
+inline std::string transact_write_items(const backend::TableSpec& spec,
+                                        std::span<const backend::WriteRequest> writes,
                                         std::string_view client_request_token) {
   std::string out = "{\"TransactItems\":[";
   for (std::size_t i = 0; i < writes.size(); ++i) {
@@ -145,13 +151,13 @@ inline std::string transact_write_items(const TableSpec& spec, std::span<const W
     std::visit(
         [&](const auto& w) {
           using W = std::remove_cvref_t<decltype(w)>;
-          if constexpr (std::is_same_v<W, PutRequest>) {
+          if constexpr (std::is_same_v<W, backend::PutRequest>) {
             out += "{\"Put\":{";
             append_put(out, spec, w);
-          } else if constexpr (std::is_same_v<W, UpdateRequest>) {
+          } else if constexpr (std::is_same_v<W, backend::UpdateRequest>) {
             out += "{\"Update\":{";
             append_update(out, spec, w);
-          } else if constexpr (std::is_same_v<W, EraseRequest>) {
+          } else if constexpr (std::is_same_v<W, backend::EraseRequest>) {
             out += "{\"Delete\":{";
             append_keyed(out, spec, w.key, w.condition);
           } else {
@@ -169,13 +175,14 @@ inline std::string transact_write_items(const TableSpec& spec, std::span<const W
 }
 
 // Puts and erases only (batches carry no conditions), at most 25: the backend makes the groups.
-inline std::string batch_write_item(const TableSpec& spec, std::span<const WriteRequest> writes) {
+inline std::string batch_write_item(const backend::TableSpec& spec,
+                                    std::span<const backend::WriteRequest> writes) {
   std::string out = "{\"RequestItems\":{";
   append_json_string(out, spec.name);
   out += ":[";
   for (std::size_t i = 0; i < writes.size(); ++i) {
     if (i) out += ',';
-    if (const auto* put = std::get_if<PutRequest>(&writes[i])) {
+    if (const auto* put = std::get_if<backend::PutRequest>(&writes[i])) {
       out += "{\"PutRequest\":{\"Item\":";
       append_item(out, spec, put->item);
       out += "}}";
@@ -190,7 +197,8 @@ inline std::string batch_write_item(const TableSpec& spec, std::span<const Write
 }
 
 // At most 100 keys; ConsistentRead as a get reads.
-inline std::string batch_get_item(const TableSpec& spec, std::span<const ItemKey> keys) {
+inline std::string batch_get_item(const backend::TableSpec& spec,
+                                  std::span<const backend::ItemKey> keys) {
   std::string out = "{\"RequestItems\":{";
   append_json_string(out, spec.name);
   out += ":{\"Keys\":[";
@@ -207,17 +215,18 @@ inline std::string batch_get_item(const TableSpec& spec, std::span<const ItemKey
 // A Query or Scan body, and the part of the filter DynamoDB cannot take (see query()).
 struct ReadRequest {
   std::string body;
-  std::optional<Condition> client_filter;  // to apply to each item returned, before decoding
+  std::optional<backend::Condition>
+      client_filter;  // to apply to each item returned, before decoding
 };
 
-inline bool names_attribute(const Condition& c, std::string_view a, std::string_view b) {
-  for (const Operand& o : c.operands) {
-    if (o.kind != Operand::Kind::value && !o.path.steps.empty() &&
+inline bool names_attribute(const backend::Condition& c, std::string_view a, std::string_view b) {
+  for (const backend::Operand& o : c.operands) {
+    if (o.kind != backend::Operand::Kind::value && !o.path.steps.empty() &&
         (o.path.steps.front().name == a || o.path.steps.front().name == b)) {
       return true;
     }
   }
-  for (const Condition& child : c.children) {
+  for (const backend::Condition& child : c.children) {
     if (names_attribute(child, a, b)) return true;
   }
   return false;
@@ -230,7 +239,7 @@ struct QueryKeys {
   const TableIndex* index = nullptr;
 };
 
-inline QueryKeys query_keys(const TableSpec& spec, std::string_view index_name) {
+inline QueryKeys query_keys(const backend::TableSpec& spec, std::string_view index_name) {
   if (index_name.empty()) return {spec.pk_attribute, spec.sk_attribute, nullptr};
   const TableIndex* index = spec.find_index(index_name);
   if (index == nullptr) {
@@ -241,7 +250,8 @@ inline QueryKeys query_keys(const TableSpec& spec, std::string_view index_name) 
 }
 
 inline std::string render_key_condition(const QueryKeys& keys, std::string_view pk,
-                                        const KeyCondition* sk, ExpressionPlaceholders& names) {
+                                        const KeyCondition* sk,
+                                        backend::ExpressionPlaceholders& names) {
   std::string out = names.name(keys.pk_attribute) + " = " +
                     names.value(AttributeValue::from_string(std::string(pk)));
   if (sk == nullptr || sk->op == KeyCondition::Op::any) return out;
@@ -273,9 +283,9 @@ inline std::string render_key_condition(const QueryKeys& keys, std::string_view 
   return out;
 }
 
-inline void append_projection(std::string& out, const TableSpec& spec,
+inline void append_projection(std::string& out, const backend::TableSpec& spec,
                               std::span<const std::string_view> projection,
-                              ExpressionPlaceholders& names) {
+                              backend::ExpressionPlaceholders& names) {
   if (projection.empty()) return;
   // The keys and the type always come back: Table dispatches and pages on them.
   std::string text = names.name(spec.pk_attribute) + ", " + names.name(spec.sk_attribute) + ", " +
@@ -291,15 +301,15 @@ inline void append_projection(std::string& out, const TableSpec& spec,
 // partition or sort key (contains(sort_key, ...)) are left out of the request and handed back
 // as client_filter, for the backend to apply to each returned item: Limit still counts items
 // before any filter, as in DynamoDB.
-inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
-  ExpressionPlaceholders names;
+inline ReadRequest query(const backend::TableSpec& spec, const backend::RawQuery& q) {
+  backend::ExpressionPlaceholders names;
   ReadRequest request;
   std::string& out = request.body;
   const QueryKeys keys = query_keys(spec, q.index);
   // DynamoDB refuses a partition key over its limit ("Size of hashkey has exceeded the maximum
   // size limit"); DynamoDB Local 2.6 answers it with an empty page, so it is refused here.
   if (q.pk.size() > max_partition_key_size) {
-    emulation::throw_query_key_refused(backend_name, spec.name, q.index, q.pk);
+    backend::emulation::throw_query_key_refused(backend_name, spec.name, q.index, q.pk);
   }
   out = "{";
   append_table_name(out, spec);
@@ -310,14 +320,14 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
   out += ",\"KeyConditionExpression\":";
   append_json_string(out, render_key_condition(keys, q.pk, q.sk, names));
   if (q.filter != nullptr) {
-    Condition server{Condition::Op::all, {}, {}};
-    Condition client{Condition::Op::all, {}, {}};
-    const auto place = [&](const Condition& c) {
+    backend::Condition server{backend::Condition::Op::all, {}, {}};
+    backend::Condition client{backend::Condition::Op::all, {}, {}};
+    const auto place = [&](const backend::Condition& c) {
       (names_attribute(c, spec.pk_attribute, spec.sk_attribute) ? client : server)
           .children.push_back(c);
     };
-    if (q.filter->op == Condition::Op::all) {
-      for (const Condition& c : q.filter->children) place(c);
+    if (q.filter->op == backend::Condition::Op::all) {
+      for (const backend::Condition& c : q.filter->children) place(c);
     } else {
       place(*q.filter);
     }
@@ -331,7 +341,7 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
   if (q.limit != 0) out += ",\"Limit\":" + std::to_string(q.limit);
   if (q.exclusive_start_sk && keys.index == nullptr) {
     out += ",\"ExclusiveStartKey\":";
-    append_key(out, spec, ItemKey{q.pk, *q.exclusive_start_sk});
+    append_key(out, spec, backend::ItemKey{q.pk, *q.exclusive_start_sk});
   } else if (q.exclusive_start_sk) {
     // An index's LastEvaluatedKey: the table key of the item and its keys in the index.
     if (!q.exclusive_start_item) {
@@ -355,8 +365,8 @@ inline ReadRequest query(const TableSpec& spec, const RawQuery& q) {
 }
 
 // Scan: a scan's filter may name the key attributes, so all of it goes to DynamoDB.
-inline ReadRequest scan(const TableSpec& spec, const RawScan& s) {
-  ExpressionPlaceholders names;
+inline ReadRequest scan(const backend::TableSpec& spec, const backend::RawScan& s) {
+  backend::ExpressionPlaceholders names;
   ReadRequest request;
   std::string& out = request.body;
   out = "{";

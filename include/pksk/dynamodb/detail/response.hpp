@@ -77,10 +77,11 @@ inline void read_string_attributes(simdjson::ondemand::object& item,
   }
 }
 
-// The keys and the type of an item (or of a key: UnprocessedKeys) as an ItemView. body is left
-// empty (item_text gives it when needed); size is left 0: DynamoDB pages by its own measure.
-inline ItemView key_view(simdjson::ondemand::object& item, const TableSpec& spec) {
-  ItemView view;
+// The keys and the type of an item (or of a key: UnprocessedKeys) as a backend::ItemView. body is
+// left empty (item_text gives it when needed); size is left 0: DynamoDB pages by its own measure.
+inline backend::ItemView key_view(simdjson::ondemand::object& item,
+                                  const backend::TableSpec& spec) {
+  backend::ItemView view;
   read_string_attributes(item, {spec.pk_attribute, spec.sk_attribute, spec.type_attribute},
                          {&view.pk, &view.sk, &view.type});
   return view;
@@ -92,7 +93,7 @@ struct LastKey {
   std::string_view pk, sk, index_sk;
 };
 
-inline LastKey last_key(simdjson::ondemand::object& key, const TableSpec& spec,
+inline LastKey last_key(simdjson::ondemand::object& key, const backend::TableSpec& spec,
                         const TableIndex* index) {
   LastKey last;
   read_string_attributes(
@@ -104,8 +105,9 @@ inline LastKey last_key(simdjson::ondemand::object& key, const TableSpec& spec,
 // As key_view, and `live` is `item` rewound to its start, for the decoder to read in place:
 // `item` must outlive the view's use, and be read only once. The item's text is not looked
 // for (a walk over the whole item): item_text finds it for what needs it.
-inline ItemView item_view(simdjson::ondemand::object& item, const TableSpec& spec) {
-  ItemView view = key_view(item, spec);
+inline backend::ItemView item_view(simdjson::ondemand::object& item,
+                                   const backend::TableSpec& spec) {
+  backend::ItemView view = key_view(item, spec);
   if (auto error = item.reset().error()) {
     throw BackendError(errc::backend_failure,
                        std::string("pksk::dynamodb: ") + simdjson::error_message(error));

@@ -61,14 +61,15 @@ inline void Backend::Impl::for_each_member(detail::Exchange& x, Each&& each) {
 // ScannedCount as the items evaluated, LastEvaluatedKey to on_last_key. One function for
 // queries and scans alike: on_last_key is a FunctionRef too.
 inline void Backend::Impl::read_page(
-    detail::Exchange& x, const TableSpec& spec, const std::optional<Condition>& client_filter,
-    std::size_t& evaluated, ItemVisitor visit,
+    detail::Exchange& x, const backend::TableSpec& spec,
+    const std::optional<backend::Condition>& client_filter, std::size_t& evaluated,
+    backend::ItemVisitor visit,
     pksk::detail::FunctionRef<void(simdjson::ondemand::object&)> on_last_key) {
   for_each_member(x, [&](std::string_view name, simdjson::ondemand::value value) {
     if (name == "Items") {
       for (auto entry : array_of(value)) {
         simdjson::ondemand::object object = object_of(value_of(entry));
-        const ItemView item = detail::item_view(object, spec);
+        const backend::ItemView item = detail::item_view(object, spec);
         if (client_filter) {
           // The item's text is found for the filter (the object read to its end), then the
           // object is rewound for the visitor.
@@ -89,8 +90,9 @@ inline void Backend::Impl::read_page(
   });
 }
 
-inline void Backend::Impl::raise(detail::ServiceError error, int status, const TableSpec& spec,
-                                 const std::optional<ItemKey>& key, std::string_view what,
+inline void Backend::Impl::raise(detail::ServiceError error, int status,
+                                 const backend::TableSpec& spec,
+                                 const std::optional<backend::ItemKey>& key, std::string_view what,
                                  detail::Cancellation cancellation) {
   const std::string where = detail::context(spec.name, std::string(what) + key_text(key));
   const std::string said = " (DynamoDB: " + error.type + ": " + error.message + ")";

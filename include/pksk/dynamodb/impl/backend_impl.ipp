@@ -48,11 +48,12 @@ enum class Retry : unsigned char { always, when_not_applied };
 enum class Cancellation : unsigned char { as_transaction, as_single_write };
 
 // attribute_exists(pk) AND condition.
-inline Condition exists_and(const TableSpec& spec, const Condition& condition) {
-  Condition exists{Condition::Op::exists, {}, {}};
+inline backend::Condition exists_and(const backend::TableSpec& spec,
+                                     const backend::Condition& condition) {
+  backend::Condition exists{backend::Condition::Op::exists, {}, {}};
   exists.operands.push_back(
-      {Operand::Kind::path, AttributePath{{{spec.pk_attribute, 0, false}}}, {}});
-  return Condition{Condition::Op::all, {}, {std::move(exists), condition}};
+      {backend::Operand::Kind::path, backend::AttributePath{{{spec.pk_attribute, 0, false}}}, {}});
+  return backend::Condition{backend::Condition::Op::all, {}, {std::move(exists), condition}};
 }
 
 // A request and its answer, reused by one thread: buffers keep their capacity.
@@ -77,7 +78,7 @@ struct Backend::Shared {
   std::shared_ptr<const Credentials> credentials;
   std::mutex credentials_mutex;  // guards credentials when there is a provider
   std::mutex mutex;              // guards tables
-  std::vector<std::unique_ptr<TableSpec>> tables;
+  std::vector<std::unique_ptr<backend::TableSpec>> tables;
 };
 
 struct Backend::Impl {
@@ -91,11 +92,11 @@ struct Backend::Impl {
   static Credentials provided(const CredentialsProvider& provider);
   std::shared_ptr<const Credentials> credentials();
   std::shared_ptr<const Credentials> renew_credentials(const Credentials* stale);
-  static detail::Retry retry_for(const Condition* condition);
+  static detail::Retry retry_for(const backend::Condition* condition);
   std::string request_token();
-  static std::string key_text(const std::optional<ItemKey>& key);
-  Lease send(std::string_view operation, std::string body, const TableSpec& spec,
-             std::optional<ItemKey> key, std::string_view what,
+  static std::string key_text(const std::optional<backend::ItemKey>& key);
+  Lease send(std::string_view operation, std::string body, const backend::TableSpec& spec,
+             std::optional<backend::ItemKey> key, std::string_view what,
              detail::Retry retry = detail::Retry::always,
              detail::Cancellation cancellation = detail::Cancellation::as_transaction);
 
@@ -109,16 +110,16 @@ struct Backend::Impl {
   static void for_each_object_member(simdjson::ondemand::object object, Each&& each);
   template <class Each>
   static void for_each_member(detail::Exchange& x, Each&& each);
-  static void read_page(detail::Exchange& x, const TableSpec& spec,
-                        const std::optional<Condition>& client_filter, std::size_t& evaluated,
-                        ItemVisitor visit,
+  static void read_page(detail::Exchange& x, const backend::TableSpec& spec,
+                        const std::optional<backend::Condition>& client_filter,
+                        std::size_t& evaluated, backend::ItemVisitor visit,
                         pksk::detail::FunctionRef<void(simdjson::ondemand::object&)> on_last_key);
-  [[noreturn]] void raise(detail::ServiceError error, int status, const TableSpec& spec,
-                          const std::optional<ItemKey>& key, std::string_view what,
+  [[noreturn]] void raise(detail::ServiceError error, int status, const backend::TableSpec& spec,
+                          const std::optional<backend::ItemKey>& key, std::string_view what,
                           detail::Cancellation cancellation);
 
   // control_plane.ipp: open_table: DescribeTable, CreateTable, UpdateTable, waits.
-  TableHandle open_table(const TableSpec& spec);
+  TableHandle open_table(const backend::TableSpec& spec);
   // A key schema as DescribeTable lists it: (attribute name, HASH or RANGE) in order.
   using KeySchema = std::vector<std::pair<std::string, std::string>>;
   struct Description {
@@ -134,34 +135,38 @@ struct Backend::Impl {
   };
   static KeySchema read_named_pairs(simdjson::ondemand::value v, const char* second);
   static std::string read_string(simdjson::ondemand::value v);
-  std::string describe(const TableSpec& spec);
-  Description description(const TableSpec& spec);
-  static void check_schema(const TableSpec& spec,
+  std::string describe(const backend::TableSpec& spec);
+  Description description(const backend::TableSpec& spec);
+  static void check_schema(const backend::TableSpec& spec,
                            const std::vector<std::pair<std::string, std::string>>& schema,
                            const std::vector<std::pair<std::string, std::string>>& attributes);
   static void append_attribute_definition(std::string& body, std::string_view name);
   static void append_key_schema(std::string& body, std::string_view pk, std::string_view sk);
   static void append_index_definition(std::string& body, const TableIndex& index);
-  void create(const TableSpec& spec);
-  void add_index(const TableSpec& spec, const TableIndex& index);
+  void create(const backend::TableSpec& spec);
+  void add_index(const backend::TableSpec& spec, const TableIndex& index);
 
   // items.ipp: get, put, update, erase, transact, batches, query and scan.
-  bool get(TableHandle table, ItemKey key, ItemVisitor visit);
-  void put(TableHandle table, const PutRequest& request);
-  void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit);
-  bool erase(TableHandle table, const EraseRequest& request);
-  void transact(TableHandle table, std::span<const WriteRequest> writes);
-  void batch_write(TableHandle table, std::span<const WriteRequest> writes,
+  bool get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit);
+  void put(TableHandle table, const backend::PutRequest& request);
+  void update(TableHandle table, const backend::UpdateRequest& request, backend::ItemVisitor visit);
+  bool erase(TableHandle table, const backend::EraseRequest& request);
+  void transact(TableHandle table, std::span<const backend::WriteRequest> writes);
+  void batch_write(TableHandle table, std::span<const backend::WriteRequest> writes,
                    std::vector<std::size_t>& unprocessed);
-  bool erase_item(const TableSpec& spec, const EraseRequest& request, detail::Retry retry);
-  void send_once(const TableSpec& spec, const WriteRequest& write, ItemKey key,
-                 std::string_view what);
-  void batch_write_group(const TableSpec& spec, std::span<const WriteRequest> writes,
-                         std::size_t offset, std::vector<std::size_t>& unprocessed);
-  void batch_get(TableHandle table, std::span<const ItemKey> keys, IndexedItemVisitor visit,
-                 std::vector<std::size_t>& unprocessed);
-  QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit);
-  ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit);
+  bool erase_item(const backend::TableSpec& spec, const backend::EraseRequest& request,
+                  detail::Retry retry);
+  void send_once(const backend::TableSpec& spec, const backend::WriteRequest& write,
+                 backend::ItemKey key, std::string_view what);
+  void batch_write_group(const backend::TableSpec& spec,
+                         std::span<const backend::WriteRequest> writes, std::size_t offset,
+                         std::vector<std::size_t>& unprocessed);
+  void batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                 backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
+  backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
+                              backend::ItemVisitor visit);
+  backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,
+                            backend::ItemVisitor visit);
 };
 
 }  // namespace pksk::dynamodb

@@ -66,7 +66,7 @@ inline std::shared_ptr<const Credentials> Backend::Impl::renew_credentials(
 // An unconditional put or erase leaves the same item however often it is applied (a retried
 // erase may then report that it removed nothing); a conditional one could fail its own
 // condition the second time.
-inline detail::Retry Backend::Impl::retry_for(const Condition* condition) {
+inline detail::Retry Backend::Impl::retry_for(const backend::Condition* condition) {
   return condition == nullptr ? detail::Retry::always : detail::Retry::when_not_applied;
 }
 
@@ -78,16 +78,17 @@ inline std::string Backend::Impl::request_token() {
   return token;
 }
 
-inline std::string Backend::Impl::key_text(const std::optional<ItemKey>& key) {
+inline std::string Backend::Impl::key_text(const std::optional<backend::ItemKey>& key) {
   if (!key) return "";
   return " of " + pksk::detail::key_text(*key);
 }
 
 // Sends one request, retrying what may be retried, and returns the exchange holding the
 // answer (status 200). Throws the pksk error that DynamoDB's refusal maps to.
-inline auto Backend::Impl::send(std::string_view operation, std::string body, const TableSpec& spec,
-                                std::optional<ItemKey> key, std::string_view what,
-                                detail::Retry retry, detail::Cancellation cancellation) -> Lease {
+inline auto Backend::Impl::send(std::string_view operation, std::string body,
+                                const backend::TableSpec& spec, std::optional<backend::ItemKey> key,
+                                std::string_view what, detail::Retry retry,
+                                detail::Cancellation cancellation) -> Lease {
   Lease lease;
   detail::Exchange& x = *lease;
   const Options& options = shared_->options;

@@ -9,7 +9,7 @@
 
 namespace pksk::dynamodb {
 
-inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
+inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHandle {
   {
     const std::lock_guard lock(shared_->mutex);
     for (const auto& known : shared_->tables) {
@@ -40,7 +40,7 @@ inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
     status = describe(spec);
   }
   const std::lock_guard lock(shared_->mutex);
-  shared_->tables.push_back(std::make_unique<TableSpec>(spec));
+  shared_->tables.push_back(std::make_unique<backend::TableSpec>(spec));
   return TableHandle(shared_->tables.back().get());
 }
 
@@ -67,7 +67,7 @@ inline std::string Backend::Impl::read_string(simdjson::ondemand::value v) {
 // The table's status once its schema has been checked against the spec, with the spec's
 // indexes ACTIVE; empty when the table does not exist. A missing index is added (UpdateTable)
 // with Options::create_missing_tables, and refused without.
-inline std::string Backend::Impl::describe(const TableSpec& spec) {
+inline std::string Backend::Impl::describe(const backend::TableSpec& spec) {
   Description d = description(spec);
   if (d.status.empty()) return {};
   check_schema(spec, d.schema, d.attributes);
@@ -98,7 +98,7 @@ inline std::string Backend::Impl::describe(const TableSpec& spec) {
   return status;
 }
 
-inline auto Backend::Impl::description(const TableSpec& spec) -> Description {
+inline auto Backend::Impl::description(const backend::TableSpec& spec) -> Description {
   std::string body = "{";
   detail::append_table_name(body, spec);
   body += '}';
@@ -136,7 +136,7 @@ inline auto Backend::Impl::description(const TableSpec& spec) -> Description {
 }
 
 inline void Backend::Impl::check_schema(
-    const TableSpec& spec, const std::vector<std::pair<std::string, std::string>>& schema,
+    const backend::TableSpec& spec, const std::vector<std::pair<std::string, std::string>>& schema,
     const std::vector<std::pair<std::string, std::string>>& attributes) {
   const auto type_of = [&](const std::string& name) {
     for (const auto& [n, t] : attributes) {
@@ -183,7 +183,7 @@ inline void Backend::Impl::append_index_definition(std::string& body, const Tabl
   body += ",\"Projection\":{\"ProjectionType\":\"ALL\"}}";
 }
 
-inline void Backend::Impl::create(const TableSpec& spec) {
+inline void Backend::Impl::create(const backend::TableSpec& spec) {
   std::string body = "{";
   detail::append_table_name(body, spec);
   body += ",\"AttributeDefinitions\":[";
@@ -217,7 +217,7 @@ inline void Backend::Impl::create(const TableSpec& spec) {
 
 // UpdateTable: adds one global secondary index (DynamoDB adds one at a time, and fills it from
 // the items that already have its key attributes).
-inline void Backend::Impl::add_index(const TableSpec& spec, const TableIndex& index) {
+inline void Backend::Impl::add_index(const backend::TableSpec& spec, const TableIndex& index) {
   std::string body = "{";
   detail::append_table_name(body, spec);
   body += ",\"AttributeDefinitions\":[";

@@ -9,8 +9,9 @@
 
 namespace pksk::dynamodb {
 
-inline bool Backend::Impl::get(TableHandle table, ItemKey key, ItemVisitor visit) {
-  const TableSpec& spec = table.spec();
+inline bool Backend::Impl::get(TableHandle table, backend::ItemKey key,
+                               backend::ItemVisitor visit) {
+  const backend::TableSpec& spec = table.spec();
   std::string body = "{";
   detail::append_table_name(body, spec);
   body += ",\"Key\":";
@@ -27,9 +28,9 @@ inline bool Backend::Impl::get(TableHandle table, ItemKey key, ItemVisitor visit
   return found;
 }
 
-inline void Backend::Impl::put(TableHandle table, const PutRequest& request) {
-  const TableSpec& spec = table.spec();
-  const ItemKey key{request.item.pk, request.item.sk};
+inline void Backend::Impl::put(TableHandle table, const backend::PutRequest& request) {
+  const backend::TableSpec& spec = table.spec();
+  const backend::ItemKey key{request.item.pk, request.item.sk};
   if (request.condition != nullptr && shared_->options.exactly_once_writes) {
     send_once(spec, request, key, "put");
     return;
@@ -38,9 +39,9 @@ inline void Backend::Impl::put(TableHandle table, const PutRequest& request) {
              retry_for(request.condition));
 }
 
-inline void Backend::Impl::update(TableHandle table, const UpdateRequest& request,
-                                  ItemVisitor visit) {
-  const TableSpec& spec = table.spec();
+inline void Backend::Impl::update(TableHandle table, const backend::UpdateRequest& request,
+                                  backend::ItemVisitor visit) {
+  const backend::TableSpec& spec = table.spec();
   if (shared_->options.exactly_once_writes) {
     send_once(spec, request, request.key, "update");
     // Read back at once; a write by someone else in between shows in the result.
@@ -60,42 +61,45 @@ inline void Backend::Impl::update(TableHandle table, const UpdateRequest& reques
   });
 }
 
-inline bool Backend::Impl::erase(TableHandle table, const EraseRequest& request) {
-  const TableSpec& spec = table.spec();
+inline bool Backend::Impl::erase(TableHandle table, const backend::EraseRequest& request) {
+  const backend::TableSpec& spec = table.spec();
   if (request.condition != nullptr && shared_->options.exactly_once_writes) {
     // Sent once, the erase cannot say whether it removed an item, so it asks for one to exist
     // as well. Refused, it removed nothing: if the item is there, its condition failed; if it
     // is not, DeleteItem gives the plain answer (sent again, it has nothing to apply twice).
-    const Condition present = detail::exists_and(spec, *request.condition);
+    const backend::Condition present = detail::exists_and(spec, *request.condition);
     try {
-      send_once(spec, EraseRequest{request.key, &present}, request.key, "erase");
+      send_once(spec, backend::EraseRequest{request.key, &present}, request.key, "erase");
       return true;
     } catch (const ConditionFailed&) {
-      if (get(table, request.key, [](const ItemView&) {})) throw;
+      if (get(table, request.key, [](const backend::ItemView&) {})) throw;
     }
     return erase_item(spec, request, detail::Retry::always);
   }
   return erase_item(spec, request, retry_for(request.condition));
 }
 
-inline void Backend::Impl::transact(TableHandle table, std::span<const WriteRequest> writes) {
-  const TableSpec& spec = table.spec();
+inline void Backend::Impl::transact(TableHandle table,
+                                    std::span<const backend::WriteRequest> writes) {
+  const backend::TableSpec& spec = table.spec();
   (void)send("TransactWriteItems", detail::transact_write_items(spec, writes, request_token()),
              spec, std::nullopt, "transaction");
 }
 
-inline void Backend::Impl::batch_write(TableHandle table, std::span<const WriteRequest> writes,
+inline void Backend::Impl::batch_write(TableHandle table,
+                                       std::span<const backend::WriteRequest> writes,
                                        std::vector<std::size_t>& unprocessed) {
   unprocessed.clear();
-  for (std::size_t start = 0; start < writes.size(); start += max_batch_write_items) {
-    batch_write_group(table.spec(),
-                      writes.subspan(start, std::min(max_batch_write_items, writes.size() - start)),
-                      start, unprocessed);
+  for (std::size_t start = 0; start < writes.size(); start += backend::max_batch_write_items) {
+    batch_write_group(
+        table.spec(),
+        writes.subspan(start, std::min(backend::max_batch_write_items, writes.size() - start)),
+        start, unprocessed);
   }
 }
 
-inline bool Backend::Impl::erase_item(const TableSpec& spec, const EraseRequest& request,
-                                      detail::Retry retry) {
+inline bool Backend::Impl::erase_item(const backend::TableSpec& spec,
+                                      const backend::EraseRequest& request, detail::Retry retry) {
   Lease x =
       send("DeleteItem", detail::delete_item(spec, request), spec, request.key, "erase", retry);
   bool removed = false;
@@ -107,15 +111,16 @@ inline bool Backend::Impl::erase_item(const TableSpec& spec, const EraseRequest&
 
 // One write as a one-action TransactWriteItems under a fresh client request token, retried
 // with that token: DynamoDB applies it once. Its cancellation is the plain request's error.
-inline void Backend::Impl::send_once(const TableSpec& spec, const WriteRequest& write, ItemKey key,
+inline void Backend::Impl::send_once(const backend::TableSpec& spec,
+                                     const backend::WriteRequest& write, backend::ItemKey key,
                                      std::string_view what) {
   (void)send("TransactWriteItems",
              detail::transact_write_items(spec, std::span(&write, 1), request_token()), spec, key,
              what, detail::Retry::always, detail::Cancellation::as_single_write);
 }
 
-inline void Backend::Impl::batch_write_group(const TableSpec& spec,
-                                             std::span<const WriteRequest> writes,
+inline void Backend::Impl::batch_write_group(const backend::TableSpec& spec,
+                                             std::span<const backend::WriteRequest> writes,
                                              std::size_t offset,
                                              std::vector<std::size_t>& unprocessed) {
   Lease x = send("BatchWriteItem", detail::batch_write_item(spec, writes), spec, std::nullopt,
@@ -125,35 +130,34 @@ inline void Backend::Impl::batch_write_group(const TableSpec& spec,
     for_each_object_member(
         object_of(value), [&](std::string_view, simdjson::ondemand::value requests) {
           for (auto entry : array_of(requests)) {
-            for_each_object_member(object_of(value_of(entry)),
-                                   [&](std::string_view kind, simdjson::ondemand::value w) {
-                                     simdjson::ondemand::object inner = object_of(w);
-                                     simdjson::ondemand::value item;
-                                     const char* field = kind == "PutRequest" ? "Item" : "Key";
-                                     if (auto error = inner.find_field_unordered(field).get(item))
-                                       fail_parse(error);
-                                     simdjson::ondemand::object o = object_of(item);
-                                     const ItemView v = detail::key_view(o, spec);
-                                     for (std::size_t i = 0; i < writes.size(); ++i) {
-                                       if (key_of(writes[i]) == ItemKey{v.pk, v.sk})
-                                         unprocessed.push_back(offset + i);
-                                     }
-                                   });
+            for_each_object_member(object_of(value_of(entry)), [&](std::string_view kind,
+                                                                   simdjson::ondemand::value w) {
+              simdjson::ondemand::object inner = object_of(w);
+              simdjson::ondemand::value item;
+              const char* field = kind == "PutRequest" ? "Item" : "Key";
+              if (auto error = inner.find_field_unordered(field).get(item)) fail_parse(error);
+              simdjson::ondemand::object o = object_of(item);
+              const backend::ItemView v = detail::key_view(o, spec);
+              for (std::size_t i = 0; i < writes.size(); ++i) {
+                if (key_of(writes[i]) == backend::ItemKey{v.pk, v.sk})
+                  unprocessed.push_back(offset + i);
+              }
+            });
           }
         });
   });
 }
 
-inline void Backend::Impl::batch_get(TableHandle table, std::span<const ItemKey> keys,
-                                     IndexedItemVisitor visit,
+inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                                     backend::IndexedItemVisitor visit,
                                      std::vector<std::size_t>& unprocessed) {
-  const TableSpec& spec = table.spec();
+  const backend::TableSpec& spec = table.spec();
   unprocessed.clear();
   Lease x =
       send("BatchGetItem", detail::batch_get_item(spec, keys), spec, std::nullopt, "batch get");
-  const auto index_of = [&](const ItemView& v, auto&& each) {
+  const auto index_of = [&](const backend::ItemView& v, auto&& each) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i] == ItemKey{v.pk, v.sk}) each(i);
+      if (keys[i] == backend::ItemKey{v.pk, v.sk}) each(i);
     }
   };
   for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
@@ -162,7 +166,7 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const ItemKey>
                              [&](std::string_view, simdjson::ondemand::value items) {
                                for (auto entry : array_of(items)) {
                                  simdjson::ondemand::object item = object_of(value_of(entry));
-                                 const ItemView v = detail::item_view(item, spec);
+                                 const backend::ItemView v = detail::item_view(item, spec);
                                  index_of(v, [&](std::size_t i) { visit(i, v); });
                                }
                              });
@@ -174,7 +178,7 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const ItemKey>
               fail_parse(error);
             for (auto entry : array_of(key_list)) {
               simdjson::ondemand::object key = object_of(value_of(entry));
-              const ItemView v = detail::key_view(key, spec);
+              const backend::ItemView v = detail::key_view(key, spec);
               index_of(v, [&](std::size_t i) { unprocessed.push_back(i); });
             }
           });
@@ -182,13 +186,13 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const ItemKey>
   });
 }
 
-inline QueryOutcome Backend::Impl::query(TableHandle table, const RawQuery& query,
-                                         ItemVisitor visit) {
-  const TableSpec& spec = table.spec();
+inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backend::RawQuery& query,
+                                                  backend::ItemVisitor visit) {
+  const backend::TableSpec& spec = table.spec();
   detail::ReadRequest request = detail::query(spec, query);
   const TableIndex* index = query.index.empty() ? nullptr : spec.find_index(query.index);
   Lease x = send("Query", std::move(request.body), spec, std::nullopt, "query");
-  QueryOutcome outcome;
+  backend::QueryOutcome outcome;
   read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
             [&](simdjson::ondemand::object& key) {
               const detail::LastKey last = detail::last_key(key, spec, index);
@@ -203,11 +207,12 @@ inline QueryOutcome Backend::Impl::query(TableHandle table, const RawQuery& quer
   return outcome;
 }
 
-inline ScanOutcome Backend::Impl::scan(TableHandle table, const RawScan& scan, ItemVisitor visit) {
-  const TableSpec& spec = table.spec();
+inline backend::ScanOutcome Backend::Impl::scan(TableHandle table, const backend::RawScan& scan,
+                                                backend::ItemVisitor visit) {
+  const backend::TableSpec& spec = table.spec();
   detail::ReadRequest request = detail::scan(spec, scan);
   Lease x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
-  ScanOutcome outcome;
+  backend::ScanOutcome outcome;
   read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
             [&](simdjson::ondemand::object& key) {
               const detail::LastKey last = detail::last_key(key, spec, nullptr);

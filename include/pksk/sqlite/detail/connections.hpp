@@ -44,7 +44,7 @@ struct CachedStatement {
 // What a table handle refers to, shared by every thread: the spec, immutable once opened, at a
 // stable address owned by the Backend's shared state.
 struct TableState {
-  TableSpec spec;
+  backend::TableSpec spec;
   const std::string& name = spec.name;
   std::size_t index = 0;        // where this table's statements are in each connection
   const void* owner = nullptr;  // the Backend's shared state, to refuse a foreign handle

@@ -56,9 +56,9 @@ class RowFilter {
  public:
   // A conjunct `type = "T"` (how an entity's condition is scoped to its items) is checked on
   // the type column first: an item of another type is rejected without reading its body.
-  RowFilter(const Condition& condition, const TableSpec& spec) : spec_(spec) {
-    if (condition.op == Condition::Op::all) {
-      for (const Condition& child : condition.children) add_part(child);
+  RowFilter(const backend::Condition& condition, const backend::TableSpec& spec) : spec_(spec) {
+    if (condition.op == backend::Condition::Op::all) {
+      for (const backend::Condition& child : condition.children) add_part(child);
     } else {
       add_part(condition);
     }
@@ -66,7 +66,7 @@ class RowFilter {
   }
 
   // Whether the row passes; throws DecodeError if its body is not a JSON object.
-  bool operator()(const ItemView& row) {
+  bool operator()(const backend::ItemView& row) {
     if (type_ && row.type != *type_) return false;
     if (parts_.empty()) return true;
     if (!comparisons_.empty()) {
@@ -86,18 +86,19 @@ class RowFilter {
           {spec_.type_attribute, AttributeValue::from_string(std::string(row.type))});
     }
     if (!body_names_.empty()) read_body(row);
-    for (const Condition* part : parts_) {
+    for (const backend::Condition* part : parts_) {
       if (!evaluate(*part, item_)) return false;
     }
     return true;
   }
 
  private:
-  void add_part(const Condition& c) {
-    if (c.op == Condition::Op::eq && c.operands.size() == 2 &&
-        c.operands[0].kind == Operand::Kind::path && c.operands[0].path.steps.size() == 1 &&
+  void add_part(const backend::Condition& c) {
+    if (c.op == backend::Condition::Op::eq && c.operands.size() == 2 &&
+        c.operands[0].kind == backend::Operand::Kind::path &&
+        c.operands[0].path.steps.size() == 1 &&
         c.operands[0].path.steps[0].name == spec_.type_attribute &&
-        c.operands[1].kind == Operand::Kind::value &&
+        c.operands[1].kind == backend::Operand::Kind::value &&
         c.operands[1].value.kind == AttributeValue::Kind::string) {
       if (type_ && *type_ != c.operands[1].value.text) {
         parts_.push_back(&c);  // two types at once: let the evaluator say false
@@ -111,9 +112,9 @@ class RowFilter {
     collect(c);
   }
 
-  void collect(const Condition& c) {
-    for (const Operand& o : c.operands) {
-      if (o.kind == Operand::Kind::value || o.path.steps.empty()) continue;
+  void collect(const backend::Condition& c) {
+    for (const backend::Operand& o : c.operands) {
+      if (o.kind == backend::Operand::Kind::value || o.path.steps.empty()) continue;
       const std::string& name = o.path.steps.front().name;
       if (name == spec_.pk_attribute) {
         needs_pk_ = true;
@@ -127,13 +128,13 @@ class RowFilter {
         if (!known) body_names_.push_back(name);
       }
     }
-    for (const Condition& child : c.children) collect(child);
+    for (const backend::Condition& child : c.children) collect(child);
   }
 
   // Hands each top-level member of the row's body to on_member(key, value) until it returns
   // false; throws DecodeError naming the item if the body is not a JSON object.
   template <class OnMember>
-  void for_each_member(const ItemView& row, OnMember&& on_member) {
+  void for_each_member(const backend::ItemView& row, OnMember&& on_member) {
     thread_local simdjson::ondemand::parser parser;
     thread_local PaddedBuffer buffer;
     try {
@@ -160,7 +161,7 @@ class RowFilter {
     }
   }
 
-  void read_body(const ItemView& row) {
+  void read_body(const backend::ItemView& row) {
     std::size_t found = 0;
     for_each_member(
         row, [&](simdjson::ondemand::raw_json_string key, simdjson::ondemand::value& value) {
@@ -183,7 +184,7 @@ class RowFilter {
   // `name op constant` with name a top-level attribute of the body.
   struct Comparison {
     std::string_view name;
-    Condition::Op op;
+    backend::Condition::Op op;
     AttributeValue::Kind kind;           // of the constant: number or string
     std::string_view constant;           // its text
     std::optional<PlainDecimal> number;  // a number constant, split once
@@ -191,8 +192,8 @@ class RowFilter {
     bool has_rounded = false;            // false when it is beyond a double's range
   };
 
-  static bool is_comparison(Condition::Op op) noexcept {
-    using Op = Condition::Op;
+  static bool is_comparison(backend::Condition::Op op) noexcept {
+    using Op = backend::Condition::Op;
     return op == Op::eq || op == Op::ne || op == Op::lt || op == Op::le || op == Op::gt ||
            op == Op::ge;
   }
@@ -200,14 +201,15 @@ class RowFilter {
   // Every conjunct (but the type, checked on its column) a comparison on the body, or none is
   // taken: a filter is evaluated one way or the other.
   void find_comparisons() {
-    for (const Condition* part : parts_) {
-      const Condition& c = *part;
-      const bool simple =
-          is_comparison(c.op) && c.operands.size() == 2 && c.children.empty() &&
-          c.operands[0].kind == Operand::Kind::path && c.operands[0].path.steps.size() == 1 &&
-          !c.operands[0].path.steps[0].is_index && c.operands[1].kind == Operand::Kind::value &&
-          (c.operands[1].value.kind == AttributeValue::Kind::number ||
-           c.operands[1].value.kind == AttributeValue::Kind::string);
+    for (const backend::Condition* part : parts_) {
+      const backend::Condition& c = *part;
+      const bool simple = is_comparison(c.op) && c.operands.size() == 2 && c.children.empty() &&
+                          c.operands[0].kind == backend::Operand::Kind::path &&
+                          c.operands[0].path.steps.size() == 1 &&
+                          !c.operands[0].path.steps[0].is_index &&
+                          c.operands[1].kind == backend::Operand::Kind::value &&
+                          (c.operands[1].value.kind == AttributeValue::Kind::number ||
+                           c.operands[1].value.kind == AttributeValue::Kind::string);
       const std::string& name = simple ? c.operands[0].path.steps[0].name : spec_.pk_attribute;
       if (!simple || name == spec_.pk_attribute || name == spec_.sk_attribute ||
           name == spec_.type_attribute) {
@@ -234,7 +236,7 @@ class RowFilter {
 
   // The comparison of a value with the constant, as evaluate() would find it.
   static Verdict judge(const Comparison& c, simdjson::ondemand::value& value) {
-    using Op = Condition::Op;
+    using Op = backend::Condition::Op;
     using simdjson::ondemand::json_type;
     json_type type;
     if (auto error = value.type().get(type)) throw_invalid_json(error);
@@ -287,7 +289,7 @@ class RowFilter {
     return holds ? Verdict::holds : Verdict::fails;
   }
 
-  Verdict compare_in_place(const ItemView& row) {
+  Verdict compare_in_place(const backend::ItemView& row) {
     if (comparisons_.size() == 1) return compare_one_in_place(row);
     std::fill(seen_.begin(), seen_.end(), false);
     std::size_t found = 0;
@@ -318,16 +320,16 @@ class RowFilter {
     if (verdict != Verdict::holds) return verdict;
     // Absent attributes: = and the orderings are false, <> is true.
     for (std::size_t i = 0; i < comparisons_.size(); ++i) {
-      if (!seen_[i] && comparisons_[i].op != Condition::Op::ne) return Verdict::fails;
+      if (!seen_[i] && comparisons_[i].op != backend::Condition::Op::ne) return Verdict::fails;
     }
     return Verdict::holds;
   }
 
   // The common filter, one comparison: no bookkeeping of which members were seen.
-  Verdict compare_one_in_place(const ItemView& row) {
+  Verdict compare_one_in_place(const backend::ItemView& row) {
     const Comparison& c = comparisons_.front();
     // Absent attribute: = and the orderings are false, <> is true.
-    Verdict verdict = c.op == Condition::Op::ne ? Verdict::holds : Verdict::fails;
+    Verdict verdict = c.op == backend::Condition::Op::ne ? Verdict::holds : Verdict::fails;
     for_each_member(
         row, [&](simdjson::ondemand::raw_json_string key, simdjson::ondemand::value& value) {
           if (!key.unsafe_is_equal(c.name)) return true;
@@ -337,9 +339,9 @@ class RowFilter {
     return verdict;
   }
 
-  const TableSpec& spec_;
-  std::optional<std::string_view> type_;  // the type every passing item has
-  std::vector<const Condition*> parts_;   // the other conjuncts, all to hold
+  const backend::TableSpec& spec_;
+  std::optional<std::string_view> type_;          // the type every passing item has
+  std::vector<const backend::Condition*> parts_;  // the other conjuncts, all to hold
   bool needs_pk_ = false;
   bool needs_sk_ = false;
   bool needs_type_ = false;

@@ -126,7 +126,7 @@ inline std::string_view column_view(sqlite3_stmt* stmt, int column) noexcept {
   return text != nullptr ? std::string_view(text, size) : std::string_view();
 }
 
-// Column `column` of the row in hand, from a statement passed as an ItemView's key_source:
+// Column `column` of the row in hand, from a statement passed as a backend::ItemView's key_source:
 // how a row's key is read when someone asks for it.
 template <int column>
 std::string_view key_column(const void* stmt) noexcept {

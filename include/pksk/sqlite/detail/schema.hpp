@@ -54,7 +54,7 @@ inline TableInfo table_info(sqlite3* db, std::string_view table) {
 }
 
 // Every difference from the schema pksk creates, one per line; empty when the table matches.
-inline std::vector<std::string> schema_differences(sqlite3* db, const TableSpec& spec,
+inline std::vector<std::string> schema_differences(sqlite3* db, const backend::TableSpec& spec,
                                                    const TableInfo& info) {
   const std::string_view table = spec.name;
   std::vector<std::string> diffs;
@@ -160,7 +160,7 @@ inline std::vector<std::string> schema_differences(sqlite3* db, const TableSpec&
 }
 
 // The index key columns the table does not have yet: those of indexes added since it was made.
-inline std::vector<std::string> missing_index_columns(sqlite3* db, const TableSpec& spec) {
+inline std::vector<std::string> missing_index_columns(sqlite3* db, const backend::TableSpec& spec) {
   std::vector<std::string> missing;
   for (const TableIndex& index : spec.indexes) {
     missing.push_back(index.pk_attribute);
@@ -177,7 +177,7 @@ inline std::vector<std::string> missing_index_columns(sqlite3* db, const TableSp
 
 // The spec's indexes the file lacks (their SQLite index, named "<table>:<index>"), and a
 // difference for each one that exists with other columns than pksk gives it, in order.
-inline std::vector<const TableIndex*> missing_indexes(sqlite3* db, const TableSpec& spec,
+inline std::vector<const TableIndex*> missing_indexes(sqlite3* db, const backend::TableSpec& spec,
                                                       std::vector<std::string>& diffs) {
   std::vector<const TableIndex*> missing;
   for (const TableIndex& index : spec.indexes) {

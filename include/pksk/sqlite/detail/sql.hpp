@@ -63,7 +63,7 @@ struct Columns {
 
 // Key attribute names become column names: plain identifiers, distinct (SQLite compares column
 // names without case) and none of the backend's own columns.
-inline void validate_attribute_names(const TableSpec& spec) {
+inline void validate_attribute_names(const backend::TableSpec& spec) {
   const std::string_view names[] = {spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
   const char* roles[] = {"partition-key", "sort-key", "type"};
   for (std::size_t i = 0; i < 3; ++i) {
@@ -117,7 +117,7 @@ inline std::string quoted_identifier(std::string_view identifier) {
   return out;
 }
 
-inline Columns columns_of(const TableSpec& spec) {
+inline Columns columns_of(const backend::TableSpec& spec) {
   return {quoted_identifier(spec.pk_attribute), quoted_identifier(spec.sk_attribute),
           quoted_identifier(spec.type_attribute)};
 }
@@ -133,7 +133,7 @@ inline std::string create_metadata_sql() {
 
 inline std::string index_column_sql(std::string_view attribute);
 
-inline std::string index_columns_sql(const TableSpec& spec) {
+inline std::string index_columns_sql(const backend::TableSpec& spec) {
   std::string out;
   for (const TableIndex& index : spec.indexes) {
     out += index_column_sql(index.pk_attribute) + ", ";
@@ -146,7 +146,7 @@ inline std::string index_columns_sql(const TableSpec& spec) {
 // DynamoDB's order for string keys; WITHOUT ROWID makes the primary key the table's B-tree, so
 // a partition is one contiguous range read in sort-key order. `size` is the item's DynamoDB
 // size, which ends 1 MB pages without measuring items again.
-inline std::string create_table_sql(const TableSpec& spec, bool if_not_exists = false) {
+inline std::string create_table_sql(const backend::TableSpec& spec, bool if_not_exists = false) {
   const Columns c = columns_of(spec);
   return std::string(if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ") +
          quoted_identifier(spec.name) + " (" + c.pk + " TEXT NOT NULL, " + c.sk +
@@ -165,13 +165,14 @@ inline std::string index_column_sql(std::string_view attribute) {
          std::string(attribute) + "')) VIRTUAL";
 }
 
-inline std::string add_index_column_sql(const TableSpec& spec, std::string_view attribute) {
+inline std::string add_index_column_sql(const backend::TableSpec& spec,
+                                        std::string_view attribute) {
   return "ALTER TABLE " + quoted_identifier(spec.name) + " ADD COLUMN " +
          index_column_sql(attribute);
 }
 
 // The SQLite index's name: "<table>:<index>", which no other pair of plain names can spell.
-inline std::string index_name_of(const TableSpec& spec, const TableIndex& index) {
+inline std::string index_name_of(const backend::TableSpec& spec, const TableIndex& index) {
   return spec.name + ":" + index.name;
 }
 
@@ -179,7 +180,7 @@ inline std::string index_name_of(const TableSpec& spec, const TableIndex& index)
 // though a WITHOUT ROWID table's index entries end with them anyway: so declared, the planner
 // knows that entries sharing an index key are in (pk, sk) order, the order an index query pages
 // in, and sorts nothing.
-inline std::string create_index_sql(const TableSpec& spec, const TableIndex& index) {
+inline std::string create_index_sql(const backend::TableSpec& spec, const TableIndex& index) {
   const Columns c = columns_of(spec);
   const std::string ipk = quoted_identifier(index.pk_attribute);
   const std::string isk = quoted_identifier(index.sk_attribute);
@@ -188,19 +189,19 @@ inline std::string create_index_sql(const TableSpec& spec, const TableIndex& ind
          ") WHERE " + ipk + " IS NOT NULL AND " + isk + " IS NOT NULL";
 }
 
-inline std::string put_sql(const TableSpec& spec) {
+inline std::string put_sql(const backend::TableSpec& spec) {
   const Columns c = columns_of(spec);
   return "INSERT OR REPLACE INTO " + quoted_identifier(spec.name) + " (" + c.pk + ", " + c.sk +
          ", " + c.type + ", body, size) VALUES (?1, ?2, ?3, ?4, ?5)";
 }
 
-inline std::string get_sql(const TableSpec& spec) {
+inline std::string get_sql(const backend::TableSpec& spec) {
   const Columns c = columns_of(spec);
   return "SELECT " + c.type + ", body, size FROM " + quoted_identifier(spec.name) + " WHERE " +
          c.pk + " = ?1 AND " + c.sk + " = ?2";
 }
 
-inline std::string erase_sql(const TableSpec& spec) {
+inline std::string erase_sql(const backend::TableSpec& spec) {
   const Columns c = columns_of(spec);
   return "DELETE FROM " + quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1 AND " + c.sk +
          " = ?2";
@@ -276,8 +277,8 @@ inline void append_range(std::string& sql, const std::string& sk, RangeShape sha
 // Parameters: ?1 pk, ?2 the operand (or lower bound), ?3 the upper bound, ?4 the exclusive
 // start. pk is not selected: the caller's pk is byte-equal to it. Unsized, the size column is
 // left out too (a page reads it only once it could reach its byte budget).
-inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forward, bool has_start,
-                             bool sized = true) {
+inline std::string query_sql(const backend::TableSpec& spec, RangeShape shape, bool forward,
+                             bool has_start, bool sized = true) {
   const Columns c = columns_of(spec);
   const std::string& sk = c.sk;
   std::string sql = "SELECT " + sk + ", " + c.type +
@@ -291,7 +292,7 @@ inline std::string query_sql(const TableSpec& spec, RangeShape shape, bool forwa
 
 // The summed size of the rows query_sql's statement of the same shape has read up to and
 // including sort key ?5: its WHERE clause, bounded by ?5 in the direction of reading.
-inline std::string read_size_sql(const TableSpec& spec, RangeShape shape, bool forward,
+inline std::string read_size_sql(const backend::TableSpec& spec, RangeShape shape, bool forward,
                                  bool has_start) {
   const Columns c = columns_of(spec);
   const std::string& sk = c.sk;
@@ -307,8 +308,8 @@ inline std::string read_size_sql(const TableSpec& spec, RangeShape shape, bool f
 // exclusive start (index sk, table pk, table sk; ?4 unused with eq). Items sharing an index key
 // come in table-key order, so a page ends, and the next resumes, at one exact item. The table's
 // keys are selected since they are not the caller's, and the index sk for the cursor.
-inline std::string index_query_sql(const TableSpec& spec, const TableIndex& index, RangeShape shape,
-                                   bool forward, bool has_start) {
+inline std::string index_query_sql(const backend::TableSpec& spec, const TableIndex& index,
+                                   RangeShape shape, bool forward, bool has_start) {
   const Columns c = columns_of(spec);
   const std::string ipk = quoted_identifier(index.pk_attribute);
   const std::string sk = quoted_identifier(index.sk_attribute);
@@ -332,7 +333,7 @@ inline std::string index_query_sql(const TableSpec& spec, const TableIndex& inde
 
 // An item's index sort key, which only a page's cursor needs: selected with every row, it
 // would cost each row a column.
-inline std::string index_sort_key_sql(const TableSpec& spec, const TableIndex& index) {
+inline std::string index_sort_key_sql(const backend::TableSpec& spec, const TableIndex& index) {
   const Columns c = columns_of(spec);
   return "SELECT " + quoted_identifier(index.sk_attribute) + " FROM " +
          quoted_identifier(spec.name) + " WHERE " + c.pk + " = ?1 AND " + c.sk + " = ?2";
@@ -340,7 +341,7 @@ inline std::string index_sort_key_sql(const TableSpec& spec, const TableIndex& i
 
 // A scan in primary-key order, the order its pages resume in; ?1 ?2 the exclusive start key
 // (a row value, which SQLite reads as a range of the primary key's B-tree).
-inline std::string scan_sql(const TableSpec& spec, bool has_start) {
+inline std::string scan_sql(const backend::TableSpec& spec, bool has_start) {
   const Columns c = columns_of(spec);
   std::string sql = "SELECT " + c.pk + ", " + c.sk + ", " + c.type + ", body, size FROM " +
                     quoted_identifier(spec.name);

@@ -23,7 +23,7 @@ namespace pksk::sqlite {
 PKSK_DECL const std::string& Backend::TableHandle::name() const {
   return state().spec.name;
 }
-PKSK_DECL const TableSpec& Backend::TableHandle::spec() const {
+PKSK_DECL const backend::TableSpec& Backend::TableHandle::spec() const {
   return state().spec;
 }
 PKSK_DECL const detail::TableState& Backend::TableHandle::state() const {
@@ -45,36 +45,41 @@ PKSK_DECL ::sqlite3* Backend::native_handle() const {
   return Impl{shared_}.connection().conn.db();
 }
 
-PKSK_DECL Backend::TableHandle Backend::open_table(const TableSpec& spec) {
+PKSK_DECL Backend::TableHandle Backend::open_table(const backend::TableSpec& spec) {
   return Impl{shared_}.open_table(spec);
 }
-PKSK_DECL bool Backend::get(TableHandle table, ItemKey key, ItemVisitor visit) {
+PKSK_DECL bool Backend::get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit) {
   return Impl{shared_}.get(table, key, visit);
 }
-PKSK_DECL void Backend::put(TableHandle table, const PutRequest& request) {
+PKSK_DECL void Backend::put(TableHandle table, const backend::PutRequest& request) {
   Impl{shared_}.put(table, request);
 }
-PKSK_DECL void Backend::update(TableHandle table, const UpdateRequest& request, ItemVisitor visit) {
+PKSK_DECL void Backend::update(TableHandle table, const backend::UpdateRequest& request,
+                               backend::ItemVisitor visit) {
   Impl{shared_}.update(table, request, visit);
 }
-PKSK_DECL bool Backend::erase(TableHandle table, const EraseRequest& request) {
+PKSK_DECL bool Backend::erase(TableHandle table, const backend::EraseRequest& request) {
   return Impl{shared_}.erase(table, request);
 }
-PKSK_DECL void Backend::transact(TableHandle table, std::span<const WriteRequest> writes) {
+PKSK_DECL void Backend::transact(TableHandle table, std::span<const backend::WriteRequest> writes) {
   Impl{shared_}.transact(table, writes);
 }
-PKSK_DECL void Backend::batch_write(TableHandle table, std::span<const WriteRequest> writes,
+PKSK_DECL void Backend::batch_write(TableHandle table,
+                                    std::span<const backend::WriteRequest> writes,
                                     std::vector<std::size_t>& unprocessed) {
   Impl{shared_}.batch_write(table, writes, unprocessed);
 }
-PKSK_DECL void Backend::batch_get(TableHandle table, std::span<const ItemKey> keys,
-                                  IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
+PKSK_DECL void Backend::batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                                  backend::IndexedItemVisitor visit,
+                                  std::vector<std::size_t>& unprocessed) {
   Impl{shared_}.batch_get(table, keys, visit, unprocessed);
 }
-PKSK_DECL QueryOutcome Backend::query(TableHandle table, const RawQuery& query, ItemVisitor visit) {
+PKSK_DECL backend::QueryOutcome Backend::query(TableHandle table, const backend::RawQuery& query,
+                                               backend::ItemVisitor visit) {
   return Impl{shared_}.query(table, query, visit);
 }
-PKSK_DECL ScanOutcome Backend::scan(TableHandle table, const RawScan& scan, ItemVisitor visit) {
+PKSK_DECL backend::ScanOutcome Backend::scan(TableHandle table, const backend::RawScan& scan,
+                                             backend::ItemVisitor visit) {
   return Impl{shared_}.scan(table, scan, visit);
 }
 

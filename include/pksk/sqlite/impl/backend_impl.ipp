@@ -70,8 +70,8 @@ struct Backend::Impl {
   std::string pragma(sqlite3* db, std::string_view sql) const;
 
   // schema.ipp: open_table, creating or checking tables and their indexes.
-  TableHandle open_table(const TableSpec& spec);
-  void add_indexes(detail::ConnectionState& conn, const TableSpec& spec) const;
+  TableHandle open_table(const backend::TableSpec& spec);
+  void add_indexes(detail::ConnectionState& conn, const backend::TableSpec& spec) const;
 
   // statements.ipp: a call's prepared statements, binding, the key limits.
   // A statement's SQL and the operation its preparation's error names.
@@ -82,12 +82,14 @@ struct Backend::Impl {
   template <class Text>
   static detail::CachedStatement& prepared(Call& k, detail::CachedStatement& cached, Text&& text);
   static sqlite3_stmt* statement(Call& k, detail::CachedStatement& cached,
-                                 std::string (*sql)(const TableSpec&), std::string_view what);
+                                 std::string (*sql)(const backend::TableSpec&),
+                                 std::string_view what);
   static int step_write(Call& k, sqlite3_stmt* s);
-  static std::string key_text(ItemKey key);
+  static std::string key_text(backend::ItemKey key);
   // The key limits of backend/emulation.hpp, named for this backend and table.
-  static void check_key(const detail::TableState& t, std::string_view operation, ItemKey key);
-  static void check_query_key(const detail::TableState& t, const RawQuery& query);
+  static void check_key(const detail::TableState& t, std::string_view operation,
+                        backend::ItemKey key);
+  static void check_query_key(const detail::TableState& t, const backend::RawQuery& query);
   static std::string key_operation(std::string_view operation, std::string_view pk,
                                    std::optional<std::string_view> sk);
   static void bind(Call& k, sqlite3_stmt* s, int index, std::string_view text,
@@ -95,22 +97,26 @@ struct Backend::Impl {
                    std::optional<std::string_view> sk);
 
   // reads.ipp: get, batch_get, query and scan, with DynamoDB's paging.
-  bool get(TableHandle table, ItemKey key, ItemVisitor visit);
-  void batch_get(TableHandle table, std::span<const ItemKey> keys, IndexedItemVisitor visit,
-                 std::vector<std::size_t>& unprocessed);
-  QueryOutcome query(TableHandle table, const RawQuery& query, ItemVisitor visit);
-  ScanOutcome scan(TableHandle table, const RawScan& scan, ItemVisitor visit);
-  bool read_item(Call& k, ItemKey key, std::string_view operation, ItemVisitor visit);
+  bool get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit);
+  void batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                 backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
+  backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
+                              backend::ItemVisitor visit);
+  backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,
+                            backend::ItemVisitor visit);
+  bool read_item(Call& k, backend::ItemKey key, std::string_view operation,
+                 backend::ItemVisitor visit);
   static detail::CachedStatement& query_statement(Call& k, detail::RangeShape shape, bool forward,
                                                   bool has_start, bool sized);
   static detail::CachedStatement& read_size_statement(Call& k, detail::RangeShape shape,
                                                       bool forward, bool has_start);
   template <class ReadSize, class SizedAfter>
-  QueryOutcome read_table_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
-                               detail::RowFilter* filter, ItemVisitor visit, ReadSize& read_size,
-                               SizedAfter& sized_after);
-  QueryOutcome read_index_page(Call& k, const TableIndex& index, sqlite3_stmt* s,
-                               const RawQuery& query, detail::RowFilter* filter, ItemVisitor visit);
+  backend::QueryOutcome read_table_page(Call& k, sqlite3_stmt* s, const backend::RawQuery& query,
+                                        detail::RowFilter* filter, backend::ItemVisitor visit,
+                                        ReadSize& read_size, SizedAfter& sized_after);
+  backend::QueryOutcome read_index_page(Call& k, const TableIndex& index, sqlite3_stmt* s,
+                                        const backend::RawQuery& query, detail::RowFilter* filter,
+                                        backend::ItemVisitor visit);
   static detail::CachedStatement& index_query_statement(Call& k, const TableIndex& index,
                                                         std::size_t variant,
                                                         detail::RangeShape shape, bool forward,
@@ -121,38 +127,40 @@ struct Backend::Impl {
                                        std::string_view sk);
 
   // writes.ipp: put, update and erase, their conditions, an update's new item.
-  void put(TableHandle table, const PutRequest& request);
-  void update(TableHandle table, const UpdateRequest& request, ItemVisitor visit);
-  bool erase(TableHandle table, const EraseRequest& request);
-  void insert(Call& k, const ItemView& item);
-  bool remove(Call& k, ItemKey key);
-  std::optional<AttributeValue> load(Call& k, ItemKey key);
+  void put(TableHandle table, const backend::PutRequest& request);
+  void update(TableHandle table, const backend::UpdateRequest& request, backend::ItemVisitor visit);
+  bool erase(TableHandle table, const backend::EraseRequest& request);
+  void insert(Call& k, const backend::ItemView& item);
+  bool remove(Call& k, backend::ItemKey key);
+  std::optional<AttributeValue> load(Call& k, backend::ItemKey key);
   static const AttributeValue& no_item();
-  void require(const detail::TableState& t, std::string_view operation, ItemKey key,
-               const Condition& condition, const std::optional<AttributeValue>& item) const;
-  void require(const detail::TableState& t, std::string_view operation, ItemKey key,
-               const Condition& condition, const AttributeValue* item) const;
+  void require(const detail::TableState& t, std::string_view operation, backend::ItemKey key,
+               const backend::Condition& condition,
+               const std::optional<AttributeValue>& item) const;
+  void require(const detail::TableState& t, std::string_view operation, backend::ItemKey key,
+               const backend::Condition& condition, const AttributeValue* item) const;
   // An item as the backend writes it: owns the text its view points into.
   struct Stored {
     std::string pk, sk, type, body;
     std::size_t size = 0;
-    ItemView view() const { return {pk, sk, type, body, size}; }
+    backend::ItemView view() const { return {pk, sk, type, body, size}; }
   };
-  static void add_names(const Condition& condition, std::vector<std::string_view>& names);
-  static bool presence_only(const UpdateAction& action) noexcept;
+  static void add_names(const backend::Condition& condition, std::vector<std::string_view>& names);
+  static bool presence_only(const backend::UpdateAction& action) noexcept;
   template <class AlreadyApplied>
-  static void apply_actions(const detail::TableState& t, const UpdateRequest& request,
+  static void apply_actions(const detail::TableState& t, const backend::UpdateRequest& request,
                             AttributeValue& item, AlreadyApplied&& already_applied);
-  static void apply_actions(const detail::TableState& t, const UpdateRequest& request,
+  static void apply_actions(const detail::TableState& t, const backend::UpdateRequest& request,
                             AttributeValue& item);
-  Stored updated(const detail::TableState& t, const UpdateRequest& request,
+  Stored updated(const detail::TableState& t, const backend::UpdateRequest& request,
                  std::optional<AttributeValue> current) const;
   [[noreturn, gnu::cold]] static void throw_not_an_object(const detail::TableState& t,
-                                                          const ItemKey& key, const DecodeError& e);
+                                                          const backend::ItemKey& key,
+                                                          const DecodeError& e);
 
   // transactions.ipp: transact and batch_write, several writes in one transaction.
-  void transact(TableHandle table, std::span<const WriteRequest> writes);
-  void batch_write(TableHandle table, std::span<const WriteRequest> writes,
+  void transact(TableHandle table, std::span<const backend::WriteRequest> writes);
+  void batch_write(TableHandle table, std::span<const backend::WriteRequest> writes,
                    std::vector<std::size_t>& unprocessed);
   [[noreturn]] static void throw_canceled(const detail::TableState& t,
                                           std::vector<CancellationReason> reasons);

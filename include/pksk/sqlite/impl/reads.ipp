@@ -9,25 +9,26 @@
 
 namespace pksk::sqlite {
 
-inline bool Backend::Impl::get(TableHandle table, ItemKey key, ItemVisitor visit) {
+inline bool Backend::Impl::get(TableHandle table, backend::ItemKey key,
+                               backend::ItemVisitor visit) {
   Call k = enter(table);
   check_key(k.t, "get", key);
   return read_item(k, key, "get", visit);
 }
 
-inline void Backend::Impl::batch_get(TableHandle table, std::span<const ItemKey> keys,
-                                     IndexedItemVisitor visit,
+inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                                     backend::IndexedItemVisitor visit,
                                      std::vector<std::size_t>& unprocessed) {
   Call k = enter(table);
   unprocessed.clear();
-  for (const ItemKey& key : keys) check_key(k.t, "batch get", key);
+  for (const backend::ItemKey& key : keys) check_key(k.t, "batch get", key);
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    read_item(k, keys[i], "batch get", [&](const ItemView& item) { visit(i, item); });
+    read_item(k, keys[i], "batch get", [&](const backend::ItemView& item) { visit(i, item); });
   }
 }
 
-inline QueryOutcome Backend::Impl::query(TableHandle table, const RawQuery& query,
-                                         ItemVisitor visit) {
+inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backend::RawQuery& query,
+                                                  backend::ItemVisitor visit) {
   using Op = KeyCondition::Op;
   Call k = enter(table);
 
@@ -150,7 +151,8 @@ inline QueryOutcome Backend::Impl::query(TableHandle table, const RawQuery& quer
   return read_index_page(k, *index, s, query, row_filter, visit);
 }
 
-inline ScanOutcome Backend::Impl::scan(TableHandle table, const RawScan& scan, ItemVisitor visit) {
+inline backend::ScanOutcome Backend::Impl::scan(TableHandle table, const backend::RawScan& scan,
+                                                backend::ItemVisitor visit) {
   Call k = enter(table);
   const detail::TableState& t = k.t;
   const std::size_t segments = scan.segments == 0 ? 1 : scan.segments;
@@ -176,7 +178,7 @@ inline ScanOutcome Backend::Impl::scan(TableHandle table, const RawScan& scan, I
   std::optional<detail::RowFilter> filter;
   if (scan.filter != nullptr) filter.emplace(*scan.filter, t.spec);
 
-  ScanOutcome outcome;
+  backend::ScanOutcome outcome;
   std::size_t bytes = 0;
   for (bool first = true;; first = false) {
     const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
@@ -184,9 +186,9 @@ inline ScanOutcome Backend::Impl::scan(TableHandle table, const RawScan& scan, I
     if (rc != SQLITE_ROW) detail::throw_failure(k.db(), rc, t.name, "scan");
     const std::string_view pk = detail::column_view(s, 0);
     if (segments > 1 && detail::segment_of(pk, segments) != scan.segment) continue;
-    const ItemView item{pk, detail::column_view(s, 1), detail::column_view(s, 2),
-                        detail::column_view(s, 3),
-                        static_cast<std::size_t>(sqlite3_column_int64(s, 4))};
+    const backend::ItemView item{pk, detail::column_view(s, 1), detail::column_view(s, 2),
+                                 detail::column_view(s, 3),
+                                 static_cast<std::size_t>(sqlite3_column_int64(s, 4))};
     ++outcome.evaluated;
     bytes += item.size;
     if (!filter || (*filter)(item)) visit(item);
@@ -202,8 +204,8 @@ inline ScanOutcome Backend::Impl::scan(TableHandle table, const RawScan& scan, I
   return outcome;
 }
 
-inline bool Backend::Impl::read_item(Call& k, ItemKey key, std::string_view operation,
-                                     ItemVisitor visit) {
+inline bool Backend::Impl::read_item(Call& k, backend::ItemKey key, std::string_view operation,
+                                     backend::ItemVisitor visit) {
   detail::StatementUse use(statement(k, k.st.get, &detail::get_sql, "get"), k.st.get.in_use,
                            k.t.name, operation);
   sqlite3_stmt* s = use.get();
@@ -213,8 +215,8 @@ inline bool Backend::Impl::read_item(Call& k, ItemKey key, std::string_view oper
   if (rc == SQLITE_DONE) return false;
   if (rc != SQLITE_ROW)
     detail::throw_failure(k.db(), rc, k.t.name, key_operation(operation, key.pk, key.sk));
-  visit(ItemView{key.pk, key.sk, detail::column_view(s, 0), detail::column_view(s, 1),
-                 static_cast<std::size_t>(sqlite3_column_int64(s, 2))});
+  visit(backend::ItemView{key.pk, key.sk, detail::column_view(s, 0), detail::column_view(s, 1),
+                          static_cast<std::size_t>(sqlite3_column_int64(s, 2))});
   return true;
 }
 
@@ -238,24 +240,24 @@ inline detail::CachedStatement& Backend::Impl::read_size_statement(Call& k,
 
 // The rows of a table query's page, with DynamoDB's paging; the statement selects (sk, type,
 // body), the pk being the caller's. Each column read is an SQLite call, so a row's sort key
-// is read only when someone asks for it (ItemView::sort_key). The size column, likewise, is
-// needed only by a page that reaches its byte budget. So each row adds an upper bound of its
+// is read only when someone asks for it (backend::ItemView::sort_key). The size column, likewise,
+// is needed only by a page that reaches its byte budget. So each row adds an upper bound of its
 // size (DynamoDB's measure of a JSON body is at most twice its length: a one-digit number in
 // a list, "[0]", is the worst; a sort key is at most 1,024 bytes), and while that sum stays
 // under the budget the page cannot have reached it. Once the bound reaches it, SQLite sums
 // the exact sizes of the rows read, this one included, and the page goes on with the
 // statement that selects the size column.
 template <class ReadSize, class SizedAfter>
-inline QueryOutcome Backend::Impl::read_table_page(Call& k, sqlite3_stmt* s, const RawQuery& query,
-                                                   detail::RowFilter* filter, ItemVisitor visit,
-                                                   ReadSize& read_size, SizedAfter& sized_after) {
-  QueryOutcome outcome;
+inline backend::QueryOutcome Backend::Impl::read_table_page(
+    Call& k, sqlite3_stmt* s, const backend::RawQuery& query, detail::RowFilter* filter,
+    backend::ItemVisitor visit, ReadSize& read_size, SizedAfter& sized_after) {
+  backend::QueryOutcome outcome;
   std::size_t bytes = 0;
   bool sized = false;
   const std::size_t key_bytes = k.t.spec.pk_attribute.size() + k.t.spec.sk_attribute.size() +
                                 k.t.spec.type_attribute.size() + query.pk.size() +
                                 max_sort_key_size;
-  ItemView item{.pk = query.pk, .read_sk = detail::key_column<0>, .key_source = s};
+  backend::ItemView item{.pk = query.pk, .read_sk = detail::key_column<0>, .key_source = s};
   for (bool first = true;; first = false) {
     const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
     if (rc == SQLITE_DONE) break;
@@ -296,12 +298,14 @@ inline QueryOutcome Backend::Impl::read_table_page(Call& k, sqlite3_stmt* s, con
 // The rows of an index query's page, with DynamoDB's paging: (pk, sk, type, body, size).
 // As in a table query, a row's key is read only when someone asks for it, and the index sort
 // key, which only the cursor needs, is looked up for the page's last row.
-inline QueryOutcome Backend::Impl::read_index_page(Call& k, const TableIndex& index,
-                                                   sqlite3_stmt* s, const RawQuery& query,
-                                                   detail::RowFilter* filter, ItemVisitor visit) {
-  QueryOutcome outcome;
+inline backend::QueryOutcome Backend::Impl::read_index_page(Call& k, const TableIndex& index,
+                                                            sqlite3_stmt* s,
+                                                            const backend::RawQuery& query,
+                                                            detail::RowFilter* filter,
+                                                            backend::ItemVisitor visit) {
+  backend::QueryOutcome outcome;
   std::size_t bytes = 0;
-  ItemView item{
+  backend::ItemView item{
       .read_pk = detail::key_column<0>, .read_sk = detail::key_column<1>, .key_source = s};
   for (bool first = true;; first = false) {
     const int rc = first ? k.c.step_first(s) : sqlite3_step(s);

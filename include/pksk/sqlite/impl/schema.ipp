@@ -7,7 +7,7 @@
 
 namespace pksk::sqlite {
 
-inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
+inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHandle {
   detail::validate_table_name(spec.name);
   detail::validate_attribute_names(spec);
   Lease lease = connection();
@@ -65,7 +65,8 @@ inline auto Backend::Impl::open_table(const TableSpec& spec) -> TableHandle {
 // Creates the spec's indexes the table does not have yet: their key columns (generated from
 // the body, so that items written from now on are indexed) and the partial SQLite index. The
 // items already stored lack the index key attributes until Table::backfill_index writes them.
-inline void Backend::Impl::add_indexes(detail::ConnectionState& conn, const TableSpec& spec) const {
+inline void Backend::Impl::add_indexes(detail::ConnectionState& conn,
+                                       const backend::TableSpec& spec) const {
   if (spec.indexes.empty()) return;
   sqlite3* db = conn.db();
   const auto complete = [&] {

@@ -22,7 +22,7 @@ inline detail::CachedStatement& Backend::Impl::prepared(Call& k, detail::CachedS
 
 // put, erase and get: one statement each, of the table's spec alone.
 inline sqlite3_stmt* Backend::Impl::statement(Call& k, detail::CachedStatement& cached,
-                                              std::string (*sql)(const TableSpec&),
+                                              std::string (*sql)(const backend::TableSpec&),
                                               std::string_view what) {
   return prepared(k, cached,
                   [&] {
@@ -37,19 +37,20 @@ inline int Backend::Impl::step_write(Call& k, sqlite3_stmt* s) {
   return sqlite3_get_autocommit(k.db()) != 0 ? k.c.step_first(s) : sqlite3_step(s);
 }
 
-inline std::string Backend::Impl::key_text(ItemKey key) {
+inline std::string Backend::Impl::key_text(backend::ItemKey key) {
   return pksk::detail::key_text(key);
 }
 
 // Table never makes a key DynamoDB would refuse, but the raw API takes any, and the page
 // budget of a query counts on the sort key's limit.
 inline void Backend::Impl::check_key(const detail::TableState& t, std::string_view operation,
-                                     ItemKey key) {
-  emulation::check_item_key(backend_name, t.name, operation, key);
+                                     backend::ItemKey key) {
+  backend::emulation::check_item_key(backend_name, t.name, operation, key);
 }
 
-inline void Backend::Impl::check_query_key(const detail::TableState& t, const RawQuery& query) {
-  emulation::check_query_key(backend_name, t.name, query);
+inline void Backend::Impl::check_query_key(const detail::TableState& t,
+                                           const backend::RawQuery& query) {
+  backend::emulation::check_query_key(backend_name, t.name, query);
 }
 
 inline std::string Backend::Impl::key_operation(std::string_view operation, std::string_view pk,

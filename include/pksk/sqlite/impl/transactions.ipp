@@ -7,9 +7,10 @@
 
 namespace pksk::sqlite {
 
-inline void Backend::Impl::transact(TableHandle table, std::span<const WriteRequest> writes) {
+inline void Backend::Impl::transact(TableHandle table,
+                                    std::span<const backend::WriteRequest> writes) {
   Call k = enter(table);
-  for (const WriteRequest& write : writes) check_key(k.t, "transaction", key_of(write));
+  for (const backend::WriteRequest& write : writes) check_key(k.t, "transaction", key_of(write));
   detail::WriteTransaction transaction(k.c, k.t.name, "transaction");
   std::vector<std::optional<AttributeValue>> items(writes.size());
   std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
@@ -17,8 +18,9 @@ inline void Backend::Impl::transact(TableHandle table, std::span<const WriteRequ
   for (std::size_t i = 0; i < writes.size(); ++i) {
     // The stored item is read for a condition to judge and for an update to apply to; an
     // unconditional put or erase does not look at it, as put and erase alone do not.
-    const Condition* condition = condition_of(writes[i]);
-    if (condition == nullptr && !std::holds_alternative<UpdateRequest>(writes[i])) continue;
+    const backend::Condition* condition = condition_of(writes[i]);
+    if (condition == nullptr && !std::holds_alternative<backend::UpdateRequest>(writes[i]))
+      continue;
     items[i] = load(k, key_of(writes[i]));
     if (condition != nullptr && !evaluate(*condition, items[i] ? *items[i] : no_item())) {
       reasons[i] = CancellationReason::condition_failed;
@@ -27,9 +29,9 @@ inline void Backend::Impl::transact(TableHandle table, std::span<const WriteRequ
   }
   if (canceled) throw_canceled(k.t, reasons);
   for (std::size_t i = 0; i < writes.size(); ++i) {
-    if (const auto* put = std::get_if<PutRequest>(&writes[i])) {
+    if (const auto* put = std::get_if<backend::PutRequest>(&writes[i])) {
       insert(k, put->item);
-    } else if (const auto* update = std::get_if<UpdateRequest>(&writes[i])) {
+    } else if (const auto* update = std::get_if<backend::UpdateRequest>(&writes[i])) {
       try {
         const Stored stored = updated(k.t, *update, std::move(items[i]));
         insert(k, stored.view());
@@ -40,23 +42,24 @@ inline void Backend::Impl::transact(TableHandle table, std::span<const WriteRequ
         reasons[i] = CancellationReason::item_too_large;
         throw_canceled(k.t, reasons);
       }
-    } else if (const auto* erase = std::get_if<EraseRequest>(&writes[i])) {
+    } else if (const auto* erase = std::get_if<backend::EraseRequest>(&writes[i])) {
       remove(k, erase->key);
     }
   }
   transaction.commit();
 }
 
-inline void Backend::Impl::batch_write(TableHandle table, std::span<const WriteRequest> writes,
+inline void Backend::Impl::batch_write(TableHandle table,
+                                       std::span<const backend::WriteRequest> writes,
                                        std::vector<std::size_t>& unprocessed) {
   Call k = enter(table);
   unprocessed.clear();
-  for (const WriteRequest& write : writes) check_key(k.t, "batch write", key_of(write));
+  for (const backend::WriteRequest& write : writes) check_key(k.t, "batch write", key_of(write));
   detail::WriteTransaction transaction(k.c, k.t.name, "batch write");
-  for (const WriteRequest& write : writes) {
-    if (const auto* put = std::get_if<PutRequest>(&write)) {
+  for (const backend::WriteRequest& write : writes) {
+    if (const auto* put = std::get_if<backend::PutRequest>(&write)) {
       insert(k, put->item);
-    } else if (const auto* erase = std::get_if<EraseRequest>(&write)) {
+    } else if (const auto* erase = std::get_if<backend::EraseRequest>(&write)) {
       remove(k, erase->key);
     } else {
       throw ValidationError(detail::context(k.t.name, "batch write") +
@@ -68,7 +71,7 @@ inline void Backend::Impl::batch_write(TableHandle table, std::span<const WriteR
 
 inline void Backend::Impl::throw_canceled(const detail::TableState& t,
                                           std::vector<CancellationReason> reasons) {
-  throw emulation::transaction_canceled(backend_name, t.name, std::move(reasons));
+  throw backend::emulation::transaction_canceled(backend_name, t.name, std::move(reasons));
 }
 
 }  // namespace pksk::sqlite

@@ -11,7 +11,7 @@
 
 namespace pksk::sqlite {
 
-inline void Backend::Impl::put(TableHandle table, const PutRequest& request) {
+inline void Backend::Impl::put(TableHandle table, const backend::PutRequest& request) {
   Call k = enter(table);
   check_key(k.t, "put", {request.item.pk, request.item.sk});
   if (request.condition == nullptr) {
@@ -26,33 +26,34 @@ inline void Backend::Impl::put(TableHandle table, const PutRequest& request) {
   transaction.commit();
 }
 
-inline void Backend::Impl::update(TableHandle table, const UpdateRequest& request,
-                                  ItemVisitor visit) {
+inline void Backend::Impl::update(TableHandle table, const backend::UpdateRequest& request,
+                                  backend::ItemVisitor visit) {
   Call k = enter(table);
   const detail::TableState& t = k.t;
   check_key(t, "update", request.key);
   detail::WriteTransaction transaction(k.c, k.t.name, "update");
   // Per thread and reused: an update allocates for what it parses and writes, not for these.
   thread_local std::vector<std::string_view> names;
-  thread_local BodyPatch patch;
+  thread_local backend::BodyPatch patch;
   thread_local std::string body;
   names.clear();
-  for (const UpdateAction& action : request.actions) {
+  for (const backend::UpdateAction& action : request.actions) {
     if (!presence_only(action)) names.push_back(action.path.steps.front().name);
   }
   if (request.condition != nullptr) add_names(*request.condition, names);
 
   std::string stored_type;
   std::size_t stored_size = 0;
-  const bool found = read_item(k, request.key, "read for an update", [&](const ItemView& row) {
-    try {
-      patch.parse(row.body, names);
-    } catch (const DecodeError& e) {
-      throw_not_an_object(t, request.key, e);
-    }
-    stored_type = row.type;
-    stored_size = row.size;
-  });
+  const bool found =
+      read_item(k, request.key, "read for an update", [&](const backend::ItemView& row) {
+        try {
+          patch.parse(row.body, names);
+        } catch (const DecodeError& e) {
+          throw_not_an_object(t, request.key, e);
+        }
+        stored_type = row.type;
+        stored_size = row.size;
+      });
   if (!found) {
     std::optional<AttributeValue> none;
     if (request.condition != nullptr) require(t, "update", request.key, *request.condition, none);
@@ -76,7 +77,7 @@ inline void Backend::Impl::update(TableHandle table, const UpdateRequest& reques
     if (named(t.spec.type_attribute))
       item.assign(t.spec.type_attribute, AttributeValue::from_string(stored_type));
     if (request.condition != nullptr) require(t, "update", request.key, *request.condition, &item);
-    apply_actions(t, request, item, [&](const UpdateAction& action) {
+    apply_actions(t, request, item, [&](const backend::UpdateAction& action) {
       return presence_only(action) && patch.has_member(action.path.steps.front().name);
     });
     const auto is_column = [&](std::string_view name) {
@@ -90,17 +91,17 @@ inline void Backend::Impl::update(TableHandle table, const UpdateRequest& reques
     // The stored size counts the type's value; the type written is the request's.
     std::size_t size = stored_size - std::min(stored_size, patch.bytes_before(item));
     size = size - std::min(size, stored_type.size()) + named_after + request.type.size();
-    emulation::check_item_size(backend_name, t.name, "update", request.key, size);
+    backend::emulation::check_item_size(backend_name, t.name, "update", request.key, size);
     body.clear();
     patch.write(body, item, is_column);
-    const ItemView written{request.key.pk, request.key.sk, request.type, body, size};
+    const backend::ItemView written{request.key.pk, request.key.sk, request.type, body, size};
     insert(k, written);
     visit(written);
     transaction.commit();
   }
 }
 
-inline bool Backend::Impl::erase(TableHandle table, const EraseRequest& request) {
+inline bool Backend::Impl::erase(TableHandle table, const backend::EraseRequest& request) {
   Call k = enter(table);
   check_key(k.t, "erase", request.key);
   if (request.condition == nullptr) return remove(k, request.key);
@@ -111,7 +112,7 @@ inline bool Backend::Impl::erase(TableHandle table, const EraseRequest& request)
   return removed;
 }
 
-inline void Backend::Impl::insert(Call& k, const ItemView& item) {
+inline void Backend::Impl::insert(Call& k, const backend::ItemView& item) {
   detail::StatementUse use(statement(k, k.st.put, &detail::put_sql, "put"), k.st.put.in_use,
                            k.t.name, "put", /*rebinds_all=*/true);
   sqlite3_stmt* s = use.get();
@@ -125,7 +126,7 @@ inline void Backend::Impl::insert(Call& k, const ItemView& item) {
     detail::throw_failure(k.db(), rc, k.t.name, key_operation("put", item.pk, item.sk));
 }
 
-inline bool Backend::Impl::remove(Call& k, ItemKey key) {
+inline bool Backend::Impl::remove(Call& k, backend::ItemKey key) {
   detail::StatementUse use(statement(k, k.st.erase, &detail::erase_sql, "erase"), k.st.erase.in_use,
                            k.t.name, "erase");
   sqlite3_stmt* s = use.get();
@@ -138,10 +139,10 @@ inline bool Backend::Impl::remove(Call& k, ItemKey key) {
 }
 
 // The stored item with every attribute (keys and type included), as conditions see it.
-inline std::optional<AttributeValue> Backend::Impl::load(Call& k, ItemKey key) {
+inline std::optional<AttributeValue> Backend::Impl::load(Call& k, backend::ItemKey key) {
   const detail::TableState& t = k.t;
   std::optional<AttributeValue> item;
-  read_item(k, key, "read for a condition", [&](const ItemView& row) {
+  read_item(k, key, "read for a condition", [&](const backend::ItemView& row) {
     AttributeValue body;
     try {
       body = parse_plain_body(row.body);
@@ -164,13 +165,13 @@ inline const AttributeValue& Backend::Impl::no_item() {
 }
 
 inline void Backend::Impl::require(const detail::TableState& t, std::string_view operation,
-                                   ItemKey key, const Condition& condition,
+                                   backend::ItemKey key, const backend::Condition& condition,
                                    const std::optional<AttributeValue>& item) const {
   require(t, operation, key, condition, item ? &*item : nullptr);
 }
 
 inline void Backend::Impl::require(const detail::TableState& t, std::string_view operation,
-                                   ItemKey key, const Condition& condition,
+                                   backend::ItemKey key, const backend::Condition& condition,
                                    const AttributeValue* item) const {
   if (!evaluate(condition, item ? *item : no_item())) {
     throw ConditionFailed(
@@ -181,27 +182,29 @@ inline void Backend::Impl::require(const detail::TableState& t, std::string_view
 }
 
 // Top-level names a condition reads (its paths' first steps), added to names.
-inline void Backend::Impl::add_names(const Condition& condition,
+inline void Backend::Impl::add_names(const backend::Condition& condition,
                                      std::vector<std::string_view>& names) {
-  for (const Operand& operand : condition.operands) {
-    if (operand.kind != Operand::Kind::value && !operand.path.steps.empty())
+  for (const backend::Operand& operand : condition.operands) {
+    if (operand.kind != backend::Operand::Kind::value && !operand.path.steps.empty())
       names.push_back(operand.path.steps.front().name);
   }
-  for (const Condition& child : condition.children) add_names(child, names);
+  for (const backend::Condition& child : condition.children) add_names(child, names);
 }
 
 // if_not_exists of a top-level attribute asks only whether the stored item has it: update()
 // does not parse its value (an update sets one for each key member of the entity, so that an
 // item it creates has them).
-inline bool Backend::Impl::presence_only(const UpdateAction& action) noexcept {
-  return action.kind == UpdateAction::Kind::set_if_not_exists && action.path.steps.size() == 1;
+inline bool Backend::Impl::presence_only(const backend::UpdateAction& action) noexcept {
+  return action.kind == backend::UpdateAction::Kind::set_if_not_exists &&
+         action.path.steps.size() == 1;
 }
 
 // Applies the actions but those `already_applied` says hold as they are.
 template <class AlreadyApplied>
-inline void Backend::Impl::apply_actions(const detail::TableState& t, const UpdateRequest& request,
+inline void Backend::Impl::apply_actions(const detail::TableState& t,
+                                         const backend::UpdateRequest& request,
                                          AttributeValue& item, AlreadyApplied&& already_applied) {
-  for (const UpdateAction& action : request.actions) {
+  for (const backend::UpdateAction& action : request.actions) {
     const std::string& top = action.path.steps.front().name;
     if (top == t.spec.pk_attribute || top == t.spec.sk_attribute) {
       throw ValidationError(detail::context(t.name, "update of " + key_text(request.key)) +
@@ -212,14 +215,16 @@ inline void Backend::Impl::apply_actions(const detail::TableState& t, const Upda
   }
 }
 
-inline void Backend::Impl::apply_actions(const detail::TableState& t, const UpdateRequest& request,
+inline void Backend::Impl::apply_actions(const detail::TableState& t,
+                                         const backend::UpdateRequest& request,
                                          AttributeValue& item) {
-  apply_actions(t, request, item, [](const UpdateAction&) { return false; });
+  apply_actions(t, request, item, [](const backend::UpdateAction&) { return false; });
 }
 
 // The item after an update: actions applied in order on the stored item (or on the key
 // alone), type set, body rendered back to plain JSON and measured as DynamoDB measures.
-inline auto Backend::Impl::updated(const detail::TableState& t, const UpdateRequest& request,
+inline auto Backend::Impl::updated(const detail::TableState& t,
+                                   const backend::UpdateRequest& request,
                                    std::optional<AttributeValue> current) const -> Stored {
   AttributeValue item = current ? std::move(*current) : AttributeValue::empty_map();
   if (!current) {
@@ -233,7 +238,7 @@ inline auto Backend::Impl::updated(const detail::TableState& t, const UpdateRequ
   out.sk = request.key.sk;
   out.type = request.type;
   out.size = attributes_size(item);
-  emulation::check_item_size(backend_name, t.name, "update", request.key, out.size);
+  backend::emulation::check_item_size(backend_name, t.name, "update", request.key, out.size);
   // The body is every attribute but the keys and the type, written straight from the item
   // (no second map); a plain JSON body is seldom much longer than DynamoDB's measure.
   out.body.reserve(out.size + out.size / 4 + 16);
@@ -245,8 +250,8 @@ inline auto Backend::Impl::updated(const detail::TableState& t, const UpdateRequ
 }
 
 // Called from the handler of `e`: the error thrown wraps it.
-inline void Backend::Impl::throw_not_an_object(const detail::TableState& t, const ItemKey& key,
-                                               const DecodeError& e) {
+inline void Backend::Impl::throw_not_an_object(const detail::TableState& t,
+                                               const backend::ItemKey& key, const DecodeError& e) {
   throw DecodeError(detail::context(t.name) + "the stored item " + key_text(key) +
                         " has a body that is not a JSON object: " + e.what(),
                     {}, std::current_exception());

@@ -14,16 +14,16 @@
 
 namespace pksk::detail {
 
-[[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const ItemView& row,
+[[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const backend::ItemView& row,
                                                const DecodeError& error);
 
 // A row of another type than the entity `type` a get asked for.
-[[noreturn]] PKSK_DECL void throw_wrong_type(std::string_view table, const ItemView& row,
+[[noreturn]] PKSK_DECL void throw_wrong_type(std::string_view table, const backend::ItemView& row,
                                              std::string_view type, std::string_view operation);
 
 template <class T, class Format>
-void decode_row(Format format, std::string_view table, BodyDecoder& decoder, const ItemView& row,
-                T& out) {
+void decode_row(Format format, std::string_view table, BodyDecoder& decoder,
+                const backend::ItemView& row, T& out) {
   try {
     EntityCode<T>::decode(format, decoder, row.live, row.body, out);
   } catch (const DecodeError& e) {

@@ -37,19 +37,19 @@ inline constexpr std::size_t version_index_v = version_member_not_found<T>::inde
 template <VersionedEntity T>
 using version_type_t = field_type_t<T, version_index_v<T>>;
 
-inline AttributePath top_level(std::string_view name) {
-  return AttributePath{{{std::string(name), 0, false}}};
+inline backend::AttributePath top_level(std::string_view name) {
+  return backend::AttributePath{{{std::string(name), 0, false}}};
 }
 
 // The pieces of one write's condition, joined with AND.
 class ConditionParts {
  public:
-  void add(Condition c) { parts_.push_back(std::move(c)); }
+  void add(backend::Condition c) { parts_.push_back(std::move(c)); }
   void item_absent(std::string_view pk_attribute) {
-    add({Condition::Op::not_exists, {path_operand(top_level(pk_attribute))}, {}});
+    add({backend::Condition::Op::not_exists, {path_operand(top_level(pk_attribute))}, {}});
   }
   void item_present(std::string_view pk_attribute) {
-    add({Condition::Op::exists, {path_operand(top_level(pk_attribute))}, {}});
+    add({backend::Condition::Op::exists, {path_operand(top_level(pk_attribute))}, {}});
   }
   // Optimistic locking: the stored version must be the one the caller read (0: a new item).
   template <std::integral V>
@@ -57,20 +57,20 @@ class ConditionParts {
     if (expected == 0) {
       item_absent(pk_attribute);
     } else {
-      add({Condition::Op::eq,
+      add({backend::Condition::Op::eq,
            {path_operand(top_level(version_member)),
             value_operand(AttributeValue::from_number(std::to_string(expected)))},
            {}});
     }
   }
-  std::optional<Condition> combined() && {
+  std::optional<backend::Condition> combined() && {
     if (parts_.empty()) return std::nullopt;
     if (parts_.size() == 1) return std::move(parts_.front());
-    return Condition{Condition::Op::all, {}, std::move(parts_)};
+    return backend::Condition{backend::Condition::Op::all, {}, std::move(parts_)};
   }
 
  private:
-  std::vector<Condition> parts_;
+  std::vector<backend::Condition> parts_;
 };
 
 // An item an update creates has the key attributes, the type and what the actions write
@@ -82,8 +82,9 @@ class ConditionParts {
 // update() writes these actions over the first ones of its per-thread vector, reusing what
 // they hold (a warm update allocates nothing for them); a transaction appends them.
 template <class M>
-void assign_key_member_action(UpdateAction& action, std::string_view name, const M& value) {
-  action.kind = UpdateAction::Kind::set_if_not_exists;
+void assign_key_member_action(backend::UpdateAction& action, std::string_view name,
+                              const M& value) {
+  action.kind = backend::UpdateAction::Kind::set_if_not_exists;
   action.path.steps.resize(1);
   action.path.steps.front().name.assign(name);
   action.path.steps.front().is_index = false;
@@ -96,7 +97,7 @@ void assign_key_member_action(UpdateAction& action, std::string_view name, const
 }
 
 template <EntityType T>
-void assign_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
+void assign_key_member_actions(const T& key, std::vector<backend::UpdateAction>& actions) {
   constexpr auto& keys = key_members_v<T>;
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (assign_key_member_action(actions[K], field_names_v<T>[keys.index[K]],
@@ -106,10 +107,10 @@ void assign_key_member_actions(const T& key, std::vector<UpdateAction>& actions)
 }
 
 template <EntityType T>
-void add_key_member_actions(const T& key, std::vector<UpdateAction>& actions) {
+void add_key_member_actions(const T& key, std::vector<backend::UpdateAction>& actions) {
   constexpr auto& keys = key_members_v<T>;
   [&]<std::size_t... K>(std::index_sequence<K...>) {
-    (actions.push_back({UpdateAction::Kind::set_if_not_exists,
+    (actions.push_back({backend::UpdateAction::Kind::set_if_not_exists,
                         top_level(field_names_v<T>[keys.index[K]]),
                         to_attribute_value(get_field<keys.index[K]>(key))}),
      ...);

@@ -29,25 +29,28 @@ namespace pksk::detail {
 
 // An entity member named as a key attribute or the discriminator would be overwritten by
 // them (DynamoDB has one namespace of attributes per item). `members`: the entity's.
-PKSK_DECL void refuse_reserved_members(const TableSpec& spec,
+PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
                                        std::span<const std::string_view> members,
                                        std::string_view type, std::string_view operation);
 
 // The keys' error, said of the table, the operation and the entity type.
-[[noreturn]] PKSK_DECL void throw_key_error(const TableSpec& spec, std::string_view operation,
-                                            std::string_view type, const KeyError& error);
+[[noreturn]] PKSK_DECL void throw_key_error(const backend::TableSpec& spec,
+                                            std::string_view operation, std::string_view type,
+                                            const KeyError& error);
 
 // The encoder's error, said of the table, the operation and the entity type.
-[[noreturn]] PKSK_DECL void throw_encode_error(const TableSpec& spec, std::string_view operation,
-                                               std::string_view type, const EncodeError& error);
+[[noreturn]] PKSK_DECL void throw_encode_error(const backend::TableSpec& spec,
+                                               std::string_view operation, std::string_view type,
+                                               const EncodeError& error);
 
 // DynamoDB's 400 KB limit, by its measure, checked before anything is written.
-[[noreturn]] PKSK_DECL void throw_item_too_large(const TableSpec& spec, std::string_view operation,
-                                                 std::string_view type, std::string_view pk,
-                                                 std::string_view sk, std::size_t size);
+[[noreturn]] PKSK_DECL void throw_item_too_large(const backend::TableSpec& spec,
+                                                 std::string_view operation, std::string_view type,
+                                                 std::string_view pk, std::string_view sk,
+                                                 std::size_t size);
 
 template <EntityType T>
-void format_keys(const TableSpec& spec, const T& item, std::string& pk, std::string& sk,
+void format_keys(const backend::TableSpec& spec, const T& item, std::string& pk, std::string& sk,
                  std::string_view operation) {
   detail::refuse_reserved_members(spec, field_names_v<T>, type_name_v<T>, operation);
   try {
@@ -59,7 +62,7 @@ void format_keys(const TableSpec& spec, const T& item, std::string& pk, std::str
 
 // The body of an item whose keys are formatted already; returns the item's size.
 template <EntityType T, class Format>
-std::size_t encode_checked(Format format, const TableSpec& spec, const T& item,
+std::size_t encode_checked(Format format, const backend::TableSpec& spec, const T& item,
                            const std::string& pk, const std::string& sk, std::string& body,
                            std::string_view operation) {
   std::size_t size = 0;
@@ -80,8 +83,9 @@ std::size_t encode_checked(Format format, const TableSpec& spec, const T& item,
 // versioned entity; returns the item's size, refusing one over 400 KB before anything is
 // written.
 template <EntityType T, class Format>
-std::size_t encode_versioned(Format format, const TableSpec& spec, const T& item, std::string& pk,
-                             std::string& sk, std::string& body, std::string_view operation) {
+std::size_t encode_versioned(Format format, const backend::TableSpec& spec, const T& item,
+                             std::string& pk, std::string& sk, std::string& body,
+                             std::string_view operation) {
   detail::format_keys(spec, item, pk, sk, operation);
   if constexpr (VersionedEntity<T>) {
     T next = item;

@@ -19,7 +19,7 @@ struct Scratch {
   std::string pk, sk, body;
   // An update's actions: its key members' first, rewritten in place each time (their paths
   // and values keep their capacity), then the caller's.
-  std::vector<UpdateAction> actions;
+  std::vector<backend::UpdateAction> actions;
 };
 
 using ScratchLease = ThreadLease<Scratch>;

@@ -30,15 +30,15 @@
 namespace pksk::detail {
 
 template <EntityType T>
-void add_condition(const TableSpec& spec, ConditionParts& parts, const IfAbsentTag&) {
+void add_condition(const backend::TableSpec& spec, ConditionParts& parts, const IfAbsentTag&) {
   parts.item_absent(spec.pk_attribute);
 }
 template <EntityType T>
-void add_condition(const TableSpec& spec, ConditionParts& parts, const ExistsTag&) {
+void add_condition(const backend::TableSpec& spec, ConditionParts& parts, const ExistsTag&) {
   parts.item_present(spec.pk_attribute);
 }
 template <EntityType T, class U>
-void add_condition(const TableSpec&, ConditionParts& parts, const When<U>& when) {
+void add_condition(const backend::TableSpec&, ConditionParts& parts, const When<U>& when) {
   static_assert(std::is_same_v<T, U>,
                 "pksk: the condition is on another entity than the item written (when(...) on "
                 "U guards a write of T)");
@@ -46,8 +46,8 @@ void add_condition(const TableSpec&, ConditionParts& parts, const When<U>& when)
 }
 
 template <EntityType T, class... Conditions>
-std::optional<Condition> write_condition(const TableSpec& spec, const T& item,
-                                         const Conditions&... conditions) {
+std::optional<backend::Condition> write_condition(const backend::TableSpec& spec, const T& item,
+                                                  const Conditions&... conditions) {
   ConditionParts parts;
   (detail::add_condition<T>(spec, parts, conditions), ...);
   if constexpr (VersionedEntity<T>) {
@@ -61,8 +61,9 @@ std::optional<Condition> write_condition(const TableSpec& spec, const T& item,
 // at compile time when the member is named (set(&T::m, v), set<&T::m>(v)); what compile time
 // cannot see, a path made by attr() and a Hana-adapted struct's member, is refused here.
 template <EntityType T, class... Parts>
-std::optional<Condition> update_parts(const TableSpec& spec, const T& key,
-                                      std::vector<UpdateAction>& actions, Parts&&... parts) {
+std::optional<backend::Condition> update_parts(const backend::TableSpec& spec, const T& key,
+                                               std::vector<backend::UpdateAction>& actions,
+                                               Parts&&... parts) {
   const std::size_t first = actions.size();  // after the key members' actions, if given first
   ConditionParts conditions;
   const auto take = [&]<class Part>(Part&& part) {
@@ -88,7 +89,7 @@ std::optional<Condition> update_parts(const TableSpec& spec, const T& key,
     const auto current = get_field<version_index_v<T>>(key);
     const std::string_view member = field_names_v<T>[version_index_v<T>];
     conditions.version_is(spec.pk_attribute, member, current);
-    actions.push_back({UpdateAction::Kind::set, top_level(member),
+    actions.push_back({backend::UpdateAction::Kind::set, top_level(member),
                        AttributeValue::from_number(std::to_string(current + 1))});
   }
   if (actions.size() == first) {

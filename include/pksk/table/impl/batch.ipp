@@ -15,12 +15,13 @@
 
 namespace pksk::detail {
 
-PKSK_DECL void refuse_duplicate_keys(std::string_view table, std::span<const ItemKey> group,
+PKSK_DECL void refuse_duplicate_keys(std::string_view table,
+                                     std::span<const backend::ItemKey> group,
                                      std::string_view operation) {
   // Keys in strictly increasing order (the usual bulk load) are distinct: one comparison a
   // key instead of one a pair. Otherwise every pair is compared, so the error names the
   // first pair in the order of the request.
-  const auto less = [](const ItemKey& a, const ItemKey& b) {
+  const auto less = [](const backend::ItemKey& a, const backend::ItemKey& b) {
     const int pk = a.pk.compare(b.pk);
     return pk < 0 || (pk == 0 && a.sk < b.sk);
   };
@@ -34,8 +35,8 @@ PKSK_DECL void refuse_duplicate_keys(std::string_view table, std::span<const Ite
       if (group[i] == group[j]) {
         throw ValidationError("pksk table " + detail::quoted(table) + ", " +
                               std::string(operation) + ": items " + std::to_string(i) + " and " +
-                              std::to_string(j) + " of one batch request have the same key pk=" +
-                              detail::quoted(group[i].pk) + " sk=" + detail::quoted(group[i].sk));
+                              std::to_string(j) + " of one batch request have the same key " +
+                              detail::key_text(group[i]));
       }
     }
   }

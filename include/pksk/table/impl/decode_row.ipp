@@ -12,19 +12,18 @@
 
 namespace pksk::detail {
 
-[[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const ItemView& row,
+[[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const backend::ItemView& row,
                                                const DecodeError& error) {
-  throw DecodeError(table_context(table, "read", row.type) +
-                    "item pk=" + detail::quoted(row.partition_key()) +
-                    " sk=" + detail::quoted(row.sort_key()) + " type=" + detail::quoted(row.type) +
-                    ": " + std::string(without_origin(error.what())));
+  throw DecodeError(table_context(table, "read", row.type) + "item " +
+                    key_text(backend::ItemKey{row.partition_key(), row.sort_key()}) + ", type " +
+                    detail::quoted(row.type) + ": " + std::string(without_origin(error.what())));
 }
 
-PKSK_DECL void throw_wrong_type(std::string_view table, const ItemView& row, std::string_view type,
-                                std::string_view operation) {
-  throw DecodeError(
-      table_context(table, operation, type) + "item pk=" + detail::quoted(row.partition_key()) +
-      " sk=" + detail::quoted(row.sort_key()) + " is of type " + detail::quoted(row.type));
+PKSK_DECL void throw_wrong_type(std::string_view table, const backend::ItemView& row,
+                                std::string_view type, std::string_view operation) {
+  throw DecodeError(table_context(table, operation, type) + "item " +
+                    key_text(backend::ItemKey{row.partition_key(), row.sort_key()}) +
+                    " is of type " + detail::quoted(row.type));
 }
 
 }  // namespace pksk::detail

@@ -17,7 +17,7 @@
 
 namespace pksk::detail {
 
-PKSK_DECL void refuse_reserved_members(const TableSpec& spec,
+PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
                                        std::span<const std::string_view> members,
                                        std::string_view type, std::string_view operation) {
   for (const std::string_view member : members) {
@@ -35,24 +35,24 @@ PKSK_DECL void refuse_reserved_members(const TableSpec& spec,
   }
 }
 
-PKSK_DECL void throw_key_error(const TableSpec& spec, std::string_view operation,
+PKSK_DECL void throw_key_error(const backend::TableSpec& spec, std::string_view operation,
                                std::string_view type, const KeyError& error) {
   throw KeyError(table_context(spec.name, operation, type) +
                  std::string(without_origin(error.what())));
 }
 
-PKSK_DECL void throw_encode_error(const TableSpec& spec, std::string_view operation,
+PKSK_DECL void throw_encode_error(const backend::TableSpec& spec, std::string_view operation,
                                   std::string_view type, const EncodeError& error) {
   throw EncodeError(table_context(spec.name, operation, type) +
                     std::string(without_origin(error.what())));
 }
 
-PKSK_DECL void throw_item_too_large(const TableSpec& spec, std::string_view operation,
+PKSK_DECL void throw_item_too_large(const backend::TableSpec& spec, std::string_view operation,
                                     std::string_view type, std::string_view pk, std::string_view sk,
                                     std::size_t size) {
-  throw ItemTooLarge(table_context(spec.name, operation, type) + "item pk=" + detail::quoted(pk) +
-                     " sk=" + detail::quoted(sk) + " is " + std::to_string(size) +
-                     " bytes, over DynamoDB's limit of " + std::to_string(max_item_bytes));
+  throw ItemTooLarge(table_context(spec.name, operation, type) + "item " +
+                     key_text(backend::ItemKey{pk, sk}) + " is " +
+                     over_limit(size, max_item_bytes));
 }
 
 }  // namespace pksk::detail

@@ -14,21 +14,22 @@
 
 namespace pksk::detail {
 
-PKSK_DECL Condition type_is_condition(const TableSpec& spec, std::string_view type) {
-  Condition condition = Filter::type_equals(type);
+PKSK_DECL backend::Condition type_is_condition(const backend::TableSpec& spec,
+                                               std::string_view type) {
+  backend::Condition condition = Filter::type_equals(type);
   condition.operands[0].path.steps[0].name = spec.type_attribute;
   return condition;
 }
 
-PKSK_DECL void plan_filter(ReadPlanBase& plan, const TableSpec& spec, const Filter& filter,
+PKSK_DECL void plan_filter(ReadPlanBase& plan, const backend::TableSpec& spec, const Filter& filter,
                            std::string_view only_type, bool scan) {
   if (!filter.empty()) {
     plan.filter = filter.resolve(spec.sk_attribute, spec.type_attribute, only_type);
   }
   if (scan && !only_type.empty()) {
-    Condition type = type_is_condition(spec, only_type);
+    backend::Condition type = type_is_condition(spec, only_type);
     if (plan.filter) {
-      Condition both{Condition::Op::all, {}, {}};
+      backend::Condition both{backend::Condition::Op::all, {}, {}};
       both.children.push_back(std::move(type));
       both.children.push_back(std::move(*plan.filter));
       plan.filter = std::move(both);
@@ -38,7 +39,7 @@ PKSK_DECL void plan_filter(ReadPlanBase& plan, const TableSpec& spec, const Filt
   }
 }
 
-PKSK_DECL void throw_member_not_read(const TableSpec& spec, const SelectedMember& member) {
+PKSK_DECL void throw_member_not_read(const backend::TableSpec& spec, const SelectedMember& member) {
   throw ValidationError("pksk table " + detail::quoted(spec.name) + ": select names the member " +
                         detail::quoted(member.name) + " of " + detail::quoted(member.type) +
                         ", an entity the query does not read");

@@ -55,7 +55,7 @@ Table<B>::Table(B& backend, std::string name, TableOptions options, BatchRetry r
       retry_(std::move(retry)) {}
 
 template <Backend B>
-typename B::TableHandle Table<B>::open(B& backend, const TableSpec& spec) {
+typename B::TableHandle Table<B>::open(B& backend, const backend::TableSpec& spec) {
   std::vector<std::string_view> names{spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
   for (const TableIndex& index : spec.indexes) {
     for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
@@ -69,7 +69,7 @@ typename B::TableHandle Table<B>::open(B& backend, const TableSpec& spec) {
   }
   // cursor_key is a secret of the Table's: a backend, which keeps its specs, never sees it.
   if (spec.cursor_key.empty()) return backend.open_table(spec);
-  TableSpec shown = spec;
+  backend::TableSpec shown = spec;
   shown.cursor_key.clear();
   return backend.open_table(shown);
 }
@@ -88,27 +88,28 @@ template <Backend B>
 std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail::ReadShape& shape,
                                             const KeyCondition* condition,
                                             const detail::ReadPlanBase& plan, bool all_pages,
-                                            const TableIndex* index, ItemVisitor visit) {
+                                            const TableIndex* index, backend::ItemVisitor visit) {
   if (shape.segment != 0 || shape.segments != 0) {
     throw ValidationError("pksk table " + detail::quoted(spec_.name) +
                           ": segment and segments are for scans, not queries");
   }
   // Reading every page, the query ends at the limit: no cursor is needed there.
-  RawQuery raw{.pk = pk.value,
-               .sk = condition,
-               .forward = shape.forward,
-               .limit = shape.limit,
-               .last_key_at_limit = !all_pages,
-               .filter = plan.filter_ptr(),
-               .projection = plan.projection,
-               .index = index ? std::string_view(index->name) : std::string_view()};
+  backend::RawQuery raw{.pk = pk.value,
+                        .sk = condition,
+                        .forward = shape.forward,
+                        .limit = shape.limit,
+                        .last_key_at_limit = !all_pages,
+                        .filter = plan.filter_ptr(),
+                        .projection = plan.projection,
+                        .index = index ? std::string_view(index->name) : std::string_view()};
   if (shape.start) {
     cursors().check(*shape.start, pk, condition, index);
     raw.exclusive_start_sk = shape.start->sk;
-    if (index) raw.exclusive_start_item = ItemKey{shape.start->item_pk, shape.start->item_sk};
+    if (index)
+      raw.exclusive_start_item = backend::ItemKey{shape.start->item_pk, shape.start->item_sk};
   }
   if (!all_pages) {
-    QueryOutcome outcome = backend_->query(handle_, raw, visit);
+    backend::QueryOutcome outcome = backend_->query(handle_, raw, visit);
     if (!outcome.last_evaluated_sk) return std::nullopt;
     if (!index) return cursors().make({}, pk.value, std::move(*outcome.last_evaluated_sk));
     return cursors().make(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
@@ -117,14 +118,14 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
   }
   std::string resume_after, resume_pk, resume_sk;
   detail::read_every_page(raw.limit, [&] {
-    QueryOutcome outcome = backend_->query(handle_, raw, visit);
+    backend::QueryOutcome outcome = backend_->query(handle_, raw, visit);
     if (!outcome.last_evaluated_sk) return detail::PageRead{outcome.evaluated, false};
     resume_after = std::move(*outcome.last_evaluated_sk);
     raw.exclusive_start_sk = resume_after;
     if (index) {
       resume_pk = std::move(outcome.last_evaluated_item_pk).value_or(std::string());
       resume_sk = std::move(outcome.last_evaluated_item_sk).value_or(std::string());
-      raw.exclusive_start_item = ItemKey{resume_pk, resume_sk};
+      raw.exclusive_start_item = backend::ItemKey{resume_pk, resume_sk};
     }
     return detail::PageRead{outcome.evaluated, true};
   });
@@ -155,27 +156,27 @@ void Table<B>::check_scan(const detail::ReadShape& shape) const {
 template <Backend B>
 std::optional<Cursor> Table<B>::scan_pages(const detail::ReadShape& shape,
                                            const detail::ReadPlanBase& plan, bool all_pages,
-                                           ItemVisitor visit) {
-  RawScan raw{.segment = shape.segment,
-              .segments = shape.segments,
-              .limit = shape.limit,
-              .last_key_at_limit = !all_pages,
-              .filter = plan.filter_ptr(),
-              .projection = plan.projection};
-  if (shape.start) raw.exclusive_start = ItemKey{shape.start->pk, shape.start->sk};
+                                           backend::ItemVisitor visit) {
+  backend::RawScan raw{.segment = shape.segment,
+                       .segments = shape.segments,
+                       .limit = shape.limit,
+                       .last_key_at_limit = !all_pages,
+                       .filter = plan.filter_ptr(),
+                       .projection = plan.projection};
+  if (shape.start) raw.exclusive_start = backend::ItemKey{shape.start->pk, shape.start->sk};
   if (!all_pages) {
-    ScanOutcome outcome = backend_->scan(handle_, raw, visit);
+    backend::ScanOutcome outcome = backend_->scan(handle_, raw, visit);
     if (!outcome.last_evaluated_pk) return std::nullopt;
     return cursors().make({}, std::move(*outcome.last_evaluated_pk),
                           std::move(*outcome.last_evaluated_sk));
   }
   std::string resume_pk, resume_sk;
   detail::read_every_page(raw.limit, [&] {
-    ScanOutcome outcome = backend_->scan(handle_, raw, visit);
+    backend::ScanOutcome outcome = backend_->scan(handle_, raw, visit);
     if (!outcome.last_evaluated_pk) return detail::PageRead{outcome.evaluated, false};
     resume_pk = std::move(*outcome.last_evaluated_pk);
     resume_sk = std::move(*outcome.last_evaluated_sk);
-    raw.exclusive_start = ItemKey{resume_pk, resume_sk};
+    raw.exclusive_start = backend::ItemKey{resume_pk, resume_sk};
     return detail::PageRead{outcome.evaluated, true};
   });
   return std::nullopt;
