@@ -113,7 +113,7 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body, co
     detail::sign_v4(x.request, *signer, shared_->region, "dynamodb",
                     detail::amz_timestamp(std::chrono::system_clock::now()));
     if (http != nullptr) {
-      http->post(x.request, options.connect_timeout, options.request_timeout, x.response);
+      http->send(x.request, options.connect_timeout, options.request_timeout, x.response);
     } else {
       x.response = options.transport(x.request);
     }
