@@ -7,10 +7,17 @@
 #include <catch2/catch.hpp>
 #include <pksk/dynamodb.hpp>
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
+// The readers of times and XML, and libcurl to ask the stub for its log: included by the
+// sources' definitions in header-only mode, named here for PKSK_SEPARATE_COMPILATION too.
+#include <pksk/dynamodb/credentials/detail/timestamp.hpp>
+#include <pksk/dynamodb/credentials/detail/xml.hpp>
+#include <pksk/dynamodb/detail/http.hpp>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -138,8 +145,13 @@ pksk::BackendError error_of(F&& f) {
 
 std::string header(const HttpRequest& request, std::string_view name) {
   for (const auto& h : request.headers) {
-    if (pksk::dynamodb::detail::lower(h.name) == pksk::dynamodb::detail::lower(name))
+    if (h.name.size() == name.size() &&
+        std::equal(h.name.begin(), h.name.end(), name.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        })) {
       return h.value;
+    }
   }
   return "<none>";
 }
