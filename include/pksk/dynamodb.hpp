@@ -5,6 +5,8 @@
 
 #include "dynamodb/backend.hpp"
 #include "dynamodb/credentials.hpp"
+#include "dynamodb/credentials/chain.hpp"
+#include "dynamodb/credentials/sources.hpp"
 #include "pksk.hpp"
 
 #ifdef PKSK_SEPARATE_COMPILATION

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 #include "../support/numbered.hpp"
 
@@ -163,8 +164,9 @@ TEST_CASE("a request without an answer from the transport is retried like a 5xx"
 TEST_CASE("expiring credentials are asked for again, and an expired token once more") {
   FakeDynamoDB fake;
   int provider_calls = 0;
-  // The first credentials expire within five minutes: the first request asks for new ones.
-  auto expiration = std::chrono::system_clock::now() + std::chrono::minutes(2);
+  // The first credentials last 20 ms: past half their lifetime (a margin shorter than five
+  // minutes, Options::credentials_refresh_margin), the first request asks for new ones.
+  auto expiration = std::chrono::system_clock::now() + std::chrono::milliseconds(20);
   pksk::dynamodb::Options o = options(fake);
   o.credentials_provider = [&] {
     ++provider_calls;
@@ -176,6 +178,7 @@ TEST_CASE("expiring credentials are asked for again, and an expired token once m
   pksk::dynamodb::Backend backend{o};
   CHECK(provider_calls == 1);
   expiration = std::chrono::system_clock::now() + std::chrono::hours(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(15));
   pksk::Table table{backend, "notes"};
   CHECK(provider_calls == 2);  // DescribeTable, signed with the second ones
   CHECK(header(fake.requests.back(), "X-Amz-Security-Token") == "token2");

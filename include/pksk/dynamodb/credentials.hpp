@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// AWS credentials and the region, found where the AWS SDKs look for them: explicit values, the
-// AWS_* environment variables, then a profile in the shared credentials file and in the config
-// file. Roles, SSO and the instance metadata service are not consulted: give the credentials
-// they yield explicitly or through the environment.
+// AWS credentials, what gives them to a Backend (CredentialsProvider), and the region. Static
+// keys are found here as the AWS SDKs find them (explicit values, the AWS_* environment
+// variables, a profile's keys); roles, web identity, credential_process, the container endpoint
+// and the instance metadata service are the sources of credentials/sources.hpp, asked in the
+// SDKs' order by the default chain (credentials/chain.hpp). SSO is not consulted.
 
 #include <chrono>
 #include <cstdlib>

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "credentials.hpp"
+#include "credentials/options.hpp"
 #include "transport.hpp"
 
 namespace pksk::dynamodb {
@@ -26,16 +27,28 @@ struct Options {
   // Empty: https://dynamodb.<region>.amazonaws.com. DynamoDB Local: "http://127.0.0.1:8000".
   std::string endpoint{};
   std::string region{};  // empty: resolve_region (AWS_REGION, AWS_DEFAULT_REGION, the profile)
-  // Empty: resolve_credentials (the environment, then the profile's files).
+  // Long-term keys (or a session's) that never change while the Backend lives. Used as they are
+  // when given, unless both keys are empty.
   std::optional<Credentials> credentials{};
   // Where credentials come from when they change while the Backend lives (a role's temporary
-  // credentials, a secrets store). Called when the Backend is made, again when the credentials
-  // it gave are within five minutes of their `expiration`, and once more when DynamoDB answers
-  // ExpiredTokenException (the request is then signed again and resent). Given, `credentials`
-  // and the profile are not consulted for credentials. Empty: `credentials` or
-  // resolve_credentials, once, when the Backend is made.
+  // credentials, a secrets store, a chain of one's own: credentials/chain.hpp). Called when the
+  // Backend is made, again when the credentials it gave come within the refresh margin below
+  // of their `expiration` (by one thread, while the others wait for it), and once more when
+  // DynamoDB answers ExpiredTokenException (the request is then signed again and resent).
+  // Given, `credentials` is not consulted. Empty, and `credentials` empty:
+  // default_credentials_provider (credentials/chain.hpp), with `credential_chain` below, the
+  // profile above and the region of this Backend: the environment, web identity, the profile,
+  // the container endpoint, IMDSv2; its credentials are asked for again as a provider's are
+  // when they have an `expiration`, and never when they have none.
   CredentialsProvider credentials_provider{};
   ProfileOptions profile{};
+  // Where the default chain looks and how (the STS endpoint, its transport and timeouts). Its
+  // `profile` is replaced by `profile` above, and its `region`, when empty, by this Backend's.
+  CredentialOptions credential_chain{};
+  // How long before their `expiration` credentials are asked for again: this margin, or half
+  // their lifetime (from when they were received to their expiration) when that is shorter, so
+  // that credentials lasting less than the margin are not asked for on every request.
+  std::chrono::milliseconds credentials_refresh_margin{std::chrono::minutes(5)};
   std::chrono::milliseconds connect_timeout{3000};
   std::chrono::milliseconds request_timeout{10000};  // one attempt, answer included
   // Sends each signed request and returns the answer (transport.hpp). Empty: libcurl, with a

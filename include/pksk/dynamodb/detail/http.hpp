@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// HTTP POSTs over libcurl, one easy handle per thread and Backend so that each thread keeps its
+// HTTP requests over libcurl, one easy handle per thread and Backend so that each thread keeps its
 // own connections open between requests (libcurl reuses a handle's connection), with no lock
 // on the request path. The transport only moves bytes: what a status or a body means is the
 // backend's business (backend.hpp).
@@ -51,8 +51,9 @@ class CurlHandle {
   CurlHandle(const CurlHandle&) = delete;
   CurlHandle& operator=(const CurlHandle&) = delete;
 
-  // Sends the request and waits for the whole answer, at most `timeout` in all.
-  void post(const HttpRequest& request, std::chrono::milliseconds connect_timeout,
+  // Sends the request (DynamoDB's POSTs; the GETs and PUTs of the credential sources, whose
+  // query is in the URL) and waits for the whole answer, at most `timeout` in all.
+  void send(const HttpRequest& request, std::chrono::milliseconds connect_timeout,
             std::chrono::milliseconds timeout, HttpResponse& response) {
     response.status = 0;
     response.body.clear();
@@ -67,9 +68,18 @@ class CurlHandle {
     append_header("Expect:");  // no 100-continue round trip before a large body
     CURL* c = handle_;
     curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(c, CURLOPT_POST, 1L);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    if (request.method == "GET") {
+      curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+      curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, nullptr);
+    } else {
+      curl_easy_setopt(c, CURLOPT_POST, 1L);
+      curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
+      curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+                       static_cast<curl_off_t>(request.body.size()));
+      // A PUT with a body in hand, as a POST is sent, under its own name.
+      curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST,
+                       request.method == "POST" ? nullptr : request.method.c_str());
+    }
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers_);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &CurlHandle::on_data);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);

@@ -28,6 +28,7 @@
 #include "../../error.hpp"
 #include "../backend.hpp"
 #include "../credentials.hpp"
+#include "../credentials/chain.hpp"
 #include "../detail/errors.hpp"
 #include "../detail/http.hpp"
 #include "../detail/messages.hpp"
@@ -76,7 +77,14 @@ struct Backend::Shared {
   // Replaced, never changed in place, when the provider gives new ones: a request keeps those
   // it was signed with.
   std::shared_ptr<const Credentials> credentials;
-  std::mutex credentials_mutex;  // guards credentials when there is a provider
+  // The program's Options::credentials_provider, or the default chain; empty with static keys.
+  CredentialsProvider provider;
+  // Whether `credentials` may be replaced: false for keys that never change, which are then
+  // read without the lock.
+  bool refreshing = false;
+  // When to ask the provider again; none for credentials without an expiration.
+  std::optional<std::chrono::system_clock::time_point> refresh_at;
+  std::mutex credentials_mutex;  // guards credentials and refresh_at when refreshing
   std::mutex mutex;              // guards tables
   std::vector<std::unique_ptr<backend::TableSpec>> tables;
 };
@@ -89,7 +97,8 @@ struct Backend::Impl {
   // The calling thread's exchange, or a fresh one when a visitor calls back into the backend
   // while the thread's own is still being read.
   using Lease = pksk::detail::ThreadLease<detail::Exchange>;
-  static Credentials provided(const CredentialsProvider& provider);
+  static Credentials provided(const CredentialsProvider& provider, std::string_view source);
+  void adopt(Credentials fresh);
   std::shared_ptr<const Credentials> credentials();
   std::shared_ptr<const Credentials> renew_credentials(const Credentials* stale);
   static detail::Retry retry_for(const backend::Condition* condition);

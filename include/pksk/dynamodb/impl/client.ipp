@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The client: where requests go and how they are sent. The region, the endpoint and the
-// credentials (a program's provider, or resolve_credentials once), each request signed
+// credentials (explicit keys, a program's provider or the default chain), each request signed
 // with SigV4 and handed to the transport (a program's, or libcurl's handle per thread),
 // and the retries with backoff of throttled requests, 5xx answers and lost ones.
 
@@ -9,46 +9,73 @@
 
 namespace pksk::dynamodb {
 
-inline void Backend::Impl::construct(Options options) {
+inline void Backend::Impl::construct(Options given) {
+  shared_->options = std::move(given);
+  const Options& options = shared_->options;
   shared_->region = resolve_region(options.region, options.profile);
-  shared_->credentials = std::make_shared<const Credentials>(
-      options.credentials_provider ? provided(options.credentials_provider)
-                                   : resolve_credentials(options.credentials, options.profile));
+  const bool keys_given = options.credentials && (!options.credentials->access_key_id.empty() ||
+                                                  !options.credentials->secret_access_key.empty());
+  if (options.credentials_provider) {
+    shared_->provider = options.credentials_provider;
+    adopt(provided(shared_->provider, "what Options::credentials_provider gave"));
+    shared_->refreshing = true;
+  } else if (!keys_given) {
+    CredentialOptions chain = options.credential_chain;
+    chain.profile = options.profile;
+    if (chain.region.empty()) chain.region = shared_->region;
+    shared_->provider = default_credentials_provider(std::move(chain));
+    adopt(provided(shared_->provider, "what the default credential chain gave"));
+    // Keys without an expiration (the environment's, a profile's) are kept, and read without
+    // the lock, as explicit ones are.
+    shared_->refreshing = shared_->credentials->expiration.has_value();
+  } else {
+    adopt(resolve_credentials(options.credentials, options.profile));
+  }
   shared_->endpoint = options.endpoint.empty()
                           ? "https://dynamodb." + shared_->region + ".amazonaws.com"
                           : options.endpoint;
   (void)detail::split_url(shared_->endpoint);  // a ValidationError now, not on first use
-  shared_->options = std::move(options);
 }
 
-// What the program's provider gives, checked as resolve_credentials checks what it finds.
-inline Credentials Backend::Impl::provided(const CredentialsProvider& provider) {
+// What a provider gives, checked as resolve_credentials checks what it finds.
+inline Credentials Backend::Impl::provided(const CredentialsProvider& provider,
+                                           std::string_view source) {
   Credentials given = provider();
   std::optional<std::chrono::system_clock::time_point> expiration = given.expiration;
-  std::optional<Credentials> out = detail::credentials_from(
-      std::move(given.access_key_id), std::move(given.secret_access_key),
-      std::move(given.session_token), "what Options::credentials_provider gave");
+  std::optional<Credentials> out =
+      detail::credentials_from(std::move(given.access_key_id), std::move(given.secret_access_key),
+                               std::move(given.session_token), source);
   if (!out) {
-    throw BackendError(errc::access_denied,
-                       "pksk::dynamodb: Options::credentials_provider gave no access key id and "
-                       "no secret access key");
+    throw BackendError(errc::access_denied, "pksk::dynamodb: " + std::string(source) +
+                                                " has no access key id and no secret access key");
   }
   out->expiration = expiration;
   return std::move(*out);
 }
 
-// The credentials to sign the next request with. Without a provider they never change, and
-// are read without a lock. With one, they are asked for again from five minutes before they
-// expire, by one thread while the others wait (a provider may be slow: it may be a network
-// call), and replaced, so that a request signed with the old ones keeps them.
+// Makes `fresh` the credentials to sign with, and sets when to ask for new ones: the refresh
+// margin before their expiration, or half their remaining lifetime when that is shorter.
+// Called with credentials_mutex held, or before the Backend is shared.
+inline void Backend::Impl::adopt(Credentials fresh) {
+  shared_->refresh_at.reset();
+  if (fresh.expiration) {
+    const auto now = std::chrono::system_clock::now();
+    const auto margin = std::min<std::chrono::system_clock::duration>(
+        shared_->options.credentials_refresh_margin, (*fresh.expiration - now) / 2);
+    shared_->refresh_at = *fresh.expiration - std::max(margin, decltype(margin)::zero());
+  }
+  shared_->credentials = std::make_shared<const Credentials>(std::move(fresh));
+}
+
+// The credentials to sign the next request with. Keys that never change are read without a
+// lock. Others are asked for again from their refresh time (adopt), by one thread while the
+// others wait (a provider may be slow: it may be a network call), and replaced, so that a
+// request signed with the old ones keeps them.
 inline std::shared_ptr<const Credentials> Backend::Impl::credentials() {
-  const CredentialsProvider& provider = shared_->options.credentials_provider;
-  if (!provider) return shared_->credentials;
+  if (!shared_->refreshing) return shared_->credentials;
   const std::lock_guard lock(shared_->credentials_mutex);
-  const std::optional<std::chrono::system_clock::time_point>& expiration =
-      shared_->credentials->expiration;
-  if (expiration && std::chrono::system_clock::now() + std::chrono::minutes(5) >= *expiration)
-    shared_->credentials = std::make_shared<const Credentials>(provided(provider));
+  if (shared_->refresh_at && std::chrono::system_clock::now() >= *shared_->refresh_at)
+    adopt(provided(shared_->provider, "what the credentials provider gave"));
   return shared_->credentials;
 }
 
@@ -58,8 +85,7 @@ inline std::shared_ptr<const Credentials> Backend::Impl::renew_credentials(
     const Credentials* stale) {
   const std::lock_guard lock(shared_->credentials_mutex);
   if (shared_->credentials.get() == stale)
-    shared_->credentials =
-        std::make_shared<const Credentials>(provided(shared_->options.credentials_provider));
+    adopt(provided(shared_->provider, "what the credentials provider gave"));
   return shared_->credentials;
 }
 
@@ -114,7 +140,7 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
     detail::sign_v4(x.request, *signer, shared_->region, "dynamodb",
                     detail::amz_timestamp(std::chrono::system_clock::now()));
     if (http != nullptr) {
-      http->post(x.request, options.connect_timeout, options.request_timeout, x.response);
+      http->send(x.request, options.connect_timeout, options.request_timeout, x.response);
     } else {
       x.response = options.transport(x.request);
     }
@@ -128,7 +154,7 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
     } else {
       detail::ServiceError error = detail::parse_service_error(x.parser, x.response.body);
       last_code = detail::error_code_of(error.type, x.response.status);
-      if (error.type == "ExpiredTokenException" && options.credentials_provider && !renewed) {
+      if (error.type == "ExpiredTokenException" && shared_->refreshing && !renewed) {
         // Signed again with the provider's new credentials and sent at once: the expired
         // token was refused before anything was applied.
         renew_credentials(signer.get());
