@@ -32,6 +32,11 @@ struct Task {
   Status status{};
   std::string name;
 };
+struct Cart {
+  std::string id;
+  int rev{};
+  std::vector<std::string> skus;
+};
 
 template <>
 struct pksk::Entity<Customer> {
@@ -56,4 +61,11 @@ struct pksk::Entity<Task> {
   static constexpr std::string_view type = "Task";
   static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
   static constexpr std::string_view sk = "#TASK#{status}#{name}";
+};
+template <>
+struct pksk::Entity<Cart> {
+  static constexpr std::string_view type = "Cart";
+  static constexpr std::string_view pk = "CART#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::string_view version = "rev";
 };

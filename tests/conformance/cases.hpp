@@ -217,6 +217,123 @@ TEST_CASE("optimistic locking: a stale copy fails", "[conformance]") {
   CHECK(table.get(Cart{.id = "k1"})->skus == std::vector<std::string>{"a", "b"});
 }
 
+TEST_CASE("optimistic locking on every write: put, update, erase, in and out of transactions",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  using Catch::Contains;
+  const Cart key{.id = "k1"};
+  Cart cart{.id = "k1", .skus = {"a"}};
+  table.put(cart);  // version 0: a new item
+  REQUIRE(cart.rev == 1);
+
+  SECTION("a blind put (version 0 on an item that exists) says the version is missing") {
+    Cart blind{.id = "k1", .skus = {"x"}};
+    CHECK_THROWS_AS(table.put(blind), pksk::ConditionFailed);
+    CHECK_THROWS_WITH(table.put(blind), Contains("put Cart: the version is missing") &&
+                                            Contains("'rev' is 0") &&
+                                            Contains("optimistic locking"));
+    CHECK(blind.rev == 0);  // not written back: nothing was written
+    CHECK(table.get(key)->skus == std::vector<std::string>{"a"});
+  }
+  SECTION("a stale put says the version was stale, and which it expected") {
+    Cart stale = cart;
+    table.put(cart);
+    try {
+      table.put(stale);
+      FAIL("a stale put went through");
+    } catch (const pksk::ConditionFailed& e) {
+      CHECK(e.code() == pksk::errc::condition_failed);
+      CHECK_THAT(e.what(), Contains("stale version: the stored 'rev' is not 1"));
+      CHECK(e.cause() != nullptr);  // the backend's own error
+    }
+    CHECK(stale.rev == 1);
+  }
+  SECTION("update: a blind one and a stale one fail; the current one increments") {
+    CHECK_THROWS_WITH(table.update(key, pksk::set(&Cart::skus, std::vector<std::string>{"u"})),
+                      Contains("update Cart: the version is missing"));
+    Cart at_one = cart;
+    const Cart updated =
+        table.update(at_one, pksk::set(&Cart::skus, std::vector<std::string>{"u"}));
+    CHECK(updated.rev == 2);
+    CHECK_THROWS_WITH(table.update(at_one, pksk::set(&Cart::skus, std::vector<std::string>{"v"})),
+                      Contains("update Cart: stale version"));
+    CHECK(table.get(key)->skus == std::vector<std::string>{"u"});
+    // A path compile time cannot see (attr) to the version member is refused at run time.
+    CHECK_THROWS_AS(table.update(updated, pksk::set(pksk::attr(&Cart::rev), 9)),
+                    pksk::ValidationError);
+    CHECK(table.get(key)->rev == 2);
+  }
+  SECTION("erase checks the version the key carries") {
+    CHECK_THROWS_WITH(table.erase(key), Contains("erase Cart: the version is missing"));
+    Cart stale = cart;
+    table.put(cart);  // rev 2
+    CHECK_THROWS_AS(table.erase(stale), pksk::ConditionFailed);
+    CHECK(table.get(key));
+    CHECK(table.erase(cart));  // the version stored
+    CHECK_FALSE(table.get(key));
+    CHECK_FALSE(table.erase(Cart{.id = "k1"}));  // version 0 of an absent item: nothing to do
+  }
+  SECTION("a transaction's erase checks the version; its message names the stale action") {
+    Cart stale = cart;
+    table.put(cart);
+    try {
+      table.transact().put(order("o3", "a", 1)).erase(stale).commit();
+      FAIL("a stale erase went through");
+    } catch (const pksk::TransactionCanceled& e) {
+      using R = pksk::CancellationReason;
+      CHECK(e.reasons() == std::vector<R>{R::none, R::condition_failed});
+      CHECK_THAT(e.what(), Contains("action 1, a write of the Cart: stale version"));
+    }
+    CHECK(table.get(key));
+    table.transact().erase(cart).commit();
+    CHECK_FALSE(table.get(key));
+  }
+  SECTION("a transaction's put writes the new version back once it commits") {
+    table.transact().put(cart).commit();
+    CHECK(cart.rev == 2);
+    table.transact().put(cart).commit();  // not stale: the copy has the stored version
+    CHECK(cart.rev == 3);
+    CHECK(table.get(key)->rev == 3);
+    Cart stale{.id = "k1", .rev = 1};
+    CHECK_THROWS_AS(table.transact().put(stale).commit(), pksk::TransactionCanceled);
+    CHECK(stale.rev == 1);  // canceled: not written back
+  }
+}
+
+TEST_CASE("an update never creates an item a put refuses; if_exists", "[conformance]") {
+  Store store;
+  auto table = make_indexed_table(store);
+  // gsi2's keys are STATUS#{status} and OPENED#{opened}: an update of an absent ticket that
+  // does not set them would create one whose status is empty, which a put refuses.
+  try {
+    table.update(Ticket{.id = "t9"}, pksk::set(&Ticket::title, "nine"));
+    FAIL("the update created an item a put refuses");
+  } catch (const pksk::ValidationError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("the item does not exist") &&
+                             Catch::Contains("'status'") && Catch::Contains("'gsi2'"));
+  }
+  CHECK_FALSE(table.get(Ticket{.id = "t9"}));
+  CHECK_THROWS_AS(table.put(Ticket{.id = "t9", .title = "nine"}), pksk::KeyError);
+
+  // Given the index's members, it creates the item; of an item that exists, it changes it.
+  const Ticket made = table.update(Ticket{.id = "t9"}, pksk::set(&Ticket::status, "open"),
+                                   pksk::set(&Ticket::opened, 3));
+  CHECK(made == Ticket{"t9", "open", 3, ""});
+  CHECK(table.update(Ticket{.id = "t9"}, pksk::set(&Ticket::title, "nine")).title == "nine");
+  table.put(table.get(Ticket{.id = "t9"}).value());  // what an update made, a put writes back
+
+  // if_exists: the write never creates.
+  CHECK_THROWS_AS(table.put(order("o7", "a", 1), pksk::if_exists), pksk::ConditionFailed);
+  CHECK_FALSE(table.get(Order{.customer_id = "c1", .order_id = "o7"}));
+  table.put(order("o7", "a", 1));
+  table.put(order("o7", "b", 2), pksk::if_exists);
+  CHECK(table.get(Order{.customer_id = "c1", .order_id = "o7"})->status == "b");
+  CHECK_THROWS_AS(table.update(Order{.customer_id = "c1", .order_id = "o8"},
+                               pksk::set(&Order::status, "x"), pksk::if_exists),
+                  pksk::ConditionFailed);
+}
+
 TEST_CASE("keys sort by UTF-8 bytes", "[conformance]") {
   Store store;
   auto table = make_table(store);

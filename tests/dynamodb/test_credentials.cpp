@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 #include "../support/numbered.hpp"
+#include "stub_service.hpp"
 
 namespace dynamodb_credentials {
 struct Note {
@@ -54,6 +55,8 @@ using pksk::dynamodb::Credentials;
 using pksk::dynamodb::HttpRequest;
 using pksk::dynamodb::HttpResponse;
 using std::chrono::system_clock;
+using stub_service::active_table;
+using stub_service::header;
 namespace fs = std::filesystem;
 
 // The variables the sources read, set or unset for one test and restored after it. Each test
@@ -142,25 +145,6 @@ pksk::BackendError error_of(F&& f) {
   FAIL("no BackendError");
   throw std::logic_error("unreachable");
 }
-
-std::string header(const HttpRequest& request, std::string_view name) {
-  for (const auto& h : request.headers) {
-    if (h.name.size() == name.size() &&
-        std::equal(h.name.begin(), h.name.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        })) {
-      return h.value;
-    }
-  }
-  return "<none>";
-}
-
-const std::string active_table =
-    R"({"Table":{"TableStatus":"ACTIVE",)"
-    R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],)"
-    R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
-    R"({"AttributeName":"sk","AttributeType":"S"}]}})";
 
 HttpResponse dynamodb_answer(const HttpRequest& request) {
   if (header(request, "X-Amz-Target") == "DynamoDB_20120810.DescribeTable")

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 #include "../support/numbered.hpp"
+#include "stub_service.hpp"
 
 namespace dynamodb_transport {
 struct Note {
@@ -38,26 +39,8 @@ namespace {
 using dynamodb_transport::Note;
 using pksk::dynamodb::HttpRequest;
 using pksk::dynamodb::HttpResponse;
-
-std::string header(const HttpRequest& request, std::string_view name) {
-  for (const auto& h : request.headers) {
-    if (h.name.size() == name.size() &&
-        std::equal(h.name.begin(), h.name.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        })) {
-      return h.value;
-    }
-  }
-  return "<none>";
-}
-
-// DescribeTable's answer for pksk's default key schema (pk HASH, sk RANGE, both strings).
-const std::string active_table =
-    R"({"Table":{"TableStatus":"ACTIVE",)"
-    R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],)"
-    R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
-    R"({"AttributeName":"sk","AttributeType":"S"}]}})";
+using stub_service::active_table;
+using stub_service::header;
 
 // A stand-in for DynamoDB: records each request and answers it with `answer`.
 struct FakeDynamoDB {

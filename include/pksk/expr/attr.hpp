@@ -21,10 +21,10 @@
 #include "../codec/encode.hpp"
 #include "../detail/diagnose.hpp"
 #include "../detail/fixed_string.hpp"
+#include "../detail/std_traits.hpp"
 #include "../error.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
-#include "../detail/std_traits.hpp"
 #include "../reflect/member_pointer.hpp"
 #include "../reflect/reflect.hpp"
 #include "expression.hpp"
@@ -36,6 +36,11 @@ namespace diagnostics {
 // refuses to update key attributes.
 template <class Entity, detail::fixed_string Member>
 struct update_changes_a_member_of_the_items_key;
+// An update of the version member of a versioned entity (Entity<T>::version): every write of
+// the entity sets it to the version read plus one, which an action of the caller's would
+// contradict.
+template <class Entity, detail::fixed_string Member>
+struct update_changes_the_version_member_of_a_versioned_entity;
 // A filter or a write condition compares a member of Entity (declared as Member) with a value of
 // type Value that no stored value of the member can equal or be ordered with: a number with a
 // string, a string with a number, a bool with anything but a bool, an enum with another type.
@@ -131,9 +136,12 @@ template <auto Member, std::size_t Index>
   requires(Index < field_count_v<typename member_pointer_traits<Member>::entity>)
 struct UpdateTargetCheck<Member, Index> {
   using T = typename member_pointer_traits<Member>::entity;
-  static constexpr bool ok = diagnose_v<
-      !is_key_member<T>(Index),
-      diagnostics::update_changes_a_member_of_the_items_key<T, field_name_text_v<T, Index>>>;
+  static constexpr bool ok =
+      diagnose_v<!is_key_member<T>(Index), diagnostics::update_changes_a_member_of_the_items_key<
+                                               T, field_name_text_v<T, Index>>> &&
+      diagnose_v<!is_version_member<T>(Index),
+                 diagnostics::update_changes_the_version_member_of_a_versioned_entity<
+                     T, field_name_text_v<T, Index>>>;
 };
 
 template <class T, class M>
@@ -432,6 +440,9 @@ inline constexpr NotExistsTag not_exists{};
 // The item must not exist yet (a put that never overwrites).
 struct IfAbsentTag {};
 inline constexpr IfAbsentTag if_absent{};
+// The item must exist already (a put that only replaces, an update that never creates): the
+// pair of if_absent, the same condition as `exists` alone.
+inline constexpr ExistsTag if_exists{};
 
 // A condition of a write on entity T: when(attr(&Order::status) == "pending").
 template <class T>

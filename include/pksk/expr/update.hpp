@@ -40,6 +40,10 @@ namespace diagnostics {
 // above the call).
 template <class Entity, detail::fixed_string Member>
 void update_action_targets_a_member_of_the_items_key() {}
+// update_changes_the_version_member_of_a_versioned_entity, with the member passed as an
+// argument: pksk::add(&Cart::revision, 1). Reported as the key member's rule above.
+template <class Entity, detail::fixed_string Member>
+void update_action_targets_the_version_member_of_a_versioned_entity() {}
 }  // namespace diagnostics
 
 namespace detail {
@@ -90,9 +94,10 @@ consteval void refuse_key_members(M T::*member, std::index_sequence<K...>) {
 }
 
 // The member an update action is given, &Order::status, converted where the call is and at
-// compile time (consteval): a member the item's key is built from is refused there, one error
-// naming the entity and the member. A Hana-adapted struct's members are not visible at compile
-// time, nor is the member of a path made by attr(): Table refuses those at run time.
+// compile time (consteval): a member the item's key is built from, or a versioned entity's
+// version member, is refused there, one error naming the entity and the member. A Hana-adapted
+// struct's members are not visible at compile time, nor is the member of a path made by attr():
+// Table refuses those at run time.
 template <class T, class M>
 struct NonKeyMember {
   M T::*member;
@@ -100,6 +105,12 @@ struct NonKeyMember {
   consteval NonKeyMember(M T::*m) : member(m) {  // NOLINT: implicit on purpose
     if constexpr (EntityType<T> && !HanaStruct<T>) {
       refuse_key_members(m, std::make_index_sequence<key_members_v<T>.count>{});
+    }
+    if constexpr (VersionedEntity<T> && !HanaStruct<T>) {
+      if (names_field<version_index_v<T>>(m)) {
+        diagnostics::update_action_targets_the_version_member_of_a_versioned_entity<
+            T, field_name_text_v<T, version_index_v<T>>>();
+      }
     }
   }
 };

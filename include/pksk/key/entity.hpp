@@ -11,6 +11,7 @@
 // The key templates are checked and compiled by key.hpp.
 
 #include <concepts>
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
 
@@ -40,6 +41,34 @@ template <class T>
 concept VersionedEntity = EntityType<T> && requires {
   { Entity<T>::version } -> std::convertible_to<std::string_view>;
 };
+
+namespace detail {
+
+template <class T>
+struct version_member_not_found {
+  static_assert(field_index<T>(Entity<T>::version) < field_count_v<T>,
+                "pksk: Entity<T>::version names no member of the entity (see T)");
+  static constexpr std::size_t index = field_index<T>(Entity<T>::version);
+};
+
+// The index of a versioned entity's version member, in reflect order.
+template <VersionedEntity T>
+inline constexpr std::size_t version_index_v = version_member_not_found<T>::index;
+
+template <VersionedEntity T>
+using version_type_t = field_type_t<T, version_index_v<T>>;
+
+// Whether field `index` of T is its version member: false for an entity without one.
+template <class T>
+constexpr bool is_version_member(std::size_t index) noexcept {
+  if constexpr (VersionedEntity<T>) {
+    return index == version_index_v<T>;
+  } else {
+    return false;
+  }
+}
+
+}  // namespace detail
 
 // The discriminator value stored with every item of T.
 template <EntityType T>

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -99,22 +100,47 @@ std::size_t add_index_attributes(BodyFormat format, const backend::TableSpec& sp
   return size;
 }
 
+// A member of an index key that an update leaves unset (add_index_key_actions).
+struct UnsetIndexMember {
+  std::string_view index;
+  std::string_view member;
+};
+
 // The actions that keep an update's item in its indexes right: when an action changes a member
 // an index key is formatted from, both of that index's keys are set anew. They are formatted
 // from the update alone (DynamoDB cannot compute them from the stored item), so every member
 // of those keys must be given a value in the same update, by set, or be part of the item's
 // key; anything else is a ValidationError naming the index and the member.
+//
+// Returns the first member the update leaves an item it creates without: a string member of an
+// index key, outside the table's key, of an index whose keys the update does not give. An item
+// created so would hold it empty, which a put of the same item refuses (a key's string is never
+// empty); so such an update may only change an item that exists (Table::update).
 template <EntityType T>
-void add_index_key_actions(const backend::TableSpec& spec, const T& key,
-                           std::vector<backend::UpdateAction>& actions, std::size_t first) {
+std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& spec, const T& key,
+                                                      std::vector<backend::UpdateAction>& actions,
+                                                      std::size_t first) {
   const std::size_t user_actions = actions.size();
+  std::optional<UnsetIndexMember> unset;
   for_each_index<T>([&](auto i) {
     bool touched = false;
     for (std::size_t a = first; a < user_actions; ++a) {
       const std::size_t field = field_index<T>(actions[a].path.steps.front().name);
       touched = touched || (field < field_count_v<T> && is_index_member<T, i>(field));
     }
-    if (!touched) return;
+    if (!touched) {
+      [&]<std::size_t... F>(std::index_sequence<F...>) {
+        const auto check = [&]<std::size_t G>(std::integral_constant<std::size_t, G>) {
+          if constexpr (std::is_same_v<field_type_t<T, G>, std::string>) {
+            if (!unset && is_index_member<T, i>(G) && !is_key_member<T>(G)) {
+              unset = UnsetIndexMember{indexes_v<T>[i].name, field_names_v<T>[G]};
+            }
+          }
+        };
+        (check(std::integral_constant<std::size_t, F>{}), ...);
+      }(std::make_index_sequence<field_count_v<T>>{});
+      return;
+    }
     const TableIndex& index = detail::table_index_of<T, i>(spec, "update");
     T item = key;
     const auto take = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
@@ -144,6 +170,7 @@ void add_index_key_actions(const backend::TableSpec& spec, const T& key,
     actions.push_back({backend::UpdateAction::Kind::set, top_level(index.sk_attribute),
                        AttributeValue::from_string(std::move(index_sk))});
   });
+  return unset;
 }
 
 // Table::backfill_index for one entity: a scan of T's items that lack the index's partition

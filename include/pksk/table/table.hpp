@@ -33,6 +33,7 @@
 #include "../backend/backend.hpp"
 #include "../codec/entity_code.hpp"
 #include "../config.hpp"
+#include "../detail/diagnose.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
@@ -49,6 +50,7 @@
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
 #include "detail/scratch.hpp"
+#include "detail/versioning.hpp"
 #include "detail/write_conditions.hpp"
 #include "each.hpp"
 #include "fwd.hpp"
@@ -59,6 +61,13 @@
 #include "transaction.hpp"
 
 namespace pksk {
+
+namespace diagnostics {
+// put_all or erase_all of a versioned entity: a batch write carries no condition, so the
+// version each item was read at could not be checked (optimistic locking).
+template <class Entity>
+struct a_batch_cannot_check_the_version_of_a_versioned_entity;
+}  // namespace diagnostics
 
 template <Backend B>
 class Table {
@@ -73,8 +82,10 @@ class Table {
 
   // Writes the item, replacing any item with its key. Conditions: if_absent (never replace),
   // exists (only replace), when(expr); all must hold, else ConditionFailed and nothing is
-  // written. A versioned entity must also hold the version the caller read; a non-const
-  // argument gets the new version written back, so the caller's next write is not stale.
+  // written. A versioned entity must also hold the version the caller read (ConditionFailed
+  // saying the version was stale, or missing for version 0 on an item that exists); a
+  // non-const argument gets the new version written back, so the caller's next write is not
+  // stale.
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   void put(Item&& item, const Conditions&... conditions) {
@@ -84,11 +95,21 @@ class Table {
     const detail::ScratchLease s;
     const std::size_t size =
         detail::encode_versioned(body_format(), spec_, item, s->pk, s->sk, s->body, "put");
-    backend_->put(
-        handle_, backend::PutRequest{backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
-                                     condition ? &*condition : nullptr});
-    if constexpr (VersionedEntity<T> && !std::is_const_v<std::remove_reference_t<Item>>) {
-      ++get_field<detail::version_index_v<T>>(item);
+    const backend::PutRequest request{
+        backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
+        condition ? &*condition : nullptr};
+    if constexpr (VersionedEntity<T>) {
+      try {
+        backend_->put(handle_, request);
+      } catch (const ConditionFailed& failed) {
+        detail::throw_stale_version(
+            spec_.name, "put", detail::versioned_write(item, sizeof...(Conditions) != 0), failed);
+      }
+      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
+        ++get_field<detail::version_index_v<T>>(item);
+      }
+    } else {
+      backend_->put(handle_, request);
     }
   }
 
@@ -108,37 +129,66 @@ class Table {
   // DynamoDB's UpdateItem: set, add, remove, append, if_not_exists on the item with the key of
   // `key` (created with its key and type if absent), under optional conditions (when(expr),
   // exists); returns the item as written. A versioned entity is checked against key's version
-  // and incremented.
+  // and incremented (ConditionFailed saying the version was stale or missing, as put); an
+  // action on its version member is refused (at compile time where the member is named).
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
     const detail::ScratchLease s;
     std::vector<backend::UpdateAction>& actions = s->actions;
     actions.resize(detail::key_members_v<T>.count);
     detail::assign_key_member_actions(key, actions);
+    std::optional<detail::UnsetIndexMember> unset;
     std::optional<backend::Condition> condition =
-        detail::update_parts(spec_, key, actions, std::forward<Parts>(parts)...);
+        detail::update_parts(spec_, key, actions, unset, std::forward<Parts>(parts)...);
     detail::format_keys(spec_, key, s->pk, s->sk, "update");
     T result{};
-    backend_->update(
-        handle_,
-        backend::UpdateRequest{
-            {s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
-        [&](const backend::ItemView& row) {
-          detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
-        });
+    const backend::UpdateRequest request{
+        {s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr};
+    const auto decode = [&](const backend::ItemView& row) {
+      detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
+    };
+    constexpr bool own_conditions =
+        (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...);
+    if constexpr (VersionedEntity<T> || index_count_v<T> != 0) {
+      try {
+        backend_->update(handle_, request, decode);
+      } catch (const ConditionFailed& failed) {
+        if (unset && !own_conditions && !VersionedEntity<T>) {
+          detail::throw_update_would_create(spec_.name, type_name_v<T>, unset->index, unset->member,
+                                            failed);
+        }
+        if constexpr (VersionedEntity<T>) {
+          detail::throw_stale_version(
+              spec_.name, "update", detail::versioned_write(key, own_conditions || unset), failed);
+        }
+        throw;
+      }
+    } else {
+      backend_->update(handle_, request, decode);
+    }
     return result;
   }
 
-  // Removes the item with the key of `key`; true if there was one. Conditions as for put.
+  // Removes the item with the key of `key`; true if there was one. Conditions as for put. A
+  // versioned entity's item is removed only at the version `key` carries (0: only when there
+  // is none), else ConditionFailed saying the version was stale or missing.
   template <EntityType T, class... Conditions>
   bool erase(const T& key, const Conditions&... conditions) {
     const detail::ScratchLease s;
     detail::format_keys(spec_, key, s->pk, s->sk, "erase");
-    detail::ConditionParts parts;
-    (detail::add_condition<T>(spec_, parts, conditions), ...);
-    std::optional<backend::Condition> condition = std::move(parts).combined();
-    return backend_->erase(
-        handle_, backend::EraseRequest{{s->pk, s->sk}, condition ? &*condition : nullptr});
+    std::optional<backend::Condition> condition =
+        detail::write_condition(spec_, key, conditions...);
+    const backend::EraseRequest request{{s->pk, s->sk}, condition ? &*condition : nullptr};
+    if constexpr (VersionedEntity<T>) {
+      try {
+        return backend_->erase(handle_, request);
+      } catch (const ConditionFailed& failed) {
+        detail::throw_stale_version(
+            spec_.name, "erase", detail::versioned_write(key, sizeof...(Conditions) != 0), failed);
+      }
+    } else {
+      return backend_->erase(handle_, request);
+    }
   }
 
   // All or nothing, up to 100 actions on distinct items: table.transact().put(...).commit().
@@ -147,17 +197,30 @@ class Table {
   // Writes every item (a batch write: not atomic as a whole; each group of 25 is refused with
   // ValidationError if two of its items share a key, as DynamoDB refuses such a request).
   // Items the backend hands back unprocessed are retried with backoff.
+  // A versioned entity cannot be written so: a batch carries no conditions, so its version
+  // would go unchecked (a compile error naming the entity; write it with put, or many at once
+  // with a transaction).
   template <class Range>
     requires EntityType<std::ranges::range_value_t<Range>>
   void put_all(const Range& items) {
-    batch_write(items, /*erase=*/false, "put_all");
+    using T = std::ranges::range_value_t<Range>;
+    if constexpr (detail::diagnose_v<
+                      !VersionedEntity<T>,
+                      diagnostics::a_batch_cannot_check_the_version_of_a_versioned_entity<T>>) {
+      batch_write(items, /*erase=*/false, "put_all");
+    }
   }
 
-  // Removes the items with these keys, as put_all writes.
+  // Removes the items with these keys, as put_all writes; not for a versioned entity either.
   template <class Range>
     requires EntityType<std::ranges::range_value_t<Range>>
   void erase_all(const Range& keys) {
-    batch_write(keys, /*erase=*/true, "erase_all");
+    using T = std::ranges::range_value_t<Range>;
+    if constexpr (detail::diagnose_v<
+                      !VersionedEntity<T>,
+                      diagnostics::a_batch_cannot_check_the_version_of_a_versioned_entity<T>>) {
+      batch_write(keys, /*erase=*/true, "erase_all");
+    }
   }
 
   // The items with these keys that exist, in the order of the keys (a batch get, 100 keys a
@@ -350,7 +413,6 @@ class Table {
         if (erase) {
           detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
         } else {
-          // put_all writes items as they are: batches carry no conditions, so no version check.
           detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
           sizes[i] = detail::encode_checked(body_format(), spec_, *it, keys[2 * i], keys[2 * i + 1],
                                             bodies[i], operation);

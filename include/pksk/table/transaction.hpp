@@ -27,6 +27,7 @@
 #include "detail/entity_writes.hpp"
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
+#include "detail/versioning.hpp"
 #include "detail/write_conditions.hpp"
 #include "fwd.hpp"
 
@@ -41,12 +42,25 @@ class Transaction {
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
 
+  // As Table::put. A versioned entity's non-const item gets its new version written back when
+  // the transaction commits, so the caller's next write of it is not stale; the item must then
+  // outlive commit().
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
-  Transaction& put(const Item& item, const Conditions&... conditions) {
+  Transaction& put(Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
     Action& a = add(Kind::put, type_name_v<T>);
     a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(item, sizeof...(Conditions) != 0);
+      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
+        // Written back after commit: the transaction may still be canceled.
+        version_bumps_.push_back({&item, [](void* written) {
+                                    ++get_field<detail::version_index_v<T>>(
+                                        *static_cast<T*>(written));
+                                  }});
+      }
+    }
     // Bodies of one transaction are alike: each starts with room for the largest so far,
     // instead of growing by doublings from empty.
     a.body.reserve(body_capacity_);
@@ -59,18 +73,25 @@ class Transaction {
   template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
     Action& a = add(Kind::update, type_name_v<T>);
-    a.condition = detail::update_parts(table_->spec_, key, a.actions, parts...);
+    std::optional<detail::UnsetIndexMember> unset;
+    a.condition = detail::update_parts(table_->spec_, key, a.actions, unset, parts...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(
+          key, (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...));
+    }
     detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction update");
     detail::add_key_member_actions(key, a.actions);
     return *this;
   }
 
+  // As Table::erase: a versioned entity's item only at the version `key` carries.
   template <EntityType T, class... Conditions>
   Transaction& erase(const T& key, const Conditions&... conditions) {
     Action& a = add(Kind::erase, type_name_v<T>);
-    detail::ConditionParts parts;
-    (detail::add_condition<T>(table_->spec_, parts, conditions), ...);
-    a.condition = std::move(parts).combined();
+    a.condition = detail::write_condition(table_->spec_, key, conditions...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(key, sizeof...(Conditions) != 0);
+    }
     detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction erase");
     return *this;
   }
@@ -127,8 +148,18 @@ class Transaction {
           break;
       }
     }
-    table_->backend().transact(table_->handle_, writes);
+    try {
+      table_->backend().transact(table_->handle_, writes);
+    } catch (const TransactionCanceled& canceled) {
+      const std::span<const Action> done(actions_->data(), used_);
+      if (std::none_of(done.begin(), done.end(), [](const Action& a) { return a.version; })) throw;
+      std::vector<std::optional<detail::VersionedWrite>> versions;
+      for (const Action& a : done) versions.push_back(a.version);
+      detail::throw_canceled_versions(canceled, versions);
+    }
     used_ = 0;
+    for (const VersionBump& bump : version_bumps_) bump.increment(bump.item);
+    version_bumps_.clear();
   }
 
  private:
@@ -140,6 +171,12 @@ class Transaction {
     std::size_t size = 0;
     std::vector<backend::UpdateAction> actions;
     std::optional<backend::Condition> condition;
+    std::optional<detail::VersionedWrite> version;  // a versioned entity's write
+  };
+  // A versioned item put from a non-const object, whose version commit() increments.
+  struct VersionBump {
+    void* item;
+    void (*increment)(void*);
   };
 
   // The next action, reusing one a former transaction on this thread left, with the capacity
@@ -156,6 +193,7 @@ class Transaction {
     a.size = 0;
     a.actions.clear();
     a.condition.reset();
+    a.version.reset();
     return a;
   }
 
@@ -166,6 +204,7 @@ class Transaction {
   detail::ThreadLease<std::vector<Action>> actions_;
   std::size_t used_ = 0;
   std::size_t body_capacity_ = 0;
+  std::vector<VersionBump> version_bumps_;
 };
 
 }  // namespace pksk

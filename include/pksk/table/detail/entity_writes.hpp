@@ -24,19 +24,6 @@ namespace pksk {
 
 namespace detail {
 
-template <class T>
-struct version_member_not_found {
-  static_assert(field_index<T>(Entity<T>::version) < field_count_v<T>,
-                "pksk: Entity<T>::version names no member of the entity (see T)");
-  static constexpr std::size_t index = field_index<T>(Entity<T>::version);
-};
-
-template <VersionedEntity T>
-inline constexpr std::size_t version_index_v = version_member_not_found<T>::index;
-
-template <VersionedEntity T>
-using version_type_t = field_type_t<T, version_index_v<T>>;
-
 inline backend::AttributePath top_level(std::string_view name) {
   return backend::AttributePath{{{std::string(name), 0, false}}};
 }

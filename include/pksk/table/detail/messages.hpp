@@ -10,6 +10,7 @@
 #include "../../backend/detail/messages.hpp"
 #include "../../detail/config.hpp"
 #include "../../detail/quoted.hpp"
+#include "../../error.hpp"
 
 namespace pksk::detail {
 
@@ -20,6 +21,14 @@ PKSK_DECL std::string table_context(std::string_view table, std::string_view ope
 // An error's message as a part of another's: without the "pksk: " its own layer starts it with,
 // so that a message says where it comes from once ("pksk table 't', put Order: invalid key ...").
 PKSK_DECL std::string_view without_origin(std::string_view message) noexcept;
+
+// An update whose condition that the item exists (write_conditions.hpp: update_parts) failed:
+// a ValidationError saying it would have created an item without the index member, which a put
+// of that item refuses; nothing was written.
+[[noreturn]] PKSK_DECL void throw_update_would_create(std::string_view table, std::string_view type,
+                                                      std::string_view index,
+                                                      std::string_view member,
+                                                      const ConditionFailed& failed);
 
 }  // namespace pksk::detail
 

@@ -45,6 +45,13 @@ void add_condition(const backend::TableSpec&, ConditionParts& parts, const When<
   parts.add(when.node);
 }
 
+// Whether a part of an update (or a write's argument after the item) is a condition rather than
+// an action.
+template <class Part>
+inline constexpr bool is_condition_part_v = !requires(const Part& part) { part.action; };
+
+// A put's or an erase's condition: the caller's, and for a versioned entity the version the
+// item (or the key) carries.
 template <EntityType T, class... Conditions>
 std::optional<backend::Condition> write_condition(const backend::TableSpec& spec, const T& item,
                                                   const Conditions&... conditions) {
@@ -60,9 +67,14 @@ std::optional<backend::Condition> write_condition(const backend::TableSpec& spec
 // Sorts an update's parts into actions and conditions. An action on a key member is refused
 // at compile time when the member is named (set(&T::m, v), set<&T::m>(v)); what compile time
 // cannot see, a path made by attr() and a Hana-adapted struct's member, is refused here.
+//
+// An update that leaves a string member of an index key unset (add_index_key_actions) would
+// create an item put refuses: it gets the condition that the item exists, and `unset` says which
+// member, for the error when that condition fails.
 template <EntityType T, class... Parts>
 std::optional<backend::Condition> update_parts(const backend::TableSpec& spec, const T& key,
                                                std::vector<backend::UpdateAction>& actions,
+                                               std::optional<UnsetIndexMember>& unset,
                                                Parts&&... parts) {
   const std::size_t first = actions.size();  // after the key members' actions, if given first
   ConditionParts conditions;
@@ -78,13 +90,22 @@ std::optional<backend::Condition> update_parts(const backend::TableSpec& spec, c
                               detail::quoted(member) +
                               " is part of the item's key; an update cannot move an item");
       }
+      if (index < field_count_v<T> && is_version_member<T>(index)) {
+        throw ValidationError(table_context(spec.name, "update", type_name_v<T>) + "the member " +
+                              detail::quoted(member) +
+                              " is the entity's version: every update sets it to the version "
+                              "the key carries plus one");
+      }
       actions.push_back(std::forward<Part>(part).action);
     } else {
       detail::add_condition<T>(spec, conditions, part);
     }
   };
   (take(std::forward<Parts>(parts)), ...);
-  if constexpr (index_count_v<T> != 0) detail::add_index_key_actions(spec, key, actions, first);
+  if constexpr (index_count_v<T> != 0) {
+    unset = detail::add_index_key_actions(spec, key, actions, first);
+    if (unset) conditions.item_present(spec.pk_attribute);
+  }
   if constexpr (VersionedEntity<T>) {
     const auto current = get_field<version_index_v<T>>(key);
     const std::string_view member = field_names_v<T>[version_index_v<T>];

@@ -3,6 +3,7 @@
 // The definitions of detail/messages.hpp: inline through it in header-only mode, compiled once
 // by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
 
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,17 @@ PKSK_DECL std::string table_context(std::string_view table, std::string_view ope
                                     std::string_view type) {
   return "pksk table " + detail::quoted(table) + ", " + std::string(operation) + " " +
          std::string(type) + ": ";
+}
+
+PKSK_DECL void throw_update_would_create(std::string_view table, std::string_view type,
+                                         std::string_view index, std::string_view member,
+                                         const ConditionFailed& failed) {
+  throw ValidationError(
+      table_context(table, "update", type) + "the item does not exist, and the update would " +
+          "create it without the member " + quoted(member) + " of index " + quoted(index) +
+          "'s keys, an item a put refuses (a key's string is never empty): set that member in " +
+          "the same update, or put the item first; nothing was written",
+      failed.native(), std::make_exception_ptr(failed));
 }
 
 PKSK_DECL std::string_view without_origin(std::string_view message) noexcept {
