@@ -334,6 +334,32 @@ TEST_CASE("an update never creates an item a put refuses; if_exists", "[conforma
                   pksk::ConditionFailed);
 }
 
+TEST_CASE("typed index keys; a partition key no template produces is refused", "[conformance]") {
+  Store store;
+  auto table = make_indexed_table(store);
+  table.put(Ticket{"t1", "open", 3, "three"});
+  const pksk::PartitionKey open = pksk::partition<"gsi2">(Ticket{.status = "open"});
+  CHECK(open.value == "STATUS#open");
+  CHECK(table.index("gsi2").query<Ticket>(open).size() == 1);
+  CHECK_THROWS_AS(pksk::partition<"gsi2">(Ticket{.status = "a#b"}), pksk::KeyError);
+  CHECK_THROWS_AS(pksk::partition<"gsi2">(Ticket{}), pksk::KeyError);  // empty status
+
+  // Keys written by hand that the queried type's template cannot produce: an empty field, a
+  // field holding the delimiter. Each would find nothing; each is a ValidationError instead.
+  for (const char* wrong : {"STATUS#", "STATUS#open#x", "STATE#open"}) {
+    INFO(wrong);
+    CHECK_THROWS_AS(table.index("gsi2").query<Ticket>(pksk::PartitionKey{wrong}),
+                    pksk::ValidationError);
+  }
+  CHECK_THROWS_WITH(table.index("gsi2").query<Ticket>(pksk::PartitionKey{"STATUS#"}),
+                    Catch::Contains("'STATUS#'") && Catch::Contains("'STATUS#{status}'") &&
+                        Catch::Contains("'gsi2'"));
+  CHECK_THROWS_AS(table.query<Ticket>(pksk::PartitionKey{"TICKET#"}), pksk::ValidationError);
+  CHECK_THROWS_AS(table.query<CustomerOrders>(pksk::PartitionKey{"CUSTOMER#c1#x"}),
+                  pksk::ValidationError);
+  CHECK(table.query<Ticket>(pksk::PartitionKey{"TICKET#t1"}).size() == 1);
+}
+
 TEST_CASE("keys sort by UTF-8 bytes", "[conformance]") {
   Store store;
   auto table = make_table(store);

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <utility>
 
+#include "../detail/diagnose.hpp"
 #include "../detail/fixed_string.hpp"
 #include "detail/template.hpp"
 #include "entity.hpp"
@@ -85,6 +86,28 @@ template <EntityType T, std::size_t I>
 void format_index_keys(const T& record, std::string& pk, std::string& sk) {
   detail::index_partition_key_template<T, I>::format(record, pk);
   detail::index_sort_key_template<T, I>::format(record, sk);
+}
+
+namespace diagnostics {
+// partition<"index">(x) or another typed use of an index that Entity names no index of that
+// name in its `indexes`.
+template <class Entity, detail::fixed_string IndexName>
+struct entity_is_not_in_the_index;
+}  // namespace diagnostics
+
+// The partition key of `record` in the index IndexName, formatted by the index's template as
+// partition(record) formats the table's: partition<"gsi1">(Ticket{.attendee = "ada"}) is
+// "ATTENDEE#ada". A compile error names the entity when it is not in that index; KeyError as
+// format_partition_key.
+template <detail::fixed_string IndexName, EntityType T>
+PartitionKey partition(const T& record) {
+  constexpr std::size_t position = index_position<T>(IndexName.view());
+  PartitionKey key;
+  if constexpr (detail::diagnose_v <
+                position<index_count_v<T>, diagnostics::entity_is_not_in_the_index<T, IndexName>>) {
+    detail::index_partition_key_template<T, position>::format(record, key.value);
+  }
+  return key;
 }
 
 namespace detail {

@@ -69,6 +69,14 @@ struct QueryResult<T> {
 template <class R>
 inline constexpr bool readable_v = QueryResult<R>::readable;
 
+// A collection's first member: its members share one partition-key shape.
+template <class R>
+struct CollectionFirst;
+template <class T, class... Ts>
+struct CollectionFirst<ItemCollection<T, Ts...>> {
+  using type = T;
+};
+
 }  // namespace detail
 
 // What query<R> returns: R itself for an ItemCollection, std::vector<T> for an entity T.
@@ -162,6 +170,13 @@ PKSK_DECL void plan_filter(ReadPlanBase& plan, const backend::TableSpec& spec, c
                                                       std::string_view index,
                                                       std::string_view type);
 
+// A query's partition key that the queried type's template cannot produce (check_partition_key).
+[[noreturn]] PKSK_DECL void throw_partition_key_not_of_template(std::string_view table,
+                                                                std::string_view index,
+                                                                std::string_view type,
+                                                                std::string_view key_template,
+                                                                std::string_view pk);
+
 // The filter with the table's attribute names, the projection and its decode masks.
 template <class R>
 ReadPlan<R> make_read_plan(const backend::TableSpec& spec, const BasicQueryOptions<R>& options,
@@ -209,6 +224,30 @@ const KeyCondition* type_prefix_condition(std::string_view table, const TableInd
   const std::size_t i = index_position<T>(index->name);
   if (i == index_count_v<T>) throw_entity_not_in_index(table, index->name, type_name_v<T>);
   return index_prefixes[i].first.empty() ? nullptr : &index_prefixes[i];
+}
+
+// ValidationError for a partition key T's template (in `index`, or the table's) cannot produce:
+// "ATTENDEE#" for "ATTENDEE#{attendee}" (an empty field), "ATTENDEE#x#y" (a field holding the
+// delimiter). Such a query would silently find nothing. An index T is not in is left to
+// type_prefix_condition, which names it.
+template <EntityType T>
+void check_partition_key(std::string_view table, const PartitionKey& pk, const TableIndex* index) {
+  if (index == nullptr) {
+    using Template = partition_key_template<T>;
+    const auto& language = Template::language;
+    if (!language_accepts(std::span(language.elems.data(), language.size), pk.value))
+      throw_partition_key_not_of_template(table, {}, type_name_v<T>, Template::text, pk.value);
+    return;
+  }
+  for_each_index<T>([&](auto i) {
+    if (indexes_v<T>[i].name != index->name) return;
+    using Template = index_partition_key_template<T, i>;
+    const auto& language = Template::language;
+    if (!language_accepts(std::span(language.elems.data(), language.size), pk.value)) {
+      throw_partition_key_not_of_template(table, index->name, type_name_v<T>, Template::text,
+                                          pk.value);
+    }
+  });
 }
 
 }  // namespace detail

@@ -507,7 +507,13 @@ class Table {
     } else {
       const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
       if constexpr (EntityType<R>) {
+        detail::check_partition_key<R>(spec_.name, pk, index);
         if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
+      } else if constexpr (EntityType<typename detail::CollectionFirst<R>::type>) {
+        if (index == nullptr) {
+          detail::check_partition_key<typename detail::CollectionFirst<R>::type>(spec_.name, pk,
+                                                                                 nullptr);
+        }
       }
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       const detail::ReadShape shape = detail::read_shape(options);

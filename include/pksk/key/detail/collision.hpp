@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
 #include <string_view>
 
 #include "../../detail/fixed_string.hpp"
@@ -80,6 +81,38 @@ struct KeyLanguage {
 
   constexpr void push(LanguageElem e) { elems[size++] = e; }
 };
+
+// Whether `key` is in the language (elems, a KeyLanguage's first `size`): the automaton run
+// over the key's bytes, a set of positions at a time. A key it refuses is one the template
+// cannot produce; one it accepts may still break a rule the language does not model (UTF-8).
+constexpr bool language_accepts(std::span<const LanguageElem> elems,
+                                std::string_view key) noexcept {
+  constexpr std::size_t max_positions = 512;
+  if (elems.size() >= max_positions) return true;  // not modelled: let the backend answer
+  std::array<bool, max_positions> now{};
+  std::array<bool, max_positions> next{};
+  const auto skip_stars = [&](std::array<bool, max_positions>& at) {
+    for (std::size_t p = 0; p < elems.size(); ++p) {
+      if (at[p] && elems[p].kind == ElemKind::star) at[p + 1] = true;
+    }
+  };
+  now[0] = true;
+  skip_stars(now);
+  for (const char ch : key) {
+    const auto byte = static_cast<unsigned char>(ch);
+    next.fill(false);
+    bool any = false;
+    for (std::size_t p = 0; p < elems.size(); ++p) {
+      if (!now[p] || !accepts(elems[p], byte)) continue;
+      next[elems[p].kind == ElemKind::star ? p : p + 1] = true;
+      any = true;
+    }
+    if (!any) return false;
+    skip_stars(next);
+    now = next;
+  }
+  return now[elems.size()];
+}
 
 // Whether some byte string is in both languages: a search over pairs of positions.
 template <std::size_t MaxA, std::size_t MaxB>
