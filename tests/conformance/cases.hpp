@@ -341,6 +341,21 @@ TEST_CASE("typed index keys; a partition key no template produces is refused", "
   const pksk::PartitionKey open = pksk::partition<"gsi2">(Ticket{.status = "open"});
   CHECK(open.value == "STATUS#open");
   CHECK(table.index("gsi2").query<Ticket>(open).size() == 1);
+  table.put(Ticket{"t2", "open", 7, "seven"});
+  table.put(Ticket{"t3", "open", 12, "twelve"});
+  // sort_key_of<T, "index">: conditions on T's sort key in that index, from its members.
+  using OpenedKey = pksk::sort_key_of<Ticket, "gsi2">;
+  const auto titles = [](const std::vector<Ticket>& tickets) {
+    std::vector<std::string> out;
+    for (const Ticket& t : tickets) out.push_back(t.title);
+    return out;
+  };
+  CHECK(
+      titles(table.index("gsi2").query<Ticket>(open, {.sk = OpenedKey::ge<&Ticket::opened>(7)})) ==
+      std::vector<std::string>{"seven", "twelve"});
+  CHECK(titles(table.index("gsi2").query<Ticket>(
+            open, {.sk = OpenedKey::between<&Ticket::opened>(3, 7)})) ==
+        std::vector<std::string>{"three", "seven"});
   CHECK_THROWS_AS(pksk::partition<"gsi2">(Ticket{.status = "a#b"}), pksk::KeyError);
   CHECK_THROWS_AS(pksk::partition<"gsi2">(Ticket{}), pksk::KeyError);  // empty status
 

@@ -103,8 +103,8 @@ template <detail::fixed_string IndexName, EntityType T>
 PartitionKey partition(const T& record) {
   constexpr std::size_t position = index_position<T>(IndexName.view());
   PartitionKey key;
-  if constexpr (detail::diagnose_v <
-                position<index_count_v<T>, diagnostics::entity_is_not_in_the_index<T, IndexName>>) {
+  if constexpr (detail::diagnose_v<(position < index_count_v<T>),
+                                   diagnostics::entity_is_not_in_the_index<T, IndexName>>) {
     detail::index_partition_key_template<T, position>::format(record, key.value);
   }
   return key;

@@ -46,8 +46,8 @@
 // lt, le, gt and ge are one-sided like DynamoDB's: on the other side of the partition they
 // also read the items of other entities, which query<T> skips; between reads only the range.
 //
-// sort_key_of<T> is KeyConditions over T's sort-key template; another template of T (a
-// secondary index's sort key) would be KeyConditions<T, KeyTemplate<T, text, KeyRole::sort>>.
+// sort_key_of<T> is KeyConditions over T's sort-key template; sort_key_of<T, "gsi1"> over its
+// sort-key template in that secondary index.
 
 #include <array>
 #include <cstddef>
@@ -66,6 +66,7 @@
 #include "condition.hpp"
 #include "detail/template.hpp"
 #include "entity.hpp"
+#include "index.hpp"
 #include "key.hpp"
 
 namespace pksk {
@@ -592,9 +593,37 @@ struct KeyConditions {
 
 }  // namespace detail
 
+namespace detail {
+
+// The sort-key template of T in the index IndexName; T's table template, after the one error
+// naming the entity, when T is not in that index (so that nothing else is reported).
+template <EntityType T, fixed_string IndexName>
+struct IndexSortKey {
+  static constexpr std::size_t position = index_position<T>(IndexName.view());
+  static constexpr bool in_index =
+      diagnose_v<(position < index_count_v<T>),
+                 diagnostics::entity_is_not_in_the_index<T, IndexName>>;
+  static constexpr auto pick() {
+    if constexpr (in_index) {
+      return std::type_identity<index_sort_key_template<T, position>>{};
+    } else {
+      return std::type_identity<sort_key_template<T>>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+};
+
+}  // namespace detail
+
 // Conditions on T's sort key built from its members: sort_key_of<Order>::between<
-// &Order::order_id>("2020-01", "2020-12"). See the top of this file.
+// &Order::order_id>("2020-01", "2020-12"); sort_key_of<Order, "gsi1"> on its sort key in the
+// index gsi1, for table.index("gsi1").query<Order>. See the top of this file.
+template <EntityType T, detail::fixed_string... IndexName>
+struct sort_key_of;
 template <EntityType T>
-struct sort_key_of : detail::KeyConditions<T, detail::sort_key_template<T>> {};
+struct sort_key_of<T> : detail::KeyConditions<T, detail::sort_key_template<T>> {};
+template <EntityType T, detail::fixed_string IndexName>
+struct sort_key_of<T, IndexName>
+    : detail::KeyConditions<T, typename detail::IndexSortKey<T, IndexName>::type> {};
 
 }  // namespace pksk
