@@ -651,6 +651,40 @@ TEST_CASE("items of types outside the collection are kept in unknown()") {
   CHECK(invoice.amount == 3);
 }
 
+TEST_CASE("keep_undecodable reads around an item that does not decode", "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  table.put(Customer{.id = "c1", .name = "Ada"});
+  table.put(order("o1", "s", 1));
+  table.put(MistypedOrder{.customer_id = "c1", .order_id = "o2", .total = "lots"});
+  table.put(order("o3", "s", 3));
+  const pksk::PartitionKey pk{"CUSTOMER#c1"};
+
+  // Strict by default: the read fails, naming the item.
+  CHECK_THROWS_AS(table.query<CustomerOrders>(pk), pksk::DecodeError);
+  CHECK_THROWS_WITH(table.query<CustomerOrders>(pk),
+                    Catch::Contains("pk 'CUSTOMER#c1', sk '#ORDER#o2'"));
+
+  const auto lenient = table.query<CustomerOrders>(pk, {.keep_undecodable = true});
+  CHECK(lenient.size() == 3);
+  CHECK(lenient.count<Order>() == 2);
+  REQUIRE(lenient.unknown().size() == 1);
+  const pksk::RawItem& bad = lenient.unknown()[0];
+  CHECK(bad.sk == "#ORDER#o2");
+  CHECK(bad.type == "Order");
+  CHECK_THAT(bad.error, Catch::Contains("total") && Catch::Contains("'#ORDER#o2'"));
+  // The paged and lazy reads set it aside alike; an unknown type keeps an empty error.
+  table.put(Invoice{.customer_id = "c1", .number = "9", .amount = 1});
+  const auto page = table.query_page<CustomerOrders>(pk, {.keep_undecodable = true});
+  REQUIRE(page.items.unknown().size() == 2);  // in sort-key order: #INVOICE#9, #ORDER#o2
+  CHECK(page.items.unknown()[0].type == "Invoice");
+  CHECK(page.items.unknown()[0].error.empty());
+  CHECK_FALSE(page.items.unknown()[1].error.empty());
+
+  // A read of one entity type has no unknown() to keep it in.
+  CHECK_THROWS_AS(table.query<Order>(pk, {.keep_undecodable = true}), pksk::ValidationError);
+}
+
 TEST_CASE("a filter on the sort key keeps what it matches, decoded whole", "[conformance]") {
   // DynamoDB refuses a FilterExpression on a key: the backend applies it to each item of the
   // answer before the decoder reads the same item.

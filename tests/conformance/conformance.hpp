@@ -68,6 +68,14 @@ struct Invoice {
   int amount{};
 };
 
+// What another tool might write under Order's type and keys: its total a string, which an
+// Order does not decode.
+struct MistypedOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string total;
+};
+
 // A sort key of two fields, the second a signed integer: typed key conditions on both.
 struct Reading {
   std::string sensor;
@@ -160,6 +168,12 @@ struct pksk::Entity<conformance::Cart> {
   static constexpr std::string_view pk = "CART#{id}";
   static constexpr std::string_view sk = "A";
   static constexpr std::string_view version = "rev";
+};
+template <>
+struct pksk::Entity<conformance::MistypedOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
 };
 template <>
 struct pksk::Entity<conformance::Invoice> {

@@ -30,6 +30,9 @@ struct RawItem {
   std::string type{};
   std::string json{};  // the item's body, in `format`
   BodyFormat format = BodyFormat::json;
+  // Empty for an item whose type is no member's. For an item of a member type that did not
+  // decode, read with keep_undecodable: the DecodeError's message.
+  std::string error{};
 
   friend bool operator==(const RawItem&, const RawItem&) = default;
 };
@@ -235,6 +238,14 @@ struct CollectionBuilder {
                              std::string_view sk, std::string_view type, std::string_view body,
                              ParsedItem live = {}) {
     collection.template append_unknown<Format>(pk, sk, type, body, live);
+  }
+  // Keeps an item of a member type that did not decode as it is stored, with why (error).
+  template <BodyFormat Format = BodyFormat::json, class... Ts>
+  static void append_undecodable(ItemCollection<Ts...>& collection, std::string_view pk,
+                                 std::string_view sk, std::string_view type, std::string_view body,
+                                 ParsedItem live, std::string error) {
+    collection.template append_unknown<Format>(pk, sk, type, body, live);
+    collection.unknown_.back().error = std::move(error);
   }
   // True, having decoded the item, when `type` is a member's; false, appending nothing, else.
   template <BodyFormat Format = BodyFormat::json, class... Ts>

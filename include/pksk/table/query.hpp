@@ -144,11 +144,17 @@ struct BasicQueryOptions {
   // every item exactly once.
   std::size_t segment = 0;
   std::size_t segments = 0;
+  // ItemCollection reads: an item of a member type that does not decode (a number stored as a
+  // string by another tool) goes to unknown(), its RawItem::error saying why, instead of
+  // failing the read. False: the read throws DecodeError. An entity read, which has no
+  // unknown(), refuses it (ValidationError).
+  bool keep_undecodable = false;
 
   template <class S>
     requires(std::is_void_v<R> && !std::is_void_v<S>)
   operator BasicQueryOptions<S>() const {  // NOLINT(google-explicit-constructor)
-    return {sk, forward, limit, start, filter, select.template as<S>(), segment, segments};
+    return {sk,      forward,  limit,           start, filter, select.template as<S>(),
+            segment, segments, keep_undecodable};
   }
 };
 

@@ -118,6 +118,7 @@ struct ReadPlanBase {
   std::optional<backend::Condition> filter;
   std::vector<std::string_view> projection;
   bool selected = false;
+  bool keep_undecodable = false;
 
   const backend::Condition* filter_ptr() const noexcept { return filter ? &*filter : nullptr; }
 };
@@ -170,6 +171,10 @@ PKSK_DECL void plan_filter(ReadPlanBase& plan, const backend::TableSpec& spec, c
                                                       std::string_view index,
                                                       std::string_view type);
 
+// keep_undecodable on a read of one entity type, whose result has no unknown() to keep in.
+[[noreturn]] PKSK_DECL void throw_keep_undecodable_without_collection(
+    const backend::TableSpec& spec, std::string_view type);
+
 // A query's partition key that the queried type's template cannot produce (check_partition_key).
 [[noreturn]] PKSK_DECL void throw_partition_key_not_of_template(std::string_view table,
                                                                 std::string_view index,
@@ -183,7 +188,11 @@ ReadPlan<R> make_read_plan(const backend::TableSpec& spec, const BasicQueryOptio
                            bool scan) {
   ReadPlan<R> plan;
   std::string_view only_type;
-  if constexpr (EntityType<R>) only_type = type_name_v<R>;
+  if constexpr (EntityType<R>) {
+    only_type = type_name_v<R>;
+    if (options.keep_undecodable) throw_keep_undecodable_without_collection(spec, only_type);
+  }
+  plan.keep_undecodable = options.keep_undecodable;
   plan_filter(plan, spec, options.filter, only_type, scan);
   if (!options.select.empty()) {
     plan.selected = true;

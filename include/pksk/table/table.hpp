@@ -457,7 +457,7 @@ class Table {
   // query's visitor is the same code as it was before projections existed.
   template <class R, bool Selected, class Result>
   auto row_visitor(Result& result, const detail::ReadPlan<R>& plan, BodyDecoder& decoder) {
-    return [&](const backend::ItemView& row) {  // plan is unused without a projection
+    return [&](const backend::ItemView& row) {
       if constexpr (EntityType<R>) {
         if (row.type != type_name_v<R>) return;
         if constexpr (Selected) {
@@ -466,8 +466,8 @@ class Table {
           push_decoded(decoder, result, row);
         }
       } else {
-        try {
-          detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+        detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+          try {
             bool known;
             if constexpr (Selected) {
               known = backend::CollectionBuilder::append_member_selected<Format>(
@@ -480,10 +480,13 @@ class Table {
               backend::CollectionBuilder::append_unknown<Format>(
                   result, row.partition_key(), row.sort_key(), row.type, row.body, row.live);
             }
-          });
-        } catch (const DecodeError& e) {
-          detail::throw_decode_error(spec_.name, row, e);
-        }
+          } catch (const DecodeError& e) {
+            if (!plan.keep_undecodable) detail::throw_decode_error(spec_.name, row, e);
+            backend::CollectionBuilder::append_undecodable<Format>(
+                result, row.partition_key(), row.sort_key(), row.type, row.body, row.live,
+                detail::decode_error_message(spec_.name, row, e));
+          }
+        });
       }
     };
   }

@@ -3,6 +3,7 @@
 // Decoding one row a backend hands over into an entity, with a failure reported as the row's
 // key and type in the table: the one decode every Table read goes through.
 
+#include <string>
 #include <string_view>
 
 #include "../../backend/backend.hpp"
@@ -13,6 +14,10 @@
 #include "messages.hpp"
 
 namespace pksk::detail {
+
+// The message of throw_decode_error: the table, the item's key and type, and the error.
+PKSK_DECL std::string decode_error_message(std::string_view table, const backend::ItemView& row,
+                                           const DecodeError& error);
 
 [[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const backend::ItemView& row,
                                                const DecodeError& error);

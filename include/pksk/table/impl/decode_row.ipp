@@ -12,11 +12,16 @@
 
 namespace pksk::detail {
 
+PKSK_DECL std::string decode_error_message(std::string_view table, const backend::ItemView& row,
+                                           const DecodeError& error) {
+  return table_context(table, "read", row.type) + "item " +
+         key_text(backend::ItemKey{row.partition_key(), row.sort_key()}) + ", type " +
+         detail::quoted(row.type) + ": " + std::string(without_origin(error.what()));
+}
+
 [[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const backend::ItemView& row,
                                                const DecodeError& error) {
-  throw DecodeError(table_context(table, "read", row.type) + "item " +
-                    key_text(backend::ItemKey{row.partition_key(), row.sort_key()}) + ", type " +
-                    detail::quoted(row.type) + ": " + std::string(without_origin(error.what())));
+  throw DecodeError(decode_error_message(table, row, error));
 }
 
 PKSK_DECL void throw_wrong_type(std::string_view table, const backend::ItemView& row,

@@ -52,6 +52,14 @@ PKSK_DECL void throw_entity_not_in_index(std::string_view table, std::string_vie
                         " is not in it (its Entity<T>::indexes does not name it)");
 }
 
+PKSK_DECL void throw_keep_undecodable_without_collection(const backend::TableSpec& spec,
+                                                         std::string_view type) {
+  throw ValidationError("pksk table " + detail::quoted(spec.name) + ", read " + std::string(type) +
+                        ": keep_undecodable keeps an item that does not decode in an " +
+                        "ItemCollection's unknown(), and a read of " + std::string(type) +
+                        " has none: read pksk::ItemCollection<" + std::string(type) + ">");
+}
+
 PKSK_DECL void throw_partition_key_not_of_template(std::string_view table, std::string_view index,
                                                    std::string_view type,
                                                    std::string_view key_template,
