@@ -193,7 +193,7 @@ AttributeValue to_attribute_value(const T& value) {
   try {
     detail::encode_value(builder, value);
   } catch (const detail::PathedFailure& failure) {
-    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+    detail::throw_encode_failure(failure);
   }
   return std::move(builder.result);
 }

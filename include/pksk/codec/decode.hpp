@@ -8,6 +8,7 @@
 // detail/json_reader*.hpp, the per-thread decoder decoder_handle.hpp.
 
 #include <bitset>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -622,13 +623,38 @@ class BodyDecoder {
   detail::PaddedBuffer buffer_;
 };
 
-// Convenience for one-off decoding, through a thread_local BodyDecoder.
+// Convenience for one-off decoding, through a thread_local BodyDecoder: a plain JSON body (the
+// SQLite backend's format, what encode_body writes).
 template <Reflectable T>
 T decode_body(std::string_view json) {
   thread_local BodyDecoder decoder;
   T out{};
   decoder.decode(json, out);
   return out;
+}
+
+// The same for text in either format: a plain JSON body or an AttributeValue map.
+template <Reflectable T>
+T decode_body(std::string_view text, BodyFormat format) {
+  thread_local BodyDecoder decoder;
+  T out{};
+  if (format == BodyFormat::json) {
+    decoder.decode<BodyFormat::json>(text, out);
+  } else {
+    decoder.decode<BodyFormat::attribute_value>(text, out);
+  }
+  return out;
+}
+
+// A stored item kept raw (a pksk::RawItem of ItemCollection::unknown()), in the format its
+// backend stores: decode_body<Invoice>(raw) works on every backend.
+template <Reflectable T, class Raw>
+  requires requires(const Raw& raw) {
+    { raw.json } -> std::convertible_to<std::string_view>;
+    { raw.format } -> std::convertible_to<BodyFormat>;
+  }
+T decode_body(const Raw& raw) {
+  return decode_body<T>(std::string_view(raw.json), raw.format);
 }
 
 }  // namespace pksk

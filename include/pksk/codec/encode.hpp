@@ -6,9 +6,10 @@
 // here: this is what filters, conditions and updates need, in every translation unit.
 //
 // Body format: one object, members in declaration order named as the fields; an empty optional
-// is omitted; numbers are JSON numbers (std::to_chars: exact integers, shortest round-trip
-// floating point); enums are their enumerator's name; time points ISO 8601 UTC text with the
-// clock's full precision; set<string> an array, map an object, vector an array.
+// is omitted (a map's empty optional entry is a null); numbers are JSON numbers (std::to_chars:
+// exact integers, shortest round-trip floating point); enums are their enumerator's name; time
+// points ISO 8601 UTC text with the clock's full precision; set<string> an array, map an object,
+// vector an array.
 
 #include <array>
 #include <bitset>
@@ -186,6 +187,20 @@ void encode_fields(Writer& w, const T& record) {
   throw_pathed("not valid UTF-8 (at byte " + std::to_string(at) + ")");
 }
 
+// DynamoDB refuses an attribute name that is empty, a map's keys included.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_empty_map_key() {
+  throw_pathed_validation("a map key is empty: DynamoDB refuses an empty attribute name");
+}
+
+// The public error of a failed encoding: ValidationError for what DynamoDB refuses as a request
+// (an empty map key), else EncodeError (a value with no representation).
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_encode_failure(
+    const PathedFailure& failure) {
+  std::string message = "cannot encode " + failure.full_path() + ": " + failure.what;
+  if (failure.validation) throw ValidationError(std::move(message));
+  throw EncodeError(std::move(message));
+}
+
 // DynamoDB holds strings as UTF-8 and refuses others, and a body with invalid UTF-8 would not
 // read back (the decoder validates): such a string is refused before anything is written.
 inline void check_utf8(std::string_view s) {
@@ -224,7 +239,7 @@ void encode_value(Writer& w, const T& value) {
     if (value) {
       encode_value(w, *value);
     } else {
-      w.null();  // only reached inside a list: fields and map entries omit it
+      w.null();  // only reached inside a list or a map: a field omits it
     }
   } else if constexpr (is_vector_v<T>) {
     using Element = typename T::value_type;
@@ -238,12 +253,11 @@ void encode_value(Writer& w, const T& value) {
   } else if constexpr (is_string_map_v<T>) {
     w.begin_map();
     for (const auto& [key, entry] : value) {
-      if constexpr (is_optional_v<std::remove_cvref_t<decltype(entry)>>) {
-        if (!entry) continue;
-      }
+      if (key.empty()) [[unlikely]]
+        throw_empty_map_key();
       at_member(key, [&] { check_utf8(key); });
       w.map_key(key);
-      at_member(key, [&] { encode_value(w, entry); });
+      at_member(key, [&] { encode_value(w, entry); });  // an empty optional is a null
     }
     w.end_map();
   } else if constexpr (is_string_set_v<T>) {
@@ -272,7 +286,7 @@ void encode_item(const T& value, std::string& out) {
     encode_fields(w, value);
     w.end_item();
   } catch (const PathedFailure& failure) {
-    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+    throw_encode_failure(failure);
   }
 }
 

@@ -232,7 +232,7 @@ std::size_t attributes_size(const T& record) {
   try {
     detail::encode_fields(w, record);
   } catch (const detail::PathedFailure& failure) {
-    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+    detail::throw_encode_failure(failure);
   }
   return w.bytes;
 }
