@@ -73,6 +73,7 @@ struct Gauge {
   std::map<std::string, int> plain;
   Part part;
   double value{};
+  std::vector<std::byte> blob;
   friend bool operator==(const Gauge&, const Gauge&) = default;
 };
 

@@ -18,6 +18,7 @@
 
 #include <simdjson.h>
 
+#include "../detail/base64.hpp"
 #include "../detail/padded_buffer.hpp"
 #include "../error.hpp"
 #include "../reflect/reflect.hpp"
@@ -91,6 +92,8 @@ consteval ValueKind value_kind() {
     return ValueKind::number;
   } else if constexpr (is_optional_v<T>) {
     return value_kind<typename T::value_type>();  // null is the exception: omitted in fields
+  } else if constexpr (is_binary_v<T>) {
+    return ValueKind::binary;
   } else if constexpr (is_vector_v<T>) {
     return ValueKind::list;
   } else if constexpr (is_string_set_v<T>) {
@@ -376,6 +379,13 @@ template <class Reader, class T>
       if (!out) out.emplace();
       decode_value<Reader>(value, *out);
     }
+  } else if constexpr (is_binary_v<T>) {
+    std::string_view text;
+    if (auto error = Reader::get_binary(value, text)) [[unlikely]] {
+      throw_read_error<Reader>("a binary value", value, error);
+    }
+    if (!decode_base64(text, out)) [[unlikely]]
+      throw_pathed("invalid base64 in a binary value");
   } else if constexpr (is_vector_v<T>) {
     check_depth<Reader>(value);
     ondemand::array array;

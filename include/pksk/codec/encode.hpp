@@ -9,7 +9,7 @@
 // is omitted (a map's empty optional entry is a null); numbers are JSON numbers (std::to_chars:
 // exact integers, shortest round-trip floating point); enums are their enumerator's name; time
 // points ISO 8601 UTC text with the clock's full precision; set<string> an array, map an object,
-// vector an array.
+// vector an array; vector<std::byte> {"":"<base64>"} (json_writer.hpp).
 
 #include <array>
 #include <bitset>
@@ -45,7 +45,8 @@ namespace diagnostics {
 // A member of Record (named Member, declared as Type) of a type pksk cannot store. What it
 // stores: std::string, bool, integer types (not character types), float, double, enums,
 // std::chrono::system_clock::time_point, nested aggregates and Hana-adapted structs, and
-// std::optional, std::vector and std::map<std::string, T> of those, and std::set<std::string>.
+// std::optional, std::vector and std::map<std::string, T> of those, std::set<std::string> and
+// std::vector<std::byte> (binary).
 template <class Record, detail::fixed_string Member, class Type>
 struct member_type_is_not_one_pksk_can_store;
 // A value of such a type given alone: to to_attribute_value, or to an update action.
@@ -88,7 +89,7 @@ template <class T>
 consteval bool storable() {
   if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || CodecInteger<T> ||
                 std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_enum_v<T> ||
-                std::is_same_v<T, TimePoint> || is_string_set_v<T>) {
+                std::is_same_v<T, TimePoint> || is_string_set_v<T> || is_binary_v<T>) {
     return true;
   } else if constexpr (is_optional_v<T> || is_vector_v<T> || is_string_map_v<T>) {
     return storable<held_t<T>>();
@@ -241,6 +242,8 @@ void encode_value(Writer& w, const T& value) {
     } else {
       w.null();  // only reached inside a list or a map: a field omits it
     }
+  } else if constexpr (is_binary_v<T>) {
+    w.binary(reinterpret_cast<const unsigned char*>(value.data()), value.size());
   } else if constexpr (is_vector_v<T>) {
     using Element = typename T::value_type;
     w.begin_list();

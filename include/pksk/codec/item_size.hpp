@@ -42,6 +42,7 @@ class SizeWriter {
   void set_element(std::string_view s) { bytes += s.size(); }
 
   void string(std::string_view s) { bytes += s.size(); }
+  void binary(const unsigned char*, std::size_t size) { bytes += size; }  // its bytes
   void boolean(bool) { bytes += 1; }
   void null() { bytes += 1; }
   template <class Number>
@@ -152,6 +153,10 @@ class SizedBodyWriter : public BodyWriter {
   void null() {
     BodyWriter::null();
     size.null();
+  }
+  void binary(const unsigned char* bytes, std::size_t n) {
+    BodyWriter::binary(bytes, n);
+    size.binary(bytes, n);
   }
   template <class Number>
   void number(Number n) {

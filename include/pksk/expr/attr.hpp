@@ -21,10 +21,10 @@
 #include "../codec/encode.hpp"
 #include "../detail/diagnose.hpp"
 #include "../detail/fixed_string.hpp"
+#include "../detail/std_traits.hpp"
 #include "../error.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
-#include "../detail/std_traits.hpp"
 #include "../reflect/member_pointer.hpp"
 #include "../reflect/reflect.hpp"
 #include "expression.hpp"
@@ -276,7 +276,7 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
 
   // An element of a vector member: attr(&Order::items)[0].
   auto operator[](std::size_t index) const
-    requires detail::is_vector_v<value_type>
+    requires(detail::is_vector_v<value_type> && !detail::is_binary_v<value_type>)
   {
     backend::AttributePath p = path_;
     p.steps.push_back({{}, index, true});
@@ -387,6 +387,13 @@ Expr<T> begins_with(const Attr<T, M>& a, const std::string& prefix) {
   return detail::binary<T>(backend::Condition::Op::begins_with, a.operand(),
                            detail::value_operand(AttributeValue::from_string(prefix)));
 }
+// begins_with on a binary member: its first bytes are these.
+template <class T, class M>
+  requires detail::is_binary_v<member_value_t<M>>
+Expr<T> begins_with(const Attr<T, M>& a, const member_value_t<M>& prefix) {
+  return detail::binary<T>(backend::Condition::Op::begins_with, a.operand(),
+                           detail::value_operand(to_attribute_value(prefix)));
+}
 
 // contains: a substring of a string, a member of a set, an element of a list.
 template <class T, class M>
@@ -397,10 +404,17 @@ Expr<T> contains(const Attr<T, M>& a, const std::string& operand) {
                            detail::value_operand(AttributeValue::from_string(operand)));
 }
 template <class T, class M>
-  requires detail::is_vector_v<member_value_t<M>>
+  requires(detail::is_vector_v<member_value_t<M>> && !detail::is_binary_v<member_value_t<M>>)
 Expr<T> contains(const Attr<T, M>& a, const typename member_value_t<M>::value_type& element) {
   return detail::binary<T>(backend::Condition::Op::contains, a.operand(),
                            detail::value_operand(to_attribute_value(element)));
+}
+// contains on a binary member: the bytes appear in it, in this order.
+template <class T, class M>
+  requires detail::is_binary_v<member_value_t<M>>
+Expr<T> contains(const Attr<T, M>& a, const member_value_t<M>& bytes) {
+  return detail::binary<T>(backend::Condition::Op::contains, a.operand(),
+                           detail::value_operand(to_attribute_value(bytes)));
 }
 
 template <class T, class M>
