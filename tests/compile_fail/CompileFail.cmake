@@ -69,6 +69,7 @@ foreach(case IN ITEMS
     "read_type_not_an_entity|read_type_is_neither_an_entity_nor_an_item_collection"
     "filter_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
     "condition_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
+    "condition_nested_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
     "size_value_wrong_type|condition_compares_a_size_with_a_value_that_is_not_a_number"
     "update_value_wrong_type|update_gives_a_member_a_value_of_another_type"
     "update_value_wrong_type_template_argument|update_gives_a_member_a_value_of_another_type"
