@@ -54,7 +54,7 @@ struct PathedFailure {
 };
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_pathed(std::string what) {
-  throw PathedFailure{std::move(what), {}};
+  throw PathedFailure{std::move(what), {}, false};
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_pathed_validation(std::string what) {
