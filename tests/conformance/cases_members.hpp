@@ -85,7 +85,11 @@ TEST_CASE("a binary member counts its bytes toward 400 KB, not their base64", "[
   Store store;
   auto table = make_table(store);
   // 399 KB of bytes is 532 KB of base64: stored whole, read back whole.
-  Gauge g{.id = "1", .blob = std::vector<std::byte>(399 * 1024, std::byte{0xAB})};
+  // Assigned, not designated: g++ 12 -O3 warns falsely (-Wmaybe-uninitialized) of the
+  // skipped members' strings.
+  Gauge g;
+  g.id = "1";
+  g.blob.assign(399 * 1024, std::byte{0xAB});
   table.put(g);
   CHECK(table.get(Gauge{.id = "1"}) == g);
   g.blob.resize(400 * 1024);
