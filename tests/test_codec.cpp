@@ -3,13 +3,18 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <pksk/codec/attribute_value_json.hpp>
 #include <pksk/codec/codec.hpp>
+#include <pksk/codec/item_size.hpp>
 #include <pksk/reflect/equal.hpp>
 
 #include "test_codec_types.hpp"
@@ -459,4 +464,50 @@ TEST_CASE("body: a record that contains itself round-trips") {
   CHECK(pksk::structurally_equal(out, tree));
   CHECK_THROWS_WITH(decoder.decode(R"({"children":[{"children":[{"name":7}]}]})", out),
                     "at $.children[0].children[0].name: expected a string, found the number 7");
+}
+
+namespace {
+struct Photo {
+  std::string id;
+  std::vector<std::byte> bytes;
+  std::map<std::string, std::optional<int>> marks;
+  friend bool operator==(const Photo&, const Photo&) = default;
+};
+}  // namespace
+
+TEST_CASE("binary members: base64 in both formats, marked in the plain body", "[codec]") {
+  const Photo photo{.id = "p",
+                    .bytes = {std::byte{0x00}, std::byte{0xFF}, std::byte{0x10}, std::byte{'"'}},
+                    .marks = {{"a", 1}, {"b", std::nullopt}}};
+  std::string out;
+  pksk::encode_body(photo, out);
+  CHECK(out == R"({"id":"p","bytes":{"":"AP8QIg=="},"marks":{"a":1,"b":null}})");
+  CHECK(pksk::decode_body<Photo>(out) == photo);
+  pksk::encode_attribute_values(photo, out);
+  CHECK(
+      out ==
+      R"({"id":{"S":"p"},"bytes":{"B":"AP8QIg=="},"marks":{"M":{"a":{"N":"1"},"b":{"NULL":true}}}})");
+  CHECK(pksk::decode_body<Photo>(out, pksk::BodyFormat::attribute_value) == photo);
+  // Every length's padding; the empty value.
+  for (std::size_t n = 0; n < 7; ++n) {
+    Photo p{.id = "p"};
+    for (std::size_t i = 0; i < n; ++i) p.bytes.push_back(static_cast<std::byte>(250 + i));
+    pksk::encode_body(p, out);
+    CHECK(pksk::decode_body<Photo>(out) == p);
+    pksk::encode_attribute_values(p, out);
+    CHECK(pksk::decode_body<Photo>(out, pksk::BodyFormat::attribute_value) == p);
+  }
+  // Its size is its bytes, not their base64 text.
+  CHECK(pksk::attributes_size(Photo{.id = "", .bytes = std::vector<std::byte>(300)}) ==
+        std::string_view("id").size() + std::string_view("bytes").size() + 300 +
+            std::string_view("marks").size() + 3);
+  CHECK(pksk::to_attribute_value(photo.bytes).kind == pksk::AttributeValue::Kind::binary);
+  // Not base64, or not a binary value: a DecodeError naming the member.
+  CHECK_THROWS_AS(pksk::decode_body<Photo>(R"({"bytes":{"":"AP8"}})"), pksk::DecodeError);
+  CHECK_THROWS_AS(pksk::decode_body<Photo>(R"({"bytes":"AP8QIg=="})"), pksk::DecodeError);
+  CHECK_THROWS_WITH(pksk::decode_body<Photo>(R"({"bytes":{"x":"AP8QIg=="}})"),
+                    Catch::Contains("$.bytes"));
+  CHECK_THROWS_AS(
+      pksk::decode_body<Photo>(R"({"bytes":{"S":"AP8QIg=="}})", pksk::BodyFormat::attribute_value),
+      pksk::DecodeError);
 }

@@ -5,10 +5,12 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
@@ -578,6 +580,105 @@ TEST_CASE("unprocessed batch items are retried with backoff, through an injected
     CHECK_THROWS_AS(table.put_all(items), pksk::BackendError);
     CHECK(slept == std::vector<milliseconds>{milliseconds(10), milliseconds(30)});
     CHECK(backend.batch_requests == 3);
+  }
+}
+
+namespace {
+
+// A Backend that checks each batch write as DynamoDB does (requests of 25, none naming one item
+// twice: ValidationError) and hands back, from its first request only, the writes `hand_back`
+// picks.
+class HandingBackBackend {
+ public:
+  using TableHandle = pksk::sqlite::Backend::TableHandle;
+  static constexpr pksk::BodyFormat body_format = pksk::sqlite::Backend::body_format;
+
+  HandingBackBackend(pksk::sqlite::Backend& inner, std::function<bool(std::size_t)> hand_back)
+      : inner_(&inner), hand_back_(std::move(hand_back)) {}
+
+  TableHandle open_table(const pksk::backend::TableSpec& spec) { return inner_->open_table(spec); }
+  bool get(TableHandle t, pksk::backend::ItemKey key, pksk::backend::ItemVisitor visit) {
+    return inner_->get(t, key, visit);
+  }
+  pksk::backend::QueryOutcome query(TableHandle t, const pksk::backend::RawQuery& q,
+                                    pksk::backend::ItemVisitor visit) {
+    return inner_->query(t, q, visit);
+  }
+  pksk::backend::ScanOutcome scan(TableHandle t, const pksk::backend::RawScan& s,
+                                  pksk::backend::ItemVisitor visit) {
+    return inner_->scan(t, s, visit);
+  }
+  void put(TableHandle t, const pksk::backend::PutRequest& r) { inner_->put(t, r); }
+  void update(TableHandle t, const pksk::backend::UpdateRequest& r,
+              pksk::backend::ItemVisitor visit) {
+    inner_->update(t, r, visit);
+  }
+  bool erase(TableHandle t, const pksk::backend::EraseRequest& r) { return inner_->erase(t, r); }
+  void transact(TableHandle t, std::span<const pksk::backend::WriteRequest> w) {
+    inner_->transact(t, w);
+  }
+  void batch_write(TableHandle t, std::span<const pksk::backend::WriteRequest> w,
+                   std::vector<std::size_t>& unprocessed) {
+    for (std::size_t start = 0; start < w.size(); start += 25) {
+      const auto request = w.subspan(start, std::min<std::size_t>(25, w.size() - start));
+      for (std::size_t i = 0; i < request.size(); ++i) {
+        for (std::size_t j = i + 1; j < request.size(); ++j) {
+          if (pksk::backend::key_of(request[i]) == pksk::backend::key_of(request[j])) {
+            throw pksk::ValidationError("Provided list of item keys contains duplicates");
+          }
+        }
+      }
+    }
+    ++requests;
+    unprocessed.clear();
+    std::vector<pksk::backend::WriteRequest> done;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if (requests == 1 && hand_back_(i)) {
+        unprocessed.push_back(i);
+      } else {
+        done.push_back(w[i]);
+      }
+    }
+    std::vector<std::size_t> none;
+    inner_->batch_write(t, done, none);
+  }
+  void batch_get(TableHandle t, std::span<const pksk::backend::ItemKey> k,
+                 pksk::backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
+    inner_->batch_get(t, k, visit, unprocessed);
+  }
+
+  int requests = 0;
+
+ private:
+  pksk::sqlite::Backend* inner_;
+  std::function<bool(std::size_t)> hand_back_;
+};
+static_assert(pksk::Backend<HandingBackBackend>);
+
+}  // namespace
+
+TEST_CASE("a batch retry sends each item once, its last write", "[writes]") {
+  pksk::sqlite::Backend store{":memory:"};
+  const auto no_sleep = [](std::chrono::milliseconds) {};
+  // Two writes of Account "10", in two requests of 25: the second is the one that stays.
+  std::vector<Account> items;
+  for (int i = 0; i < 50; ++i) items.push_back(Account{.id = std::to_string(i), .balance = i});
+  items[30] = Account{.id = "10", .balance = 999};
+
+  SECTION("both handed back: the retry does not name the item twice in one request") {
+    HandingBackBackend backend{store, [](std::size_t i) { return i >= 8; }};
+    pksk::Table table{backend, "t", {}, pksk::BatchRetry{.sleep = no_sleep}};
+    table.put_all(items);
+    CHECK(backend.requests == 2);
+    CHECK(table.get(Account{.id = "10"})->balance == 999);
+    CHECK(table.scan<Account>().size() == 49);
+  }
+  SECTION("the first handed back, the second written: the first is not written after it") {
+    HandingBackBackend backend{store, [](std::size_t i) { return i == 10 || i == 11; }};
+    pksk::Table table{backend, "t", {}, pksk::BatchRetry{.sleep = no_sleep}};
+    table.put_all(items);
+    CHECK(table.get(Account{.id = "10"})->balance == 999);
+    CHECK(table.get(Account{.id = "11"})->balance == 11);
   }
 }
 

@@ -1054,3 +1054,5 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
   CHECK(pksk::make_error_code(pksk::errc::throttled).message() == "throttled");
   CHECK(std::error_code(pksk::errc::missing_table) != std::error_code(pksk::errc::corrupt));
 }
+
+#include "cases_members.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// AttributeValue: one DynamoDB attribute value as a tree (S, N, BOOL, NULL, L, M, SS). It is
+// AttributeValue: one DynamoDB attribute value as a tree (S, N, B, BOOL, NULL, L, M, SS). It is
 // what expressions carry (a condition's operands, an update's values), what the SQLite
 // backend evaluates conditions and applies updates on, and what the DynamoDB backend renders
 // into ExpressionAttributeValues. Entities never travel as trees on the read or put paths:
@@ -22,11 +22,11 @@
 namespace pksk {
 
 struct AttributeValue {
-  enum class Kind : unsigned char { null, boolean, number, string, list, map, string_set };
+  enum class Kind : unsigned char { null, boolean, number, string, list, map, string_set, binary };
 
   Kind kind = Kind::null;
   bool boolean = false;
-  std::string text;                  // a string, or a number's decimal text
+  std::string text;                  // a string, a number's decimal text, or binary's bytes
   std::vector<AttributeValue> list;  // L
   struct Member;
   std::vector<Member> map;       // M, in the order written
@@ -36,6 +36,7 @@ struct AttributeValue {
   static AttributeValue from_bool(bool b);
   static AttributeValue from_number(std::string decimal_text);
   static AttributeValue from_string(std::string s);
+  static AttributeValue from_binary(std::string bytes);
   static AttributeValue empty_map();
   static AttributeValue empty_list();
   static AttributeValue from_set(std::vector<std::string> strings);
@@ -83,6 +84,12 @@ inline AttributeValue AttributeValue::from_string(std::string s) {
   AttributeValue v;
   v.kind = Kind::string;
   v.text = std::move(s);
+  return v;
+}
+inline AttributeValue AttributeValue::from_binary(std::string bytes) {
+  AttributeValue v;
+  v.kind = Kind::binary;
+  v.text = std::move(bytes);
   return v;
 }
 inline AttributeValue AttributeValue::empty_map() {
@@ -143,6 +150,7 @@ inline bool operator==(const AttributeValue& a, const AttributeValue& b) {
       return x && y ? *x == *y : a.text == b.text;
     }
     case Kind::string:
+    case Kind::binary:
       return a.text == b.text;
     case Kind::list:
       return a.list == b.list;
@@ -191,13 +199,16 @@ inline const char* to_string(AttributeValue::Kind kind) noexcept {
       return "M";
     case Kind::string_set:
       return "SS";
+    case Kind::binary:
+      return "B";
   }
   return "?";
 }
 
 // ------------------------------------------------------------------------ DynamoDB item size
 
-// An attribute value's size as DynamoDB measures it: strings by UTF-8 bytes, numbers by
+// An attribute value's size as DynamoDB measures it: strings by UTF-8 bytes, binary by its
+// bytes, numbers by
 // significant digits (1 byte per two, plus 1), booleans and null 1 byte, lists and maps 3 bytes
 // plus 1 per element plus their elements (and, for maps, the names), sets their elements.
 inline std::size_t number_size(std::string_view decimal_text) {
@@ -219,6 +230,7 @@ inline std::size_t attribute_size(const AttributeValue& v) {
     case Kind::number:
       return number_size(v.text);
     case Kind::string:
+    case Kind::binary:  // its bytes, not their base64
       return v.text.size();
     case Kind::list: {
       std::size_t n = 3;

@@ -69,6 +69,12 @@ void append_value_json(std::string& out, const AttributeValue& v) {
       }
       out += AttributeValueJson ? "}}" : "}";
       return;
+    case Kind::binary:
+      // {"B":"<base64>"}, or the plain body's {"":"<base64>"} (BodyWriter::binary).
+      out += AttributeValueJson ? "{\"B\":\"" : "{\"\":\"";
+      append_base64(out, reinterpret_cast<const unsigned char*>(v.text.data()), v.text.size());
+      out += "\"}";
+      return;
     case Kind::string_set:
       out += AttributeValueJson ? "{\"SS\":[" : "[";
       for (std::size_t i = 0; i < v.set.size(); ++i) {
@@ -142,6 +148,9 @@ class AttributeValueBuilder {
   void set_element(std::string_view s) { current().set.emplace_back(s); }
 
   void string(std::string_view s) { put(AttributeValue::from_string(std::string(s))); }
+  void binary(const unsigned char* bytes, std::size_t size) {
+    put(AttributeValue::from_binary(std::string(reinterpret_cast<const char*>(bytes), size)));
+  }
   void boolean(bool b) { put(AttributeValue::from_bool(b)); }
   void null() { put(AttributeValue{}); }
   template <class Number>
@@ -193,7 +202,7 @@ AttributeValue to_attribute_value(const T& value) {
   try {
     detail::encode_value(builder, value);
   } catch (const detail::PathedFailure& failure) {
-    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+    detail::throw_encode_failure(failure);
   }
   return std::move(builder.result);
 }

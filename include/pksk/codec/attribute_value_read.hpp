@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include "../detail/base64.hpp"
 #include "../detail/padded_buffer.hpp"
 #include "../error.hpp"
 #include "attribute_value.hpp"
@@ -151,6 +152,14 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
       read_members(object, out, [depth](simdjson::ondemand::value v, AttributeValue& member) {
         read_plain_value(v, member, depth + 1);
       });
+      // A binary value: {"":"<base64>"} (no map key or member is empty).
+      if (out.map.size() == 1 && out.map[0].first.empty() &&
+          out.map[0].second.kind == AttributeValue::Kind::string) {
+        std::string bytes;
+        if (!decode_base64(out.map[0].second.text, bytes)) [[unlikely]]
+          throw_pathed("invalid base64 in a binary value");
+        out = AttributeValue::from_binary(std::move(bytes));
+      }
       return;
     }
   }
@@ -161,8 +170,8 @@ inline void read_attribute_value_members(simdjson::ondemand::object object, Attr
                                          std::int32_t depth);
 
 // One DynamoDB AttributeValue ({"S":"x"}, {"N":"1"}, {"M":{...}}, ...) into `out`; depth as
-// in read_plain_value. Binary values and number or binary sets have no AttributeValue kind
-// here (pksk writes none): they are a DecodeError naming the tag.
+// in read_plain_value. Number or binary sets have no AttributeValue kind here (pksk writes
+// none): they are a DecodeError naming the tag.
 inline void read_attribute_value(simdjson::ondemand::value value, AttributeValue& out,
                                  std::int32_t depth = 1) {
   simdjson::ondemand::object wrapper;
@@ -180,6 +189,13 @@ inline void read_attribute_value(simdjson::ondemand::value value, AttributeValue
         throw_pathed("invalid number");
       out = tag == "S" ? AttributeValue::from_string(std::string(text))
                        : AttributeValue::from_number(std::string(text));
+    } else if (tag == "B") {
+      std::string_view text;
+      if (auto error = inner.get_string().get(text)) throw_invalid_json(error);
+      std::string bytes;
+      if (!decode_base64(text, bytes)) [[unlikely]]
+        throw_pathed("invalid base64 in a binary value");
+      out = AttributeValue::from_binary(std::move(bytes));
     } else if (tag == "BOOL") {
       bool b = false;
       if (auto error = inner.get_bool().get(b)) throw_invalid_json(error);

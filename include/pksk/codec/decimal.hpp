@@ -17,9 +17,11 @@ namespace backend {
 
 class Decimal {
  public:
-  // DynamoDB's limits: 38 significant digits, magnitude in [1e-130, 1e126).
+  // DynamoDB's limits: 38 significant digits, magnitude in [1e-130, 1e126) (1E-130 to
+  // 9.9999999999999999999999999999999999999E+125): both bounds are on the most significant
+  // digit, so 6.666666666666666e-121 (least significant digit at 1e-136) is held.
   static constexpr std::size_t max_digits = 38;
-  static constexpr int min_exponent = -130;  // of the least significant digit
+  static constexpr int min_exponent = -130;  // of the most significant digit
   static constexpr int max_adjusted = 125;   // of the most significant digit
 
   Decimal() = default;  // zero
@@ -72,7 +74,7 @@ class Decimal {
     int least = 0;           // exponent of the least significant digit
     bool fits_dynamodb() const noexcept {
       return digits == 0 ||
-             (digits <= max_digits && least >= min_exponent && adjusted <= max_adjusted);
+             (digits <= max_digits && adjusted >= min_exponent && adjusted <= max_adjusted);
     }
   };
   // Assumes a well-formed number (as std::to_chars writes one).
@@ -147,7 +149,7 @@ class Decimal {
   // Whether DynamoDB can store it: 38 digits at most, magnitude within its range.
   bool fits_dynamodb() const noexcept {
     if (is_zero()) return true;
-    return digits_.size() <= max_digits && exponent_ >= min_exponent && adjusted() <= max_adjusted;
+    return digits_.size() <= max_digits && adjusted() >= min_exponent && adjusted() <= max_adjusted;
   }
 
   // Plain notation, no exponent: what both backends store and what decodes into any C++

@@ -8,6 +8,7 @@
 // detail/json_reader*.hpp, the per-thread decoder decoder_handle.hpp.
 
 #include <bitset>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include <simdjson.h>
 
+#include "../detail/base64.hpp"
 #include "../detail/padded_buffer.hpp"
 #include "../error.hpp"
 #include "../reflect/reflect.hpp"
@@ -90,6 +92,8 @@ consteval ValueKind value_kind() {
     return ValueKind::number;
   } else if constexpr (is_optional_v<T>) {
     return value_kind<typename T::value_type>();  // null is the exception: omitted in fields
+  } else if constexpr (is_binary_v<T>) {
+    return ValueKind::binary;
   } else if constexpr (is_vector_v<T>) {
     return ValueKind::list;
   } else if constexpr (is_string_set_v<T>) {
@@ -375,6 +379,13 @@ template <class Reader, class T>
       if (!out) out.emplace();
       decode_value<Reader>(value, *out);
     }
+  } else if constexpr (is_binary_v<T>) {
+    std::string_view text;
+    if (auto error = Reader::get_binary(value, text)) [[unlikely]] {
+      throw_read_error<Reader>("a binary value", value, error);
+    }
+    if (!decode_base64(text, out)) [[unlikely]]
+      throw_pathed("invalid base64 in a binary value");
   } else if constexpr (is_vector_v<T>) {
     check_depth<Reader>(value);
     ondemand::array array;
@@ -622,13 +633,38 @@ class BodyDecoder {
   detail::PaddedBuffer buffer_;
 };
 
-// Convenience for one-off decoding, through a thread_local BodyDecoder.
+// Convenience for one-off decoding, through a thread_local BodyDecoder: a plain JSON body (the
+// SQLite backend's format, what encode_body writes).
 template <Reflectable T>
 T decode_body(std::string_view json) {
   thread_local BodyDecoder decoder;
   T out{};
   decoder.decode(json, out);
   return out;
+}
+
+// The same for text in either format: a plain JSON body or an AttributeValue map.
+template <Reflectable T>
+T decode_body(std::string_view text, BodyFormat format) {
+  thread_local BodyDecoder decoder;
+  T out{};
+  if (format == BodyFormat::json) {
+    decoder.decode<BodyFormat::json>(text, out);
+  } else {
+    decoder.decode<BodyFormat::attribute_value>(text, out);
+  }
+  return out;
+}
+
+// A stored item kept raw (a pksk::RawItem of ItemCollection::unknown()), in the format its
+// backend stores: decode_body<Invoice>(raw) works on every backend.
+template <Reflectable T, class Raw>
+  requires requires(const Raw& raw) {
+    { raw.json } -> std::convertible_to<std::string_view>;
+    { raw.format } -> std::convertible_to<BodyFormat>;
+  }
+T decode_body(const Raw& raw) {
+  return decode_body<T>(std::string_view(raw.json), raw.format);
 }
 
 }  // namespace pksk

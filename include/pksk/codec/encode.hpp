@@ -6,9 +6,10 @@
 // here: this is what filters, conditions and updates need, in every translation unit.
 //
 // Body format: one object, members in declaration order named as the fields; an empty optional
-// is omitted; numbers are JSON numbers (std::to_chars: exact integers, shortest round-trip
-// floating point); enums are their enumerator's name; time points ISO 8601 UTC text with the
-// clock's full precision; set<string> an array, map an object, vector an array.
+// is omitted (a map's empty optional entry is a null); numbers are JSON numbers (std::to_chars:
+// exact integers, shortest round-trip floating point); enums are their enumerator's name; time
+// points ISO 8601 UTC text with the clock's full precision; set<string> an array, map an object,
+// vector an array; vector<std::byte> {"":"<base64>"} (json_writer.hpp).
 
 #include <array>
 #include <bitset>
@@ -44,7 +45,8 @@ namespace diagnostics {
 // A member of Record (named Member, declared as Type) of a type pksk cannot store. What it
 // stores: std::string, bool, integer types (not character types), float, double, enums,
 // std::chrono::system_clock::time_point, nested aggregates and Hana-adapted structs, and
-// std::optional, std::vector and std::map<std::string, T> of those, and std::set<std::string>.
+// std::optional, std::vector and std::map<std::string, T> of those, std::set<std::string> and
+// std::vector<std::byte> (binary).
 template <class Record, detail::fixed_string Member, class Type>
 struct member_type_is_not_one_pksk_can_store;
 // A value of such a type given alone: to to_attribute_value, or to an update action.
@@ -87,7 +89,7 @@ template <class T>
 consteval bool storable() {
   if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || CodecInteger<T> ||
                 std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_enum_v<T> ||
-                std::is_same_v<T, TimePoint> || is_string_set_v<T>) {
+                std::is_same_v<T, TimePoint> || is_string_set_v<T> || is_binary_v<T>) {
     return true;
   } else if constexpr (is_optional_v<T> || is_vector_v<T> || is_string_map_v<T>) {
     return storable<held_t<T>>();
@@ -186,6 +188,20 @@ void encode_fields(Writer& w, const T& record) {
   throw_pathed("not valid UTF-8 (at byte " + std::to_string(at) + ")");
 }
 
+// DynamoDB refuses an attribute name that is empty, a map's keys included.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_empty_map_key() {
+  throw_pathed_validation("a map key is empty: DynamoDB refuses an empty attribute name");
+}
+
+// The public error of a failed encoding: ValidationError for what DynamoDB refuses as a request
+// (an empty map key), else EncodeError (a value with no representation).
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_encode_failure(
+    const PathedFailure& failure) {
+  std::string message = "cannot encode " + failure.full_path() + ": " + failure.what;
+  if (failure.validation) throw ValidationError(std::move(message));
+  throw EncodeError(std::move(message));
+}
+
 // DynamoDB holds strings as UTF-8 and refuses others, and a body with invalid UTF-8 would not
 // read back (the decoder validates): such a string is refused before anything is written.
 inline void check_utf8(std::string_view s) {
@@ -224,8 +240,10 @@ void encode_value(Writer& w, const T& value) {
     if (value) {
       encode_value(w, *value);
     } else {
-      w.null();  // only reached inside a list: fields and map entries omit it
+      w.null();  // only reached inside a list or a map: a field omits it
     }
+  } else if constexpr (is_binary_v<T>) {
+    w.binary(reinterpret_cast<const unsigned char*>(value.data()), value.size());
   } else if constexpr (is_vector_v<T>) {
     using Element = typename T::value_type;
     w.begin_list();
@@ -238,12 +256,11 @@ void encode_value(Writer& w, const T& value) {
   } else if constexpr (is_string_map_v<T>) {
     w.begin_map();
     for (const auto& [key, entry] : value) {
-      if constexpr (is_optional_v<std::remove_cvref_t<decltype(entry)>>) {
-        if (!entry) continue;
-      }
+      if (key.empty()) [[unlikely]]
+        throw_empty_map_key();
       at_member(key, [&] { check_utf8(key); });
       w.map_key(key);
-      at_member(key, [&] { encode_value(w, entry); });
+      at_member(key, [&] { encode_value(w, entry); });  // an empty optional is a null
     }
     w.end_map();
   } else if constexpr (is_string_set_v<T>) {
@@ -272,7 +289,7 @@ void encode_item(const T& value, std::string& out) {
     encode_fields(w, value);
     w.end_item();
   } catch (const PathedFailure& failure) {
-    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+    throw_encode_failure(failure);
   }
 }
 

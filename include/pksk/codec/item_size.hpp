@@ -42,6 +42,7 @@ class SizeWriter {
   void set_element(std::string_view s) { bytes += s.size(); }
 
   void string(std::string_view s) { bytes += s.size(); }
+  void binary(const unsigned char*, std::size_t size) { bytes += size; }  // its bytes
   void boolean(bool) { bytes += 1; }
   void null() { bytes += 1; }
   template <class Number>
@@ -153,6 +154,10 @@ class SizedBodyWriter : public BodyWriter {
     BodyWriter::null();
     size.null();
   }
+  void binary(const unsigned char* bytes, std::size_t n) {
+    BodyWriter::binary(bytes, n);
+    size.binary(bytes, n);
+  }
   template <class Number>
   void number(Number n) {
     char buf[64];
@@ -232,7 +237,7 @@ std::size_t attributes_size(const T& record) {
   try {
     detail::encode_fields(w, record);
   } catch (const detail::PathedFailure& failure) {
-    throw EncodeError("cannot encode " + failure.full_path() + ": " + failure.what);
+    detail::throw_encode_failure(failure);
   }
   return w.bytes;
 }

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "base64.hpp"
+
 namespace pksk::detail {
 
 // Which bytes need escaping in a JSON string (RFC 8259 §7): the quote, the backslash and the
@@ -117,6 +119,13 @@ class BodyWriter : public JsonPunctuation {
   using JsonPunctuation::JsonPunctuation;
 
   void string(std::string_view s) { append_json_string(out_, s); }
+  // Plain JSON has no binary type: a binary value is an object whose one member has the empty
+  // name (which no map key or member can have) and holds the bytes in base64: {"":"AP8Q"}.
+  void binary(const unsigned char* bytes, std::size_t size) {
+    out_ += "{\"\":\"";
+    append_base64(out_, bytes, size);
+    out_ += "\"}";
+  }
   void boolean(bool b) { out_ += b ? "true" : "false"; }
   void null() { out_ += "null"; }
   template <class Number>
@@ -144,6 +153,11 @@ class AttributeValueWriter : public JsonPunctuation {
     out_ += "{\"S\":";
     append_json_string(out_, s);
     out_ += '}';
+  }
+  void binary(const unsigned char* bytes, std::size_t size) {
+    out_ += "{\"B\":\"";
+    append_base64(out_, bytes, size);
+    out_ += "\"}";
   }
   void boolean(bool b) { out_ += b ? "{\"BOOL\":true}" : "{\"BOOL\":false}"; }
   void null() { out_ += "{\"NULL\":true}"; }

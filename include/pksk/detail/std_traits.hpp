@@ -3,6 +3,7 @@
 // Which standard container a member type is, and what it holds: the codec, the expressions and
 // structural equality all walk members by these.
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +21,12 @@ template <class T>
 inline constexpr bool is_vector_v = false;
 template <class T, class A>
 inline constexpr bool is_vector_v<std::vector<T, A>> = true;
+
+// std::vector<std::byte>: a binary value (DynamoDB's B), not a list.
+template <class T>
+inline constexpr bool is_binary_v = false;
+template <class A>
+inline constexpr bool is_binary_v<std::vector<std::byte, A>> = true;
 
 template <class T>
 inline constexpr bool is_map_v = false;

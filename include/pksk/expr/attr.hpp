@@ -41,10 +41,13 @@ struct update_changes_a_member_of_the_items_key;
 // contradict.
 template <class Entity, detail::fixed_string Member>
 struct update_changes_the_version_member_of_a_versioned_entity;
-// A filter or a write condition compares a member of Entity (declared as Member) with a value of
-// type Value that no stored value of the member can equal or be ordered with: a number with a
-// string, a string with a number, a bool with anything but a bool, an enum with another type.
-template <class Entity, class Member, class Value>
+// A filter or a write condition compares a member of Entity (named Member, declared as Type)
+// with a value of type Value that no stored value of the member can equal or be ordered with: a
+// number with a string, a string with a number, a bool with anything but a bool, an enum with
+// another type. attr(&Order::total) holds its member pointer at run time only, so Member names
+// the members of Entity declared as Type ("total"), of its records' members too
+// ("address.zip"), joined by '|' when several are.
+template <class Entity, detail::fixed_string Member, class Type, class Value>
 struct condition_compares_a_member_with_a_value_of_another_type;
 // A filter or a write condition compares the size of a member of Entity, pksk::size(...), which
 // is a number, with a value of type Value that is not a number.
@@ -94,11 +97,64 @@ AttributeValue comparison_value(const V& v) {
   }
 }
 
+// The names of T's members declared as M, and of its records' members so declared
+// ("address.city"), joined by '|': how a diagnostic names the member an attr() path ends at,
+// which compile time knows by its type only.
+struct MemberNames {
+  char chars[256]{};
+  std::size_t size = 0;
+  constexpr void add(std::string_view prefix, std::string_view name) {
+    if (size != 0) push('|');
+    for (const char c : prefix) push(c);
+    if (!prefix.empty()) push('.');
+    for (const char c : name) push(c);
+  }
+  constexpr void push(char c) {
+    if (size < sizeof chars) chars[size++] = c;
+  }
+};
+template <class T, class M, bool Nested>
+constexpr void add_member_names(MemberNames& out, std::string_view prefix) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          using F = field_type_t<T, I>;
+          if constexpr (std::is_same_v<F, M>) {
+            out.add(prefix, field_names_v<T>[I]);
+          } else if constexpr (!Nested && CodecRecord<unwrap_optional_t<F>>) {
+            add_member_names<unwrap_optional_t<F>, M, true>(out, field_names_v<T>[I]);
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<field_count_v<T>>{});
+}
+template <class T, class M>
+inline constexpr MemberNames member_names_of_type = [] {
+  MemberNames names;
+  add_member_names<T, M, false>(names, {});
+  return names;
+}();
+template <class T, class M>
+inline constexpr fixed_string<member_names_of_type<T, M>.size> member_names_of_type_v{
+    std::string_view(member_names_of_type<T, M>.chars, member_names_of_type<T, M>.size)};
+
+// Reports condition_compares_a_member_with_a_value_of_another_type; the members' names are
+// only looked for then.
+template <bool Ok, class T, class M, class V>
+struct ComparableCheck {
+  static constexpr bool ok = true;
+};
+template <class T, class M, class V>
+struct ComparableCheck<false, T, M, V> {
+  static constexpr bool ok =
+      diagnose_v<false, diagnostics::condition_compares_a_member_with_a_value_of_another_type<
+                            T, member_names_of_type_v<T, M>, M, V>>;
+};
+
 // comparable_value, reporting condition_compares_a_member_with_a_value_of_another_type when not.
 template <class T, class M, class V>
 inline constexpr bool comparable_value_v =
-    diagnose_v<comparable_value<unwrap_optional_t<M>, V>(),
-               diagnostics::condition_compares_a_member_with_a_value_of_another_type<T, M, V>>;
+    ComparableCheck<comparable_value<unwrap_optional_t<M>, V>(), T, M, V>::ok;
 
 // A number for size(attr) to be compared with, reporting
 // condition_compares_a_size_with_a_value_that_is_not_a_number when not.
@@ -284,7 +340,7 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
 
   // An element of a vector member: attr(&Order::items)[0].
   auto operator[](std::size_t index) const
-    requires detail::is_vector_v<value_type>
+    requires(detail::is_vector_v<value_type> && !detail::is_binary_v<value_type>)
   {
     backend::AttributePath p = path_;
     p.steps.push_back({{}, index, true});
@@ -395,6 +451,13 @@ Expr<T> begins_with(const Attr<T, M>& a, const std::string& prefix) {
   return detail::binary<T>(backend::Condition::Op::begins_with, a.operand(),
                            detail::value_operand(AttributeValue::from_string(prefix)));
 }
+// begins_with on a binary member: its first bytes are these.
+template <class T, class M>
+  requires detail::is_binary_v<member_value_t<M>>
+Expr<T> begins_with(const Attr<T, M>& a, const member_value_t<M>& prefix) {
+  return detail::binary<T>(backend::Condition::Op::begins_with, a.operand(),
+                           detail::value_operand(to_attribute_value(prefix)));
+}
 
 // contains: a substring of a string, a member of a set, an element of a list.
 template <class T, class M>
@@ -405,10 +468,17 @@ Expr<T> contains(const Attr<T, M>& a, const std::string& operand) {
                            detail::value_operand(AttributeValue::from_string(operand)));
 }
 template <class T, class M>
-  requires detail::is_vector_v<member_value_t<M>>
+  requires(detail::is_vector_v<member_value_t<M>> && !detail::is_binary_v<member_value_t<M>>)
 Expr<T> contains(const Attr<T, M>& a, const typename member_value_t<M>::value_type& element) {
   return detail::binary<T>(backend::Condition::Op::contains, a.operand(),
                            detail::value_operand(to_attribute_value(element)));
+}
+// contains on a binary member: the bytes appear in it, in this order.
+template <class T, class M>
+  requires detail::is_binary_v<member_value_t<M>>
+Expr<T> contains(const Attr<T, M>& a, const member_value_t<M>& bytes) {
+  return detail::binary<T>(backend::Condition::Op::contains, a.operand(),
+                           detail::value_operand(to_attribute_value(bytes)));
 }
 
 template <class T, class M>

@@ -81,7 +81,7 @@ template <class M>
 concept AddableMember = is_number_member_v<member_value_t<M>> || is_string_set_v<member_value_t<M>>;
 
 template <class M>
-concept ListMember = is_vector_v<member_value_t<M>>;
+concept ListMember = is_vector_v<member_value_t<M>> && !is_binary_v<member_value_t<M>>;
 
 template <class T, class M, std::size_t... K>
 consteval void refuse_key_members(M T::*member, std::index_sequence<K...>) {

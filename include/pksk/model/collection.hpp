@@ -70,9 +70,10 @@ class ItemCollection {
   const_iterator begin() const noexcept { return items_.begin(); }
   const_iterator end() const noexcept { return items_.end(); }
 
-  // The typed items; unknown() holds the others.
+  // The typed items, which begin() and end() walk; unknown() holds the others. empty() is
+  // size() == 0, as for any range: a collection of unknown items only is empty().
   std::size_t size() const noexcept { return items_.size(); }
-  bool empty() const noexcept { return items_.empty() && unknown_.empty(); }
+  bool empty() const noexcept { return items_.empty(); }
 
   template <class T>
     requires is_member<T>

@@ -60,6 +60,12 @@ void retry_unprocessed(const BatchRetry& retry, std::string_view table, std::str
   }
 }
 
+// Of `pending` (indexes into `keys`, increasing), those whose key no later entry of `keys`
+// has: what a retry of a batch write sends, so that no request names one item twice and no
+// earlier write lands after a later one of the same item.
+PKSK_DECL std::vector<std::size_t> last_write_of_each_key(std::span<const backend::ItemKey> keys,
+                                                          std::span<const std::size_t> pending);
+
 // DynamoDB refuses a batch request that names one item twice.
 PKSK_DECL void refuse_duplicate_keys(std::string_view table,
                                      std::span<const backend::ItemKey> group,

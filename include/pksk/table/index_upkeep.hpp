@@ -143,21 +143,25 @@ std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& 
     }
     const TableIndex& index = detail::table_index_of<T, i>(spec, "update");
     T item = key;
+    // Only the members the index's keys are formatted from are parsed back from the update:
+    // instantiated for any other member, the parser would not compile for a bool.
     const auto take = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
-      if (!is_index_member<T, i>(F) || is_key_member<T>(F)) return;
-      const std::string_view member = field_names_v<T>[F];
-      const backend::UpdateAction* given = nullptr;
-      for (std::size_t a = first; a < user_actions; ++a) {
-        if (actions[a].path.steps.front().name == member) given = &actions[a];
-      }
-      const bool assigned = given != nullptr && given->kind == backend::UpdateAction::Kind::set &&
-                            given->path.steps.size() == 1 &&
-                            detail::assign_key_member(get_field<F>(item), given->value);
-      if (!assigned) {
-        throw ValidationError(
-            table_context(spec.name, "update", type_name_v<T>) + "the update changes the key " +
-            "of index " + detail::quoted(index.name) + ", so it must set the member " +
-            detail::quoted(member) + " (every member of that index's keys) to a value");
+      if constexpr (is_index_member<T, std::remove_cvref_t<decltype(i)>::value>(F) &&
+                    !is_key_member<T>(F)) {
+        const std::string_view member = field_names_v<T>[F];
+        const backend::UpdateAction* given = nullptr;
+        for (std::size_t a = first; a < user_actions; ++a) {
+          if (actions[a].path.steps.front().name == member) given = &actions[a];
+        }
+        const bool assigned = given != nullptr && given->kind == backend::UpdateAction::Kind::set &&
+                              given->path.steps.size() == 1 &&
+                              detail::assign_key_member(get_field<F>(item), given->value);
+        if (!assigned) {
+          throw ValidationError(
+              table_context(spec.name, "update", type_name_v<T>) + "the update changes the key " +
+              "of index " + detail::quoted(index.name) + ", so it must set the member " +
+              detail::quoted(member) + " (every member of that index's keys) to a value");
+        }
       }
     };
     [&]<std::size_t... F>(std::index_sequence<F...>) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../detail/diagnose.hpp"
@@ -49,6 +50,10 @@ namespace diagnostics {
 // `.select = pksk::members(&Customer::name)` on a query that reads no Customer.
 template <class Query, class Entity>
 struct select_names_a_member_of_an_entity_the_query_does_not_read;
+// `.filter = pksk::attr(&Customer::name) == "x"` on a query that reads no Customer: the
+// filter would hold for no item it reads.
+template <class Query, class Entity>
+struct filter_names_a_member_of_an_entity_the_query_does_not_read;
 }  // namespace diagnostics
 
 // One member of a projection: its entity's type attribute and its field.
@@ -79,6 +84,13 @@ template <class R, class T>
 inline constexpr bool reads_entity_v = std::is_same_v<R, T>;
 template <class... Us, class T>
 inline constexpr bool reads_entity_v<ItemCollection<Us...>, T> = (std::is_same_v<Us, T> || ...);
+
+template <class R, class T>
+struct FilterCheck {
+  static constexpr bool ok =
+      diagnose_v<reads_entity_v<R, T>,
+                 diagnostics::filter_names_a_member_of_an_entity_the_query_does_not_read<R, T>>;
+};
 
 template <class R, class... Ts>
 struct SelectCheck {
@@ -122,10 +134,26 @@ class Selection {
   std::vector<SelectedMember> list_;
 };
 
+// The filter of a query of R: a condition on the members of an entity R does not read is a
+// compile-time error (for R = void, the untyped QueryOptions, it is not checked). A Filter made
+// by combining conditions (&&, ||, !), or on the sort key or the type, is taken as it is.
+template <class R>
+class BasicFilter : public Filter {
+ public:
+  BasicFilter() = default;
+  BasicFilter(Filter filter)  // NOLINT(google-explicit-constructor): `.filter = a || b`
+      : Filter(std::move(filter)) {}
+  template <class T>
+  BasicFilter(Expr<T> expr)  // NOLINT(google-explicit-constructor): `.filter = expr`
+      : Filter(std::move(expr)) {
+    if constexpr (!std::is_void_v<R>) static_assert(detail::checked_v<detail::FilterCheck<R, T>>);
+  }
+};
+
 // The options of a query or scan of R, in this order: sk, forward, limit, start, filter,
 // select, segment, segments. `{}` means all items, forward. BasicQueryOptions<R> (what
-// query<R> takes) checks `select` against R at compile time; QueryOptions (R = void) is the
-// type to keep options in a variable, and converts to any R.
+// query<R> takes) checks `filter` and `select` against R at compile time; QueryOptions (R = void)
+// is the type to keep options in a variable, and converts to any R.
 template <class R = void>
 struct BasicQueryOptions {
   std::optional<KeyCondition> sk{};  // none: every item of the partition (or of the type)
@@ -136,7 +164,7 @@ struct BasicQueryOptions {
   std::optional<Cursor> start{};  // resume after this key (a Page's next)
   // Applied to each item evaluated, before it is decoded: an item it rejects still counts
   // toward limit and the 1 MB page, as in DynamoDB.
-  Filter filter{};
+  BasicFilter<R> filter{};
   // Only these members are read and decoded; the others keep their default values.
   Selection<R> select{};
   // Scans only: DynamoDB's parallel scan. segments = 0 (or 1) reads the whole table; otherwise

@@ -445,10 +445,14 @@ class Table {
               backend_->batch_write(handle_, writes, unprocessed);
               return;
             }
+            // A key may be written twice in a slice (in two requests of 25); a retry sends
+            // only the last write of each key, which also leaves the result of the slice that
+            // of its last write: an earlier one handed back is dropped, not sent after it.
+            std::vector<std::size_t> sent = detail::last_write_of_each_key(item_keys, indexes);
             std::vector<backend::WriteRequest> retry;
-            for (std::size_t i : indexes) retry.push_back(writes[i]);
+            for (std::size_t i : sent) retry.push_back(writes[i]);
             backend_->batch_write(handle_, retry, unprocessed);
-            for (std::size_t& u : unprocessed) u = indexes[u];
+            for (std::size_t& u : unprocessed) u = sent[u];
           });
     }
   }

@@ -6,10 +6,10 @@
 // semantics, not SQL's loose ones:
 // - a number never equals a string; =, <, <=, >, >=, BETWEEN and IN are false when an operand is
 //   absent or the types differ; <> is then true;
-// - numbers compare as decimals, strings as UTF-8 bytes; < and > apply to numbers and strings
-//   only;
-// - begins_with applies to strings; contains to strings (substring), sets (member) and lists
-//   (element); size to strings (bytes), lists, maps and sets;
+// - numbers compare as decimals, strings as UTF-8 bytes, binary as unsigned bytes; < and >
+//   apply to numbers, strings and binary only;
+// - begins_with applies to strings and binary; contains to strings and binary (substring), sets
+//   (member) and lists (element); size to strings and binary (bytes), lists, maps and sets;
 // - ADD adds to a number (absent counts as 0) or unites sets; on anything else it is a
 //   ValidationError, as is list_append on a non-list.
 
@@ -74,6 +74,7 @@ inline void operand_value(const AttributeValue& item, const backend::Operand& op
       std::size_t n = 0;
       switch (v->kind) {
         case AttributeValue::Kind::string:
+        case AttributeValue::Kind::binary:
           n = v->text.size();
           break;
         case AttributeValue::Kind::list:
@@ -161,7 +162,7 @@ inline std::optional<int> order(const AttributeValue& a, const AttributeValue& b
     if (!x || !y) return std::nullopt;
     return compare(*x, *y);
   }
-  if (a.kind == Kind::string) {
+  if (a.kind == Kind::string || a.kind == Kind::binary) {  // bytes, unsigned
     const int c = std::string_view(a.text).compare(b.text);
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
@@ -246,8 +247,9 @@ inline bool evaluate(const Condition& condition, const AttributeValue& item) {
     case Op::begins_with: {
       const auto& a = value(0, v0);
       const auto& prefix = value(1, v1);
-      return a && prefix && a->kind == AttributeValue::Kind::string &&
-             prefix->kind == AttributeValue::Kind::string && a->text.starts_with(prefix->text);
+      return a && prefix &&
+             (a->kind == AttributeValue::Kind::string || a->kind == AttributeValue::Kind::binary) &&
+             prefix->kind == a->kind && a->text.starts_with(prefix->text);
     }
     case Op::contains: {
       const auto& a = value(0, v0);
@@ -255,8 +257,8 @@ inline bool evaluate(const Condition& condition, const AttributeValue& item) {
       if (!a || !operand) return false;
       switch (a->kind) {
         case AttributeValue::Kind::string:
-          return operand->kind == AttributeValue::Kind::string &&
-                 a->text.find(operand->text) != std::string::npos;
+        case AttributeValue::Kind::binary:
+          return operand->kind == a->kind && a->text.find(operand->text) != std::string::npos;
         case AttributeValue::Kind::string_set:
           return operand->kind == AttributeValue::Kind::string &&
                  std::binary_search(a->set.begin(), a->set.end(), operand->text);

@@ -16,6 +16,9 @@ namespace pksk::detail {
 struct PathedFailure {
   std::string what;
   std::string path;  // from the item's root, without the leading '$'
+  // What DynamoDB refuses as an invalid request (an empty attribute name): a ValidationError,
+  // not an EncodeError, on every backend.
+  bool validation = false;
 
   [[gnu::cold, gnu::noinline]] void prepend_member(std::string_view name) {
     if (is_identifier(name)) {
@@ -51,7 +54,11 @@ struct PathedFailure {
 };
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_pathed(std::string what) {
-  throw PathedFailure{std::move(what), {}};
+  throw PathedFailure{std::move(what), {}, false};
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_pathed_validation(std::string what) {
+  throw PathedFailure{std::move(what), {}, true};
 }
 
 // Runs step(), naming the member it works on in any failure that leaves it.

@@ -50,7 +50,16 @@ inline std::string describe_json_value(ondemand::value& value) {
 
 // What the decoder will read from a value, told to Reader::open before the value is read: the
 // AttributeValue reader checks its tag against this one first. `any`: nothing expected.
-enum class ValueKind : std::uint8_t { any, string, number, boolean, object, list, string_set };
+enum class ValueKind : std::uint8_t {
+  any,
+  string,
+  number,
+  boolean,
+  object,
+  list,
+  string_set,
+  binary
+};
 
 // The reads are always inlined: each is one simdjson call, and a call per value is what kept
 // the decoder behind hand-written code. Except get_double: simdjson inlines its whole number
@@ -78,6 +87,18 @@ struct BodyReader {
   [[gnu::always_inline]] static simdjson::error_code get_int64(Value& v,
                                                                std::int64_t& out) noexcept {
     return v.get_int64().get(out);
+  }
+  // A binary value's base64 text: the one member, named "", of {"":"<base64>"}.
+  static simdjson::error_code get_binary(Value& v, std::string_view& out) noexcept {
+    ondemand::object object;
+    if (auto error = v.get_object().get(object)) return error;
+    for (auto member : object) {
+      ondemand::field field;
+      if (auto error = std::move(member).get(field)) return error;
+      if (!field.key().unsafe_is_equal("")) return simdjson::INCORRECT_TYPE;
+      return field.value().get_string().get(out);
+    }
+    return simdjson::INCORRECT_TYPE;
   }
   [[gnu::always_inline]] static simdjson::error_code get_uint64(Value& v,
                                                                 std::uint64_t& out) noexcept {

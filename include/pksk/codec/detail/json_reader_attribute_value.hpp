@@ -116,6 +116,11 @@ struct AttributeValueReader {
                                                                std::int64_t& out) noexcept {
     return parse_number(v, out);
   }
+  // A binary value's base64 text.
+  static simdjson::error_code get_binary(Value& v, std::string_view& out) noexcept {
+    if (v.tag != AttributeTag::B) return simdjson::INCORRECT_TYPE;
+    return v.value.get_string().get(out);
+  }
   [[gnu::always_inline]] static simdjson::error_code get_uint64(Value& v,
                                                                 std::uint64_t& out) noexcept {
     return parse_number(v, out);
@@ -165,6 +170,8 @@ struct AttributeValueReader {
         return "L";
       case ValueKind::string_set:
         return "SS";
+      case ValueKind::binary:
+        return "B";
       case ValueKind::any:
         break;
     }
@@ -184,6 +191,8 @@ struct AttributeValueReader {
         return AttributeTag::L;
       case ValueKind::string_set:
         return AttributeTag::SS;
+      case ValueKind::binary:
+        return AttributeTag::B;
       case ValueKind::any:
         break;
     }

@@ -38,10 +38,11 @@ PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
                                             std::string_view operation, std::string_view type,
                                             const KeyError& error);
 
-// The encoder's error, said of the table, the operation and the entity type.
+// The encoder's error (EncodeError, or ValidationError for what DynamoDB refuses as a request),
+// said of the table, the operation and the entity type.
 [[noreturn]] PKSK_DECL void throw_encode_error(const backend::TableSpec& spec,
                                                std::string_view operation, std::string_view type,
-                                               const EncodeError& error);
+                                               const Error& error);
 
 // DynamoDB's 400 KB limit, by its measure, checked before anything is written.
 [[noreturn]] PKSK_DECL void throw_item_too_large(const backend::TableSpec& spec,
@@ -71,6 +72,8 @@ std::size_t encode_checked(Format format, const backend::TableSpec& spec, const 
                                  type_name_v<T>};
     size = EntityCode<T>::encode(format, item, keys, body);
   } catch (const EncodeError& e) {
+    throw_encode_error(spec, operation, type_name_v<T>, e);
+  } catch (const ValidationError& e) {
     throw_encode_error(spec, operation, type_name_v<T>, e);
   }
   if constexpr (index_count_v<T> != 0)

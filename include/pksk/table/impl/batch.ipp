@@ -4,9 +4,12 @@
 // <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
 
 #include <cstddef>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "../../backend/backend.hpp"
 #include "../../error.hpp"
@@ -14,6 +17,19 @@
 #include "../detail/messages.hpp"
 
 namespace pksk::detail {
+
+PKSK_DECL std::vector<std::size_t> last_write_of_each_key(std::span<const backend::ItemKey> keys,
+                                                          std::span<const std::size_t> pending) {
+  // The rare path (a retry): the keys of the slice are indexed once, the last index of each.
+  std::map<std::pair<std::string_view, std::string_view>, std::size_t> last;
+  for (std::size_t i = 0; i < keys.size(); ++i) last[{keys[i].pk, keys[i].sk}] = i;
+  std::vector<std::size_t> kept;
+  kept.reserve(pending.size());
+  for (std::size_t i : pending) {
+    if (last[{keys[i].pk, keys[i].sk}] == i) kept.push_back(i);
+  }
+  return kept;
+}
 
 PKSK_DECL void refuse_duplicate_keys(std::string_view table,
                                      std::span<const backend::ItemKey> group,

@@ -42,9 +42,11 @@ PKSK_DECL void throw_key_error(const backend::TableSpec& spec, std::string_view 
 }
 
 PKSK_DECL void throw_encode_error(const backend::TableSpec& spec, std::string_view operation,
-                                  std::string_view type, const EncodeError& error) {
-  throw EncodeError(table_context(spec.name, operation, type) +
-                    std::string(without_origin(error.what())));
+                                  std::string_view type, const Error& error) {
+  std::string message =
+      table_context(spec.name, operation, type) + std::string(without_origin(error.what()));
+  if (error.code() == errc::validation) throw ValidationError(std::move(message));
+  throw EncodeError(std::move(message));
 }
 
 PKSK_DECL void throw_item_too_large(const backend::TableSpec& spec, std::string_view operation,
