@@ -7,9 +7,11 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -73,7 +75,22 @@ class CurlHandle {
       curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, nullptr);
     } else {
       curl_easy_setopt(c, CURLOPT_POST, 1L);
-      curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
+      if (request.idempotent) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
+      } else {
+        // libcurl sends a request again, unasked, when the reused connection it went on closes
+        // before any answer: a keep-alive connection the server had closed, or one dropped
+        // after the server received (and applied) the request. For a body given through a read
+        // callback it must rewind it first, and refused (seek_body) it fails the transfer with
+        // CURLE_SEND_FAIL_REWIND instead. A body that was never sent needs no rewind, so a
+        // request on a connection found dead before it went out is still sent on a new one.
+        upload_ = {request.body.data(), request.body.size()};
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, nullptr);
+        curl_easy_setopt(c, CURLOPT_READFUNCTION, &CurlHandle::read_body);
+        curl_easy_setopt(c, CURLOPT_READDATA, &upload_);
+        curl_easy_setopt(c, CURLOPT_SEEKFUNCTION, &CurlHandle::seek_body);
+        curl_easy_setopt(c, CURLOPT_SEEKDATA, &upload_);
+      }
       curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
                        static_cast<curl_off_t>(request.body.size()));
       // A PUT with a body in hand, as a POST is sent, under its own name.
@@ -94,6 +111,13 @@ class CurlHandle {
       response.transport_error = error_[0] != '\0' ? error_ : curl_easy_strerror(code);
       response.maybe_sent = code != CURLE_COULDNT_CONNECT && code != CURLE_COULDNT_RESOLVE_HOST &&
                             code != CURLE_COULDNT_RESOLVE_PROXY;
+      // Some libcurl versions keep the refused rewind on the handle for its next transfer:
+      // a new handle starts clean (its closed connection is gone with it).
+      if (code == CURLE_SEND_FAIL_REWIND) {
+        response.transport_error =
+            "the connection closed after the request was sent, before any answer";
+        renew();
+      }
       return;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &response.status);
@@ -104,6 +128,31 @@ class CurlHandle {
     curl_slist* next = curl_slist_append(headers_, line);
     if (next == nullptr) throw std::bad_alloc();
     headers_ = next;
+  }
+
+  struct Upload {
+    const char* data = nullptr;
+    std::size_t left = 0;
+  };
+
+  static std::size_t read_body(char* buffer, std::size_t size, std::size_t count,
+                               void* in) noexcept {
+    Upload& upload = *static_cast<Upload*>(in);
+    const std::size_t n = std::min(upload.left, size * count);
+    std::memcpy(buffer, upload.data, n);
+    upload.data += n;
+    upload.left -= n;
+    return n;
+  }
+
+  // Asked to rewind a body that went out, to send it again: never (see send).
+  static int seek_body(void*, curl_off_t, int) noexcept { return CURL_SEEKFUNC_CANTSEEK; }
+
+  void renew() {
+    CURL* fresh = curl_easy_init();
+    if (fresh == nullptr) return;  // keep the old one: it still works, if less cleanly
+    curl_easy_cleanup(handle_);
+    handle_ = fresh;
   }
 
   static std::size_t on_data(char* data, std::size_t size, std::size_t count, void* out) noexcept {
@@ -117,6 +166,7 @@ class CurlHandle {
 
   CURL* handle_;
   curl_slist* headers_ = nullptr;
+  Upload upload_{};
   std::string line_;
   char error_[CURL_ERROR_SIZE] = {};
 };
