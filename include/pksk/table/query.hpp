@@ -123,7 +123,7 @@ class Selection {
 };
 
 // The options of a query or scan of R, in this order: sk, forward, limit, start, filter,
-// select, segment, segments. `{}` means all items, forward. BasicQueryOptions<R> (what
+// select, segment, segments, consistent. `{}` means all items, forward. BasicQueryOptions<R> (what
 // query<R> takes) checks `select` against R at compile time; QueryOptions (R = void) is the
 // type to keep options in a variable, and converts to any R.
 template <class R = void>
@@ -144,11 +144,18 @@ struct BasicQueryOptions {
   // every item exactly once.
   std::size_t segment = 0;
   std::size_t segments = 0;
+  // DynamoDB's ConsistentRead: every write answered before the read began is seen, at twice
+  // the read capacity. Off (the default), a query or scan on DynamoDB may miss a write of the
+  // last second. A global secondary index is only ever eventually consistent: a consistent
+  // query on one is a ValidationError, as DynamoDB answers. The SQLite backend always reads
+  // consistently.
+  bool consistent = false;
 
   template <class S>
     requires(std::is_void_v<R> && !std::is_void_v<S>)
   operator BasicQueryOptions<S>() const {  // NOLINT(google-explicit-constructor)
-    return {sk, forward, limit, start, filter, select.template as<S>(), segment, segments};
+    return {sk,      forward,  limit,     start, filter, select.template as<S>(),
+            segment, segments, consistent};
   }
 };
 
