@@ -11,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -75,22 +74,7 @@ class CurlHandle {
       curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, nullptr);
     } else {
       curl_easy_setopt(c, CURLOPT_POST, 1L);
-      if (request.idempotent) {
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
-      } else {
-        // libcurl sends a request again, unasked, when the reused connection it went on closes
-        // before any answer: a keep-alive connection the server had closed, or one dropped
-        // after the server received (and applied) the request. For a body given through a read
-        // callback it must rewind it first, and refused (seek_body) it fails the transfer with
-        // CURLE_SEND_FAIL_REWIND instead. A body that was never sent needs no rewind, so a
-        // request on a connection found dead before it went out is still sent on a new one.
-        upload_ = {request.body.data(), request.body.size()};
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, nullptr);
-        curl_easy_setopt(c, CURLOPT_READFUNCTION, &CurlHandle::read_body);
-        curl_easy_setopt(c, CURLOPT_READDATA, &upload_);
-        curl_easy_setopt(c, CURLOPT_SEEKFUNCTION, &CurlHandle::seek_body);
-        curl_easy_setopt(c, CURLOPT_SEEKDATA, &upload_);
-      }
+      curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
       curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
                        static_cast<curl_off_t>(request.body.size()));
       // A PUT with a body in hand, as a POST is sent, under its own name.
@@ -105,18 +89,31 @@ class CurlHandle {
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: threads are safe
     curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_);
+    // libcurl sends a request again, unasked, when the reused connection it went on closes
+    // before any byte of answer: a keep-alive connection the server had closed, or one dropped
+    // after the server received (and applied) the request; it cannot tell which. A request that
+    // must not apply twice is not let out a second time: libcurl calls the pre-request callback
+    // each time it is about to send it, and the second call refuses, which ends the transfer
+    // with CURLE_ABORTED_BY_CALLBACK and no answer (maybe_sent). Before libcurl 7.80, which has
+    // no such callback, such a request goes on a new connection, which libcurl never resends on.
+    sends_ = 0;
+    once_ = !request.idempotent;
+#if LIBCURL_VERSION_NUM >= 0x075000
+    curl_easy_setopt(c, CURLOPT_PREREQFUNCTION, &CurlHandle::before_send);
+    curl_easy_setopt(c, CURLOPT_PREREQDATA, this);
+#else
+    curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, once_ ? 1L : 0L);
+#endif
     error_[0] = '\0';
     const CURLcode code = curl_easy_perform(c);
     if (code != CURLE_OK) {
       response.transport_error = error_[0] != '\0' ? error_ : curl_easy_strerror(code);
       response.maybe_sent = code != CURLE_COULDNT_CONNECT && code != CURLE_COULDNT_RESOLVE_HOST &&
                             code != CURLE_COULDNT_RESOLVE_PROXY;
-      // Some libcurl versions keep the refused rewind on the handle for its next transfer:
-      // a new handle starts clean (its closed connection is gone with it).
-      if (code == CURLE_SEND_FAIL_REWIND) {
+      if (once_ && sends_ > 1) {
         response.transport_error =
-            "the connection closed after the request was sent, before any answer";
-        renew();
+            "the connection closed after the request was sent, before any answer (not sent "
+            "again)";
       }
       return;
     }
@@ -130,29 +127,11 @@ class CurlHandle {
     headers_ = next;
   }
 
-  struct Upload {
-    const char* data = nullptr;
-    std::size_t left = 0;
-  };
-
-  static std::size_t read_body(char* buffer, std::size_t size, std::size_t count,
-                               void* in) noexcept {
-    Upload& upload = *static_cast<Upload*>(in);
-    const std::size_t n = std::min(upload.left, size * count);
-    std::memcpy(buffer, upload.data, n);
-    upload.data += n;
-    upload.left -= n;
-    return n;
-  }
-
-  // Asked to rewind a body that went out, to send it again: never (see send).
-  static int seek_body(void*, curl_off_t, int) noexcept { return CURL_SEEKFUNC_CANTSEEK; }
-
-  void renew() {
-    CURL* fresh = curl_easy_init();
-    if (fresh == nullptr) return;  // keep the old one: it still works, if less cleanly
-    curl_easy_cleanup(handle_);
-    handle_ = fresh;
+  // CURLOPT_PREREQFUNCTION: libcurl is about to send the request (again, the second time).
+  static int before_send(void* self, char*, char*, int, int) noexcept {
+    CurlHandle& handle = *static_cast<CurlHandle*>(self);
+    ++handle.sends_;
+    return handle.once_ && handle.sends_ > 1 ? CURL_PREREQFUNC_ABORT : CURL_PREREQFUNC_OK;
   }
 
   static std::size_t on_data(char* data, std::size_t size, std::size_t count, void* out) noexcept {
@@ -166,7 +145,8 @@ class CurlHandle {
 
   CURL* handle_;
   curl_slist* headers_ = nullptr;
-  Upload upload_{};
+  int sends_ = 0;      // how often libcurl was about to send the current request
+  bool once_ = false;  // the current request must not be sent twice
   std::string line_;
   char error_[CURL_ERROR_SIZE] = {};
 };
