@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <pksk/dynamodb.hpp>
+#include <pksk/dynamodb/detail/http.hpp>  // libcurl and SigV4, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <stdexcept>
 #include <string>

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <pksk/dynamodb.hpp>
+#include <pksk/dynamodb/detail/http.hpp>  // libcurl and SigV4, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <string>
 #include <string_view>
