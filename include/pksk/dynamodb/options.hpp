@@ -14,9 +14,14 @@
 
 namespace pksk::dynamodb {
 
-// Retries of throttled requests, 5xx answers and dropped connections: exponential backoff with
-// full jitter, until max_attempts requests were made or max_total time has passed, then a
-// BackendError with the last failure. Validation and condition failures are never retried.
+// Retries of throttled requests (ThrottlingException, ProvisionedThroughputExceeded,
+// RequestLimitExceeded), TransactionConflict, 5xx answers, timeouts and dropped connections:
+// before attempt n + 1, a delay drawn uniformly from 0 to min(max_delay, base_delay * 2^(n-1))
+// (exponential backoff with full jitter), until max_attempts requests were made or max_total
+// has passed since the first, then a BackendError with the last failure (errc::throttled,
+// errc::conflict or errc::unavailable, retryable()). Validation, authentication and condition
+// failures are never retried, nor an update or conditional write whose answer was lost once it
+// may have reached DynamoDB (errc::unknown_outcome; exactly_once_writes below).
 struct RetryOptions {
   int max_attempts = 10;
   std::chrono::milliseconds base_delay{25};
@@ -50,8 +55,12 @@ struct Options {
   // their lifetime (from when they were received to their expiration) when that is shorter, so
   // that credentials lasting less than the margin are not asked for on every request.
   std::chrono::milliseconds credentials_refresh_margin{std::chrono::minutes(5)};
+  // Per attempt, for the libcurl transport: making the connection, and the whole exchange
+  // (connection, request and answer). An attempt past either has no answer, and is retried as
+  // RetryOptions says: a server that hangs fails a request after about max_attempts *
+  // request_timeout plus the delays, and never later than max_total plus one request_timeout.
   std::chrono::milliseconds connect_timeout{3000};
-  std::chrono::milliseconds request_timeout{10000};  // one attempt, answer included
+  std::chrono::milliseconds request_timeout{10000};
   // Sends each signed request and returns the answer (transport.hpp). Empty: libcurl, with a
   // handle per thread that keeps its connection open, and the two timeouts above.
   Transport transport{};
