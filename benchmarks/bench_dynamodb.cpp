@@ -4,6 +4,10 @@
 //   BM_DynamoQuery/pksk   table.query<CustomerOrders>(pk) of a 1,000-item collection
 //   BM_DynamoQuery/hand   the same Query requests (signed, over one reused libcurl handle)
 //                         with the answer decoded by hand with simdjson On-Demand
+//   BM_DynamoUpdate/pksk  table.update(order, add(&Order::total, 1.0)): one UpdateItem with
+//                         ReturnValues ALL_NEW, the item as written decoded into an Order
+//   BM_DynamoUpdate/hand  the same request body (captured from pksk once), signed and sent over
+//                         one reused libcurl handle, its Attributes decoded by hand
 //   BM_DecodeQuery/pksk   the bytes of that answer decoded into entities as the backend does
 //                         (each item's view, then the typed decode), no network
 //   BM_DecodeQuery/hand   the same bytes decoded by hand with simdjson On-Demand
@@ -19,6 +23,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <pksk/dynamodb.hpp>
+#include <pksk/dynamodb/detail/http.hpp>  // libcurl and SigV4, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <stdexcept>
 #include <string>
@@ -58,6 +63,14 @@ Order order(int i) {
   return o;
 }
 
+// The order the update cases change: another customer's, so that the queries' checksums do not
+// depend on how often it was updated (the cases may run interleaved).
+Order updated_order() {
+  Order o = order(7);
+  o.customer_id = "43";
+  return o;
+}
+
 // The table, filled once per process.
 struct Fixture {
   pksk::dynamodb::Backend backend{options()};
@@ -68,6 +81,7 @@ struct Fixture {
     std::vector<Order> orders;
     for (int i = 0; i < kOrders; ++i) orders.push_back(order(i));
     table.put_all(orders);
+    table.put(updated_order());  // outside the queried collection
   }
   static Fixture& get() {
     static Fixture f;
@@ -165,6 +179,46 @@ struct HandClient {
   const pksk::dynamodb::Credentials credentials{"pksk", "bench", ""};
   ~HandClient() { curl_easy_cleanup(curl); }
 
+  // One request of `operation` with `json` as its body, signed and sent; the answer in body.
+  void send(const char* operation, std::string json) {
+    pksk::dynamodb::detail::HttpRequest request;
+    request.url = endpoint();
+    request.body = std::move(json);
+    request.headers = {{"Content-Type", "application/x-amz-json-1.0"},
+                       {"X-Amz-Target", std::string("DynamoDB_20120810.") + operation}};
+    pksk::dynamodb::detail::sign_v4(
+        request, credentials, "us-east-1", "dynamodb",
+        pksk::dynamodb::detail::amz_timestamp(std::chrono::system_clock::now()));
+    curl_slist* headers = nullptr;
+    for (const auto& h : request.headers)
+      headers = curl_slist_append(headers, (h.name + ": " + h.value).c_str());
+    headers = curl_slist_append(headers, "Expect:");
+    body.clear();
+    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_data);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    const CURLcode code = curl_easy_perform(curl);
+    curl_slist_free_all(headers);
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    if (code != CURLE_OK || status != 200) throw std::runtime_error("request failed: " + body);
+  }
+
+  // One UpdateItem with ReturnValues ALL_NEW: its Attributes decoded into an Order.
+  Order update(const std::string& json) {
+    send("UpdateItem", json);
+    std::vector<std::variant<Customer, Order>> out;
+    const std::size_t size = body.size();
+    body.reserve(size + simdjson::SIMDJSON_PADDING);
+    simdjson::ondemand::document doc = parser.iterate(body.data(), size, body.capacity());
+    decode_item(doc.find_field("Attributes").get_object(), out);
+    return std::get<Order>(out.at(0));
+  }
+
   // One Query request, as pksk renders it, signed, sent, and its answer decoded.
   std::string query(const std::string& table, const std::string& start,
                     std::vector<std::variant<Customer, Order>>& out) {
@@ -251,6 +305,63 @@ void BM_DynamoQuery_hand(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * (kOrders + 1));
 }
 BENCHMARK(BM_DynamoQuery_hand)->Name("BM_DynamoQuery/hand")->Unit(benchmark::kMillisecond);
+
+// The body pksk sends for the update below, captured once through a recording transport.
+const std::string& update_body() {
+  static const std::string captured = [] {
+    std::string body;
+    pksk::dynamodb::Options recording = options();
+    recording.create_missing_tables = false;
+    recording.transport = [&](const pksk::dynamodb::HttpRequest& request) {
+      for (const auto& h : request.headers) {
+        if (h.value == "DynamoDB_20120810.UpdateItem") body = request.body;
+      }
+      if (body.empty()) {  // DescribeTable
+        return pksk::dynamodb::HttpResponse{
+            .status = 200,
+            .body = R"({"Table":{"TableStatus":"ACTIVE","KeySchema":[)"
+                    R"({"AttributeName":"pk","KeyType":"HASH"},)"
+                    R"({"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[)"
+                    R"({"AttributeName":"pk","AttributeType":"S"},)"
+                    R"({"AttributeName":"sk","AttributeType":"S"}]}})"};
+      }
+      return pksk::dynamodb::HttpResponse{.status = 200, .body = "{}"};
+    };
+    pksk::dynamodb::Backend backend{std::move(recording)};
+    pksk::Table<pksk::dynamodb::Backend> table{backend, Fixture::get().name};
+    (void)table.update(updated_order(), pksk::add(&Order::total, 1.0));
+    if (body.empty()) throw std::runtime_error("no UpdateItem was sent");
+    return body;
+  }();
+  return captured;
+}
+
+void BM_DynamoUpdate_pksk(benchmark::State& state) {
+  Fixture& f = Fixture::get();
+  const Order key = updated_order();
+  double total = 0;
+  for (auto _ : state) {
+    total = f.table.update(key, pksk::add(&Order::total, 1.0)).total;
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DynamoUpdate_pksk)->Name("BM_DynamoUpdate/pksk")->Unit(benchmark::kMicrosecond);
+
+void BM_DynamoUpdate_hand(benchmark::State& state) {
+  (void)Fixture::get();
+  const std::string& json = update_body();
+  HandClient client;
+  double total = 0;
+  for (auto _ : state) {
+    const Order written = client.update(json);
+    if (written.customer_id != "43") state.SkipWithError("wrong item");
+    total = written.total;
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DynamoUpdate_hand)->Name("BM_DynamoUpdate/hand")->Unit(benchmark::kMicrosecond);
 
 // The bytes of the whole collection's Query answer, captured once.
 const std::string& captured_answer() {

@@ -18,6 +18,9 @@ if [ -z "${PKSK_DYNAMODB_ENDPOINT:-}" ]; then
   PKSK_DYNAMODB_ENDPOINT=$(cat "$run_dir/endpoint")
   export PKSK_DYNAMODB_ENDPOINT
 fi
+# Interleaved repetitions: on a shared machine the load moves during a run, and each pair's
+# ratio should not depend on which side ran while it did.
 "$build/benchmarks/pksk_bench_dynamodb" --benchmark_repetitions="${REPS:-5}" \
+  --benchmark_enable_random_interleaving=true \
   --benchmark_report_aggregates_only=true \
   --benchmark_out="$out/dynamodb.json" --benchmark_out_format=json | tee "$out/dynamodb.txt"

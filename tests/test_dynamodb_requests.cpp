@@ -244,6 +244,13 @@ TEST_CASE("Query filters on the sort key go to the client; a collection filter k
   const pksk::backend::RawQuery q{.pk = "CUSTOMER#123", .filter = &condition};
   const request::ReadRequest r = request::query(spec, q);
   REQUIRE(r.client_filter);
+  // Eventually consistent unless asked: no ConsistentRead in the request.
+  CHECK(r.body.find("ConsistentRead") == std::string::npos);
+  const pksk::backend::RawQuery consistent{.pk = "CUSTOMER#1", .consistent = true};
+  CHECK(request::query(spec, consistent).body ==
+        R"j({"TableName":"shop","KeyConditionExpression":"#n0 = :v0","ConsistentRead":true,)j"
+        R"j("ExpressionAttributeNames":{"#n0":"pk"},)j"
+        R"j("ExpressionAttributeValues":{":v0":{"S":"CUSTOMER#1"}}})j");
   CHECK(pksk::backend::describe(*r.client_filter) == R"(contains(sk, "#inventory::"))");
   CHECK(r.body ==
         R"j({"TableName":"shop","KeyConditionExpression":"#n0 = :v0",)j"
@@ -261,10 +268,12 @@ TEST_CASE("Scan of one segment with a filter", "[dynamodb][golden]") {
                                  .segments = 4,
                                  .limit = 100,
                                  .exclusive_start = pksk::backend::ItemKey{pk, sk},
-                                 .filter = &condition};
+                                 .filter = &condition,
+                                 .consistent = true};
   CHECK(request::scan(spec, s).body ==
         R"j({"TableName":"shop","FilterExpression":"(#n0 = :v0) AND (#n1 = :v1)","Limit":100,)j"
         R"j("ExclusiveStartKey":{"pk":{"S":"CUSTOMER#9"},"sk":{"S":"A"}},"Segment":1,)j"
-        R"j("TotalSegments":4,"ExpressionAttributeNames":{"#n0":"type","#n1":"status"},)j"
+        R"j("TotalSegments":4,"ConsistentRead":true,)j"
+        R"j("ExpressionAttributeNames":{"#n0":"type","#n1":"status"},)j"
         R"j("ExpressionAttributeValues":{":v0":{"S":"Order"},":v1":{"S":"pending"}}})j");
 }

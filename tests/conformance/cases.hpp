@@ -857,6 +857,29 @@ TEST_CASE("many-to-many through an inverted index; an entity that names no index
   CHECK(through_index.unknown().empty());
 }
 
+TEST_CASE("consistent reads: the table's queries and scans; a global index refuses them",
+          "[conformance]") {
+  Store store;
+  auto table = make_indexed_table(store);
+  table.put(Organisation{"acme", "acme"});
+  table.put(Membership{"acme", "ada", "admin"});
+  using Members = pksk::ItemCollection<Organisation, Membership>;
+  const auto acme = table.query<Members>(pksk::PartitionKey{"ORG#acme"}, {.consistent = true});
+  CHECK(acme.count<Organisation>() == 1);
+  CHECK(acme.count<Membership>() == 1);
+  CHECK(table.scan<Membership>({.consistent = true}).size() == 1);
+  CHECK(table.index("gsi1").query<Membership>(pksk::PartitionKey{"USER#ada"}).size() == 1);
+  try {
+    (void)table.index("gsi1").query<Membership>(pksk::PartitionKey{"USER#ada"},
+                                                {.consistent = true});
+    FAIL("a consistent query on a global secondary index was answered");
+  } catch (const pksk::ValidationError& e) {
+    INFO(e.what());
+    CHECK(e.code() == pksk::errc::validation);
+    CHECK_FALSE(e.retryable());
+  }
+}
+
 TEST_CASE("an index follows puts, updates, transactions and erases", "[conformance]") {
   Store store;
   auto table = make_indexed_table(store);

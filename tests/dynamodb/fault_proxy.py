@@ -6,13 +6,17 @@
                                                            <dir>/endpoint and <dir>/pid
     fault_proxy.py stop <dir>
 
-Requests are numbered as they come; request n meets FAULTS[n % len(FAULTS)]:
+Requests are numbered as they come, per plan; request n meets plan[n % len(plan)]. The plan is
+named by the request's path: "/" is FAULTS, "/<name>" is PLANS[name] (an endpoint
+"http://127.0.0.1:<port>/drop_every_second" meets that plan alone). The path is forwarded as
+it is (DynamoDB Local answers on any path, and the signature covers it):
   pass         forwarded, answered
   throttle     answered 400 ThrottlingException, not forwarded
   error500     answered 500 InternalServerError, not forwarded
   drop_before  the connection is closed before forwarding: no answer
   drop_after   forwarded (DynamoDB applies it), then the connection is closed: no answer
   slow         forwarded, answered after 100 ms
+  hold         forwarded, then no answer for 30 s (a server that hangs)
 """
 
 import http.client
@@ -29,12 +33,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FAULTS = ["pass", "throttle", "pass", "drop_after", "pass", "error500", "slow", "pass",
           "drop_before", "pass"]
+PLANS = {
+    # On a warm connection: the first request leaves it open, the second is applied and its
+    # answer lost (the reproduction of a write applied twice by a silent resend).
+    "drop_every_second": ["pass", "drop_after"],
+    "hold": ["hold"],
+    "pass_then_hold": ["pass", "hold"],
+}
 
 
 def serve(directory, upstream_file):
     with open(upstream_file) as f:
         upstream = urllib.parse.urlsplit(f.read().strip())
-    counter = {"n": 0}
+    counters = {}
     lock = threading.Lock()
 
     class Handler(BaseHTTPRequestHandler):
@@ -61,15 +72,18 @@ def serve(directory, upstream_file):
         def forward(self, body):
             conn = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=30)
             headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
-            conn.request("POST", "/", body=body, headers=headers)
+            conn.request("POST", self.path, body=body, headers=headers)
             response = conn.getresponse()
             return response.status, response.read(), response.getheader("Content-Type")
 
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            name = self.path.strip("/")
+            plan = PLANS.get(name, FAULTS)
             with lock:
-                fault = FAULTS[counter["n"] % len(FAULTS)]
-                counter["n"] += 1
+                n = counters.get(name, 0)
+                fault = plan[n % len(plan)]
+                counters[name] = n + 1
             if fault == "throttle":
                 return self.answer(400, {
                     "__type": "com.amazonaws.dynamodb.v20120810#ThrottlingException",
@@ -85,6 +99,9 @@ def serve(directory, upstream_file):
                 return self.drop()
             if fault == "slow":
                 time.sleep(0.1)
+            if fault == "hold":
+                time.sleep(30)
+                return self.drop()
             self.send_response(status)
             self.send_header("Content-Type", content_type or "application/x-amz-json-1.0")
             self.send_header("Content-Length", str(len(data)))

@@ -4,9 +4,10 @@
 // and checked directly against DynamoDB Local.
 
 #include <catch2/catch.hpp>
-#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 
+#include <chrono>
 #include <optional>
 #include <set>
 #include <string>
@@ -259,4 +260,192 @@ TEST_CASE("an endpoint where nothing listens is unavailable, and retryable") {
     CHECK(e.retryable());
     CHECK(e.native().code == 0);
   }
+}
+
+namespace {
+
+// The proxy's plan `plan` (fault_proxy.py PLANS), in front of DynamoDB Local.
+std::string proxy_with(std::string_view plan) {
+  return pksk_test::endpoint_in("PKSK_FAULT_PROXY_ENDPOINT_FILE") + "/" + std::string(plan);
+}
+
+bool unknown_outcome(const pksk::BackendError& e) {
+  INFO(e.what());
+  CHECK(e.code() == pksk::errc::unknown_outcome);
+  CHECK_FALSE(e.retryable());  // sent again blindly, it could apply twice
+  return e.code() == pksk::errc::unknown_outcome;
+}
+
+// Every second request forwarded to DynamoDB, which applies it, and its answer dropped, on a
+// connection kept open by the request before: libcurl's silent resend on a fresh connection
+// would apply it a second time.
+void check_lost_answers(bool exactly_once) {
+  pksk::dynamodb::Options through = options(proxy_with("drop_every_second"), exactly_once);
+  through.retry.max_attempts = 4;
+  Setup s(exactly_once);
+  pksk::dynamodb::Backend backend{through};
+  std::optional<pksk::Table<pksk::dynamodb::Backend>> opened;
+  while (!opened) {
+    try {
+      opened.emplace(backend, s.name);
+    } catch (const pksk::BackendError&) {
+    }
+  }
+  auto& faulty = *opened;
+  const auto n = [&] { return s.direct.get(Counter{.id = "n"}).value_or(Counter{}).n; };
+  int unknown = 0;
+  for (int i = 0; i < 8; ++i) {
+    INFO("write " << i);
+    // update add(n, 1): n goes up by one, whatever became of the answer; never two.
+    const long long before = n();
+    try {
+      const long long after = faulty.update(Counter{.id = "n"}, pksk::add(&Counter::n, 1LL)).n;
+      CHECK(after == before + 1);
+    } catch (const pksk::BackendError& e) {
+      unknown += unknown_outcome(e) ? 1 : 0;
+    }
+    CHECK(n() == before + 1);
+    // A conditional put: sent twice, the second would fail on the first's item.
+    try {
+      faulty.put(item("absent", i), pksk::if_absent);
+    } catch (const pksk::BackendError& e) {
+      unknown += unknown_outcome(e) ? 1 : 0;
+    }
+    CHECK(s.direct.get(item("absent", i)));
+    // A plain put may be sent again: it leaves the same item.
+    faulty.put(item("plain", i));
+    CHECK(s.direct.get(item("plain", i))->value == i);
+    // A conditional erase: sent twice, the second would fail its condition on a missing item.
+    try {
+      const bool removed =
+          faulty.erase(item("absent", i), pksk::when(pksk::attr(&Item::value) == i));
+      CHECK(removed);
+    } catch (const pksk::BackendError& e) {
+      unknown += unknown_outcome(e) ? 1 : 0;
+    }
+    CHECK_FALSE(s.direct.get(item("absent", i)));
+    (void)faulty.erase(item("plain", i));
+    CHECK_FALSE(s.direct.get(item("plain", i)));
+    // A transaction carries a client request token: retried, it is applied once.
+    const long long before_tx = n();
+    faulty.transact()
+        .update(Counter{.id = "n"}, pksk::add(&Counter::n, 1LL))
+        .put(item("tx", i))
+        .commit();
+    CHECK(n() == before_tx + 1);
+  }
+  INFO(unknown << " writes with their answer lost");
+  if (exactly_once) {
+    CHECK(unknown == 0);  // retried under their client request token, applied once
+  } else {
+    CHECK(unknown > 0);  // the proxy did drop answers, so the checks above mean something
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a write whose answer is lost on a warm connection is never applied twice") {
+  SECTION("plain writes: applied once, or errc::unknown_outcome") {
+    check_lost_answers(false);
+  }
+  SECTION("exactly_once_writes: applied once, and answered") {
+    check_lost_answers(true);
+  }
+}
+
+TEST_CASE("exactly once per table and per call, with plain writes the default") {
+  const auto count_unknown = [](pksk::Table<pksk::dynamodb::Backend>& faulty, int times) {
+    int unknown = 0;
+    for (int i = 0; i < times; ++i) {
+      try {
+        (void)faulty.update(Counter{.id = "n"}, pksk::add(&Counter::n, 1LL));
+      } catch (const pksk::BackendError& e) {
+        unknown += unknown_outcome(e) ? 1 : 0;
+      }
+    }
+    return unknown;
+  };
+  Setup s;
+  pksk::dynamodb::Options once_here = options(proxy_with("drop_every_second"), false);
+  once_here.exactly_once_tables = {s.name};
+  pksk::dynamodb::Backend per_table{once_here};
+  pksk::dynamodb::Backend plain{options(proxy_with("drop_every_second"), false)};
+  std::optional<pksk::Table<pksk::dynamodb::Backend>> a;
+  std::optional<pksk::Table<pksk::dynamodb::Backend>> b;
+  while (!a) {
+    try {
+      a.emplace(per_table, s.name);
+    } catch (const pksk::BackendError&) {
+    }
+  }
+  while (!b) {
+    try {
+      b.emplace(plain, s.name);
+    } catch (const pksk::BackendError&) {
+    }
+  }
+  CHECK(count_unknown(*a, 6) == 0);
+  {
+    const pksk::dynamodb::ExactlyOnce once;
+    CHECK(pksk::dynamodb::ExactlyOnce::active());
+    CHECK(count_unknown(*b, 6) == 0);
+  }
+  CHECK_FALSE(pksk::dynamodb::ExactlyOnce::active());
+  const int unknown = count_unknown(*b, 6);
+  CHECK(unknown > 0);
+  CHECK(s.direct.get(Counter{.id = "n"})->n == 18);  // each applied once, answered or not
+}
+
+TEST_CASE("a request that hangs fails in the configured time") {
+  using namespace std::chrono;
+  pksk::dynamodb::Options held = options(proxy_with("pass_then_hold"), false);
+  held.request_timeout = milliseconds(400);
+  held.retry.max_attempts = 2;
+  Setup s;
+  pksk::dynamodb::Backend backend{held};
+  std::optional<pksk::Table<pksk::dynamodb::Backend>> opened;
+  while (!opened) {
+    try {
+      opened.emplace(backend, s.name);  // DescribeTable, sent again after a held answer
+    } catch (const pksk::BackendError&) {
+    }
+  }
+  // The next request is held: an update is not sent again, and its outcome is unknown.
+  auto start = steady_clock::now();
+  try {
+    (void)opened->update(Counter{.id = "h"}, pksk::add(&Counter::n, 1LL));
+    FAIL("a held update was answered");
+  } catch (const pksk::BackendError& e) {
+    CHECK(unknown_outcome(e));
+    CHECK_THAT(e.what(), Catch::Contains("timed out"));
+  }
+  auto elapsed = steady_clock::now() - start;
+  CHECK(elapsed >= milliseconds(350));
+  CHECK(elapsed < milliseconds(1500));  // not the 30 s the proxy holds it
+  // A read is sent again after the timeout, and the second attempt is answered.
+  start = steady_clock::now();
+  s.direct.put(item("held", 1));
+  (void)opened->get(item("held", 1));  // pass
+  (void)opened->get(item("held", 1));  // held, then passed
+  elapsed = steady_clock::now() - start;
+  CHECK(elapsed >= milliseconds(350));
+  CHECK(elapsed < milliseconds(1500));
+  // Every attempt held: unavailable after max_attempts timeouts.
+  pksk::dynamodb::Options hung = options(proxy_with("hold"), false);
+  hung.request_timeout = milliseconds(300);
+  hung.retry.max_attempts = 2;
+  pksk::dynamodb::Backend nowhere{hung};
+  start = steady_clock::now();
+  try {
+    pksk::Table<pksk::dynamodb::Backend> never{nowhere, s.name};
+    FAIL("a table was opened through a proxy that answers nothing");
+  } catch (const pksk::BackendError& e) {
+    INFO(e.what());
+    CHECK(e.code() == pksk::errc::unavailable);
+    CHECK(e.retryable());
+    CHECK_THAT(e.what(), Catch::Contains("after 2 attempts"));
+  }
+  elapsed = steady_clock::now() - start;
+  CHECK(elapsed >= milliseconds(550));
+  CHECK(elapsed < milliseconds(2000));
 }

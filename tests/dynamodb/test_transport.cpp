@@ -131,6 +131,49 @@ TEST_CASE("the transport's 400 ThrottlingException is retried, then errc::thrott
   CHECK(puts == 3);  // Options::retry.max_attempts
 }
 
+TEST_CASE("throttling is retried until answered; validation and auth failures never are") {
+  FakeDynamoDB fake;
+  pksk::dynamodb::Backend backend{options(fake)};
+  pksk::Table table{backend, "notes"};
+  int calls = 0;
+  const auto refuse_with = [&](std::string type, int refusals) {
+    calls = 0;
+    fake.answer = [&calls, type, refusals](const HttpRequest&) {
+      if (++calls > refusals) return HttpResponse{.status = 200, .body = "{}"};
+      return HttpResponse{.status = 400,
+                          .body = R"({"__type":"com.amazonaws.dynamodb.v20120810#)" + type +
+                                  R"(","message":"refused"})"};
+    };
+  };
+  refuse_with("ThrottlingException", 2);
+  table.put(Note{.id = "1", .text = "hello"});
+  CHECK(calls == 3);
+  refuse_with("ProvisionedThroughputExceededException", 2);
+  // Throttling refuses a request before it is applied: an update is sent again too.
+  (void)table.update(Note{.id = "1"}, pksk::set(&Note::text, std::string("again")));
+  CHECK(calls == 3);
+  const struct {
+    const char* type;
+    pksk::errc code;
+  } never[] = {{"ValidationException", pksk::errc::validation},
+               {"UnrecognizedClientException", pksk::errc::access_denied},
+               {"AccessDeniedException", pksk::errc::access_denied},
+               {"MissingAuthenticationTokenException", pksk::errc::access_denied}};
+  for (const auto& refusal : never) {
+    INFO(refusal.type);
+    refuse_with(refusal.type, 100);
+    try {
+      table.put(Note{.id = "1", .text = "hello"});
+      FAIL("the put was answered");
+    } catch (const pksk::Error& e) {
+      CHECK(e.code() == refusal.code);
+      CHECK_FALSE(e.retryable());
+      CHECK(e.native().type == refusal.type);
+    }
+    CHECK(calls == 1);
+  }
+}
+
 TEST_CASE("a request without an answer from the transport is retried like a 5xx") {
   FakeDynamoDB fake;
   pksk::dynamodb::Backend backend{options(fake)};

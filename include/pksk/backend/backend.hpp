@@ -78,10 +78,14 @@ struct RawQuery {
   // items that share one index key), and a page resumes after the full key of its last item.
   std::string_view index{};
   std::optional<ItemKey> exclusive_start_item{};  // index queries: the table key of that item
+  // DynamoDB's ConsistentRead: the read sees every write answered before it began. On a
+  // secondary index (only ever eventually consistent), a ValidationError.
+  bool consistent = false;
 };
 
 // A page of a scan: every item of the table in (pk, sk) order, or of one segment of a parallel
-// scan. limit, page_bytes, last_key_at_limit, filter and projection are as in RawQuery.
+// scan. limit, page_bytes, last_key_at_limit, filter, projection and consistent are as in
+// RawQuery.
 struct RawScan {
   std::size_t segment = 0;
   std::size_t segments = 0;  // 0 or 1: the whole table
@@ -91,6 +95,7 @@ struct RawScan {
   bool last_key_at_limit = true;
   const Condition* filter = nullptr;
   std::span<const std::string_view> projection{};
+  bool consistent = false;
 };
 
 struct ScanOutcome {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "credentials.hpp"
 #include "credentials/options.hpp"
@@ -13,9 +14,14 @@
 
 namespace pksk::dynamodb {
 
-// Retries of throttled requests, 5xx answers and dropped connections: exponential backoff with
-// full jitter, until max_attempts requests were made or max_total time has passed, then a
-// BackendError with the last failure. Validation and condition failures are never retried.
+// Retries of throttled requests (ThrottlingException, ProvisionedThroughputExceeded,
+// RequestLimitExceeded), TransactionConflict, 5xx answers, timeouts and dropped connections:
+// before attempt n + 1, a delay drawn uniformly from 0 to min(max_delay, base_delay * 2^(n-1))
+// (exponential backoff with full jitter), until max_attempts requests were made or max_total
+// has passed since the first, then a BackendError with the last failure (errc::throttled,
+// errc::conflict or errc::unavailable, retryable()). Validation, authentication and condition
+// failures are never retried, nor an update or conditional write whose answer was lost once it
+// may have reached DynamoDB (errc::unknown_outcome; exactly_once_writes below).
 struct RetryOptions {
   int max_attempts = 10;
   std::chrono::milliseconds base_delay{25};
@@ -49,8 +55,12 @@ struct Options {
   // their lifetime (from when they were received to their expiration) when that is shorter, so
   // that credentials lasting less than the margin are not asked for on every request.
   std::chrono::milliseconds credentials_refresh_margin{std::chrono::minutes(5)};
+  // Per attempt, for the libcurl transport: making the connection, and the whole exchange
+  // (connection, request and answer). An attempt past either has no answer, and is retried as
+  // RetryOptions says: a server that hangs fails a request after about max_attempts *
+  // request_timeout plus the delays, and never later than max_total plus one request_timeout.
   std::chrono::milliseconds connect_timeout{3000};
-  std::chrono::milliseconds request_timeout{10000};  // one attempt, answer included
+  std::chrono::milliseconds request_timeout{10000};
   // Sends each signed request and returns the answer (transport.hpp). Empty: libcurl, with a
   // handle per thread that keeps its connection open, and the two timeouts above.
   Transport transport{};
@@ -58,14 +68,43 @@ struct Options {
   // open_table creates a missing table (on-demand capacity) and waits until it is ACTIVE. For
   // development and tests: off, a missing table is a BackendError.
   bool create_missing_tables = false;
-  // An update, or a put or erase with a condition, whose answer was lost cannot simply be sent
-  // again: applied twice, an ADD would count twice and a condition would fail on the write's own
-  // result. On (the default), such a write goes as a one-action TransactWriteItems with a client
-  // request token, which DynamoDB applies once however often it is retried; it costs twice the
-  // write capacity, and an update's result is read back with a consistent GetItem. Off, it goes
-  // as PutItem, UpdateItem or DeleteItem, and a lost answer is a BackendError saying that the
-  // outcome is unknown.
-  bool exactly_once_writes = true;
+  // An update, or a put or erase with a condition, goes as UpdateItem (ReturnValues ALL_NEW:
+  // the item as written comes back in the same answer), PutItem or DeleteItem, at their plain
+  // price. Such a write is never sent twice once it may have reached DynamoDB (by pksk or by
+  // libcurl): applied twice, an ADD would count twice and a condition would fail on the write's
+  // own result. Its lost answer (a dropped connection, a timeout, a 5xx) is a BackendError
+  // errc::unknown_outcome: read the item, and send it again if it was not applied.
+  // exactly_once_writes on, such a write goes instead as a one-action TransactWriteItems under
+  // a client request token, which DynamoDB applies once however often it is retried (within
+  // 10 minutes): it costs twice the write capacity, an update's result is read back with a
+  // consistent GetItem (a write by someone else in between shows in it), and a conditional
+  // erase asks for the item to exist so that it can say whether it removed one. The same for
+  // the tables named in exactly_once_tables only, or for the writes made in the scope of an
+  // ExactlyOnce (below).
+  bool exactly_once_writes = false;
+  std::vector<std::string> exactly_once_tables{};
+};
+
+// While one lives, the updates and conditional puts and erases that this thread sends through
+// any DynamoDB Backend go exactly once (Options::exactly_once_writes), whatever the options say:
+//   { pksk::dynamodb::ExactlyOnce once; table.update(key, pksk::add(&Account::balance, 10)); }
+// Scopes nest. Other backends apply every write once anyway, and ignore it.
+class ExactlyOnce {
+ public:
+  ExactlyOnce() noexcept : outer_(active_flag()) { active_flag() = true; }
+  ~ExactlyOnce() { active_flag() = outer_; }
+  ExactlyOnce(const ExactlyOnce&) = delete;
+  ExactlyOnce& operator=(const ExactlyOnce&) = delete;
+
+  // Whether this thread is in the scope of one.
+  static bool active() noexcept { return active_flag(); }
+
+ private:
+  static bool& active_flag() noexcept {
+    thread_local bool active = false;
+    return active;
+  }
+  bool outer_;
 };
 
 }  // namespace pksk::dynamodb

@@ -31,6 +31,11 @@ struct HttpRequest {
   std::vector<std::pair<std::string, std::string>> query{};  // decoded; encoded when signed
   std::vector<HttpHeader> headers{};
   std::string body{};
+  // False for a write that would apply twice if sent twice (an UpdateItem, a PutItem or
+  // DeleteItem with a condition): once any of it may have reached the server, a transport must
+  // not send it again, but answer status 0 with maybe_sent. The libcurl transport refuses
+  // libcurl's own resend of a request on a reused connection that closed before answering.
+  bool idempotent = true;
 };
 
 struct HttpResponse {

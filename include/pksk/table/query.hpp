@@ -151,9 +151,9 @@ class BasicFilter : public Filter {
 };
 
 // The options of a query or scan of R, in this order: sk, forward, limit, start, filter,
-// select, segment, segments. `{}` means all items, forward. BasicQueryOptions<R> (what
-// query<R> takes) checks `filter` and `select` against R at compile time; QueryOptions (R = void)
-// is the type to keep options in a variable, and converts to any R.
+// select, segment, segments, consistent, keep_undecodable. `{}` means all items, forward.
+// BasicQueryOptions<R> (what query<R> takes) checks `filter` and `select` against R at compile
+// time; QueryOptions (R = void) is the type to keep options in a variable, and converts to any R.
 template <class R = void>
 struct BasicQueryOptions {
   std::optional<KeyCondition> sk{};  // none: every item of the partition (or of the type)
@@ -172,6 +172,12 @@ struct BasicQueryOptions {
   // every item exactly once.
   std::size_t segment = 0;
   std::size_t segments = 0;
+  // DynamoDB's ConsistentRead: every write answered before the read began is seen, at twice
+  // the read capacity. Off (the default), a query or scan on DynamoDB may miss a write of the
+  // last second. A global secondary index is only ever eventually consistent: a consistent
+  // query on one is a ValidationError, as DynamoDB answers. The SQLite backend always reads
+  // consistently.
+  bool consistent = false;
   // ItemCollection reads: an item of a member type that does not decode (a number stored as a
   // string by another tool) goes to unknown(), its RawItem::error saying why, instead of
   // failing the read. False: the read throws DecodeError. An entity read, which has no
@@ -181,8 +187,8 @@ struct BasicQueryOptions {
   template <class S>
     requires(std::is_void_v<R> && !std::is_void_v<S>)
   operator BasicQueryOptions<S>() const {  // NOLINT(google-explicit-constructor)
-    return {sk,      forward,  limit,           start, filter, select.template as<S>(),
-            segment, segments, keep_undecodable};
+    return {sk,      forward,  limit,      start,           filter, select.template as<S>(),
+            segment, segments, consistent, keep_undecodable};
   }
 };
 

@@ -138,13 +138,15 @@ struct ReadShape {
   const Cursor* start = nullptr;
   std::size_t segment = 0;
   std::size_t segments = 0;
+  bool consistent = false;
 };
 
 template <class R>
 ReadShape read_shape(const BasicQueryOptions<R>& options) noexcept {
   return {options.sk.has_value(), options.forward,
           options.limit,          options.start ? &*options.start : nullptr,
-          options.segment,        options.segments};
+          options.segment,        options.segments,
+          options.consistent};
 }
 
 // `type = <type>`, with the table's name for the type attribute.

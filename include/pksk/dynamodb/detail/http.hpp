@@ -7,6 +7,7 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -88,12 +89,32 @@ class CurlHandle {
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: threads are safe
     curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_);
+    // libcurl sends a request again, unasked, when the reused connection it went on closes
+    // before any byte of answer: a keep-alive connection the server had closed, or one dropped
+    // after the server received (and applied) the request; it cannot tell which. A request that
+    // must not apply twice is not let out a second time: libcurl calls the pre-request callback
+    // each time it is about to send it, and the second call refuses, which ends the transfer
+    // with CURLE_ABORTED_BY_CALLBACK and no answer (maybe_sent). Before libcurl 7.80, which has
+    // no such callback, such a request goes on a new connection, which libcurl never resends on.
+    sends_ = 0;
+    once_ = !request.idempotent;
+#if LIBCURL_VERSION_NUM >= 0x075000
+    curl_easy_setopt(c, CURLOPT_PREREQFUNCTION, &CurlHandle::before_send);
+    curl_easy_setopt(c, CURLOPT_PREREQDATA, this);
+#else
+    curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, once_ ? 1L : 0L);
+#endif
     error_[0] = '\0';
     const CURLcode code = curl_easy_perform(c);
     if (code != CURLE_OK) {
       response.transport_error = error_[0] != '\0' ? error_ : curl_easy_strerror(code);
       response.maybe_sent = code != CURLE_COULDNT_CONNECT && code != CURLE_COULDNT_RESOLVE_HOST &&
                             code != CURLE_COULDNT_RESOLVE_PROXY;
+      if (once_ && sends_ > 1) {
+        response.transport_error =
+            "the connection closed after the request was sent, before any answer (not sent "
+            "again)";
+      }
       return;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &response.status);
@@ -104,6 +125,13 @@ class CurlHandle {
     curl_slist* next = curl_slist_append(headers_, line);
     if (next == nullptr) throw std::bad_alloc();
     headers_ = next;
+  }
+
+  // CURLOPT_PREREQFUNCTION: libcurl is about to send the request (again, the second time).
+  static int before_send(void* self, char*, char*, int, int) noexcept {
+    CurlHandle& handle = *static_cast<CurlHandle*>(self);
+    ++handle.sends_;
+    return handle.once_ && handle.sends_ > 1 ? CURL_PREREQFUNC_ABORT : CURL_PREREQFUNC_OK;
   }
 
   static std::size_t on_data(char* data, std::size_t size, std::size_t count, void* out) noexcept {
@@ -117,6 +145,8 @@ class CurlHandle {
 
   CURL* handle_;
   curl_slist* headers_ = nullptr;
+  int sends_ = 0;      // how often libcurl was about to send the current request
+  bool once_ = false;  // the current request must not be sent twice
   std::string line_;
   char error_[CURL_ERROR_SIZE] = {};
 };

@@ -359,6 +359,7 @@ inline ReadRequest query(const backend::TableSpec& spec, const backend::RawQuery
     out += '}';
   }
   if (!q.forward) out += ",\"ScanIndexForward\":false";
+  if (q.consistent) out += ",\"ConsistentRead\":true";
   names.append_json(out);
   out += '}';
   return request;
@@ -385,6 +386,7 @@ inline ReadRequest scan(const backend::TableSpec& spec, const backend::RawScan& 
     out += ",\"Segment\":" + std::to_string(s.segment) +
            ",\"TotalSegments\":" + std::to_string(s.segments);
   }
+  if (s.consistent) out += ",\"ConsistentRead\":true";
   names.append_json(out);
   out += '}';
   return request;

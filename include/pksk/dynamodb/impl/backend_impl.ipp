@@ -86,7 +86,13 @@ struct Backend::Shared {
   std::optional<std::chrono::system_clock::time_point> refresh_at;
   std::mutex credentials_mutex;  // guards credentials and refresh_at when refreshing
   std::mutex mutex;              // guards tables
-  std::vector<std::unique_ptr<backend::TableSpec>> tables;
+  // An open table: what its handle points to.
+  struct OpenTable : backend::TableSpec {
+    OpenTable(const backend::TableSpec& spec, bool once)
+        : backend::TableSpec(spec), exactly_once(once) {}
+    bool exactly_once;  // Options::exactly_once_tables names it
+  };
+  std::vector<std::unique_ptr<OpenTable>> tables;
 };
 
 struct Backend::Impl {
@@ -102,6 +108,7 @@ struct Backend::Impl {
   std::shared_ptr<const Credentials> credentials();
   std::shared_ptr<const Credentials> renew_credentials(const Credentials* stale);
   static detail::Retry retry_for(const backend::Condition* condition);
+  bool exactly_once(TableHandle table) const;
   std::string request_token();
   static std::string key_text(const std::optional<backend::ItemKey>& key);
   Lease send(std::string_view operation, std::string body, const backend::TableSpec& spec,

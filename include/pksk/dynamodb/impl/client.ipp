@@ -96,6 +96,12 @@ inline detail::Retry Backend::Impl::retry_for(const backend::Condition* conditio
   return condition == nullptr ? detail::Retry::always : detail::Retry::when_not_applied;
 }
 
+// Whether this table's updates and conditional writes go as one-action transactions.
+inline bool Backend::Impl::exactly_once(TableHandle table) const {
+  return shared_->options.exactly_once_writes || ExactlyOnce::active() ||
+         static_cast<const Shared::OpenTable&>(table.spec()).exactly_once;
+}
+
 inline std::string Backend::Impl::request_token() {
   thread_local std::mt19937_64 random{std::random_device{}()};
   constexpr char digits[] = "0123456789abcdef";
@@ -125,6 +131,7 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
   x.request.headers.push_back({"Content-Type", "application/x-amz-json-1.0"});
   x.request.headers.push_back({"X-Amz-Target", "DynamoDB_20120810." + std::string(operation)});
   x.request.body = std::move(body);
+  x.request.idempotent = retry == detail::Retry::always;
   // libcurl, with this thread's handle, unless the program gave its own transport.
   detail::CurlHandle* const http =
       options.transport ? nullptr : &detail::thread_handle(shared_->id, shared_);

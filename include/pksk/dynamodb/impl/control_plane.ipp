@@ -40,7 +40,9 @@ inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHa
     status = describe(spec);
   }
   const std::lock_guard lock(shared_->mutex);
-  shared_->tables.push_back(std::make_unique<backend::TableSpec>(spec));
+  const std::vector<std::string>& once = shared_->options.exactly_once_tables;
+  shared_->tables.push_back(std::make_unique<Shared::OpenTable>(
+      spec, std::find(once.begin(), once.end(), spec.name) != once.end()));
   return TableHandle(shared_->tables.back().get());
 }
 

@@ -31,7 +31,7 @@ inline bool Backend::Impl::get(TableHandle table, backend::ItemKey key,
 inline void Backend::Impl::put(TableHandle table, const backend::PutRequest& request) {
   const backend::TableSpec& spec = table.spec();
   const backend::ItemKey key{request.item.pk, request.item.sk};
-  if (request.condition != nullptr && shared_->options.exactly_once_writes) {
+  if (request.condition != nullptr && exactly_once(table)) {
     send_once(spec, request, key, "put");
     return;
   }
@@ -42,7 +42,7 @@ inline void Backend::Impl::put(TableHandle table, const backend::PutRequest& req
 inline void Backend::Impl::update(TableHandle table, const backend::UpdateRequest& request,
                                   backend::ItemVisitor visit) {
   const backend::TableSpec& spec = table.spec();
-  if (shared_->options.exactly_once_writes) {
+  if (exactly_once(table)) {
     send_once(spec, request, request.key, "update");
     // Read back at once; a write by someone else in between shows in the result.
     if (!get(table, request.key, visit)) {
@@ -63,7 +63,7 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
 
 inline bool Backend::Impl::erase(TableHandle table, const backend::EraseRequest& request) {
   const backend::TableSpec& spec = table.spec();
-  if (request.condition != nullptr && shared_->options.exactly_once_writes) {
+  if (request.condition != nullptr && exactly_once(table)) {
     // Sent once, the erase cannot say whether it removed an item, so it asks for one to exist
     // as well. Refused, it removed nothing: if the item is there, its condition failed; if it
     // is not, DeleteItem gives the plain answer (sent again, it has nothing to apply twice).

@@ -39,6 +39,13 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
       throw ValidationError(detail::context(k.t.name, "query") + "no index " +
                             pksk::detail::quoted(query.index) + " (TableOptions::indexes)");
     }
+    // Always consistent here, but refused as DynamoDB refuses it: a global secondary index is
+    // only ever eventually consistent.
+    if (query.consistent) {
+      throw ValidationError(
+          detail::context(k.t.name, "query on index " + pksk::detail::quoted(query.index)) +
+          "consistent reads are not supported on global secondary indexes");
+    }
   }
   check_query_key(k.t, query);
   const KeyCondition* cond = query.sk;

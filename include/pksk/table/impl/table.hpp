@@ -101,7 +101,8 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
                         .last_key_at_limit = !all_pages,
                         .filter = plan.filter_ptr(),
                         .projection = plan.projection,
-                        .index = index ? std::string_view(index->name) : std::string_view()};
+                        .index = index ? std::string_view(index->name) : std::string_view(),
+                        .consistent = shape.consistent};
   if (shape.start) {
     cursors().check(*shape.start, pk, condition, index);
     raw.exclusive_start_sk = shape.start->sk;
@@ -162,7 +163,8 @@ std::optional<Cursor> Table<B>::scan_pages(const detail::ReadShape& shape,
                        .limit = shape.limit,
                        .last_key_at_limit = !all_pages,
                        .filter = plan.filter_ptr(),
-                       .projection = plan.projection};
+                       .projection = plan.projection,
+                       .consistent = shape.consistent};
   if (shape.start) raw.exclusive_start = backend::ItemKey{shape.start->pk, shape.start->sk};
   if (!all_pages) {
     backend::ScanOutcome outcome = backend_->scan(handle_, raw, visit);
