@@ -119,13 +119,34 @@ class Table {
         detail::update_parts(spec_, key, actions, std::forward<Parts>(parts)...);
     detail::format_keys(spec_, key, s->pk, s->sk, "update");
     T result{};
-    backend_->update(
-        handle_,
-        backend::UpdateRequest{
-            {s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr},
-        [&](const backend::ItemView& row) {
-          detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
-        });
+    // A backend that patches the stored plain JSON body (SQLite's) reads the result while it
+    // splits the stored body and once the actions are applied (backend::UpdateReader): the
+    // written body is decoded only when that was not done (an item created, a member that
+    // did not decode, a backend that does not read this way).
+    bool read = false;
+    const auto run = [&](const backend::UpdateReader* reader) {
+      backend_->update(
+          handle_,
+          backend::UpdateRequest{
+              {s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr, reader},
+          [&](const backend::ItemView& row) {
+            if (!read) detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
+          });
+    };
+    if constexpr (detail::may_be_format<decltype(body_format()), BodyFormat::json>) {
+      typename EntityCode<T>::Mask seen;
+      const auto split = [&](std::string_view body, std::span<const std::string_view> names,
+                             backend::BodyPatch& patch) {
+        read = EntityCode<T>::split_json(body, names, patch, result, seen);
+      };
+      const auto finish = [&](const AttributeValue& named) {
+        read = read && EntityCode<T>::finish_json(named, result, seen);
+      };
+      const backend::UpdateReader reader{split, finish};
+      run(&reader);
+    } else {
+      run(nullptr);
+    }
     return result;
   }
 
@@ -513,7 +534,7 @@ class Table {
   auto body_format() const { return detail::body_format_arg(*backend_, handle_); }
 
   B* backend_;
-  backend::TableSpec spec_;  // the name and the options, as the backend was given them
+  detail::TableSpecOfTable spec_;  // the name and the options, as the backend was given them
   typename B::TableHandle handle_;
   BatchRetry retry_;
 };
