@@ -34,10 +34,10 @@ class BodyPatch {
   }
 
   // As parse, and hands each member it keeps to `read(key, value)` (its raw key and its
-  // simdjson::ondemand::value&, not read yet) as it goes by: the caller decodes the item's other members in this
-  // pass (backend::UpdateReader). The kept members' text is then found from where each member
-  // starts, not by skipping its value, which `read` has read; and text after the object is an
-  // error, as the item's decoder has it.
+  // simdjson::ondemand::value&, not read yet) as it goes by: the caller decodes the item's
+  // other members in this pass (backend::UpdateReader). The kept members' text is then found
+  // from where each member starts, not by skipping its value, which `read` has read; and text
+  // after the object is an error, as the item's decoder has it.
   template <class Read>
   void parse_reading(std::string_view body, std::span<const std::string_view> names, Read&& read) {
     parse_impl<std::remove_reference_t<Read>>(body, names, &read);

@@ -355,6 +355,7 @@ class Table {
     std::vector<std::string> keys;
     std::vector<std::string> bodies;
     std::vector<backend::WriteRequest> writes;
+    std::size_t body_room = 0;
     auto it = std::ranges::begin(items);
     const auto end = std::ranges::end(items);
     while (it != end) {
@@ -373,8 +374,12 @@ class Table {
         } else {
           // put_all writes items as they are: batches carry no conditions, so no version check.
           detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
+          // A body new to this slice starts with room for the largest so far, rather than
+          // growing by doublings from empty (the first slice's).
+          if (bodies[i].capacity() < body_room) bodies[i].reserve(body_room);
           sizes[i] = detail::encode_checked(body_format(), spec_, *it, keys[2 * i], keys[2 * i + 1],
                                             bodies[i], operation);
+          body_room = std::max(body_room, bodies[i].size());
         }
       }
       for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});

@@ -205,8 +205,8 @@ inline std::string put_sql(const backend::TableSpec& spec) {
 // row is there, so a plain UPDATE, with the same parameters as put_sql's.
 inline std::string rewrite_sql(const backend::TableSpec& spec) {
   const Columns c = columns_of(spec);
-  return "UPDATE " + quoted_identifier(spec.name) + " SET " + c.type + " = ?3, body = ?4, size = ?5 WHERE " +
-         c.pk + " = ?1 AND " + c.sk + " = ?2";
+  return "UPDATE " + quoted_identifier(spec.name) + " SET " + c.type +
+         " = ?3, body = ?4, size = ?5 WHERE " + c.pk + " = ?1 AND " + c.sk + " = ?2";
 }
 
 inline std::string get_sql(const backend::TableSpec& spec) {
