@@ -7,14 +7,21 @@
 //
 //   put_all    N orders (default 100,000) into an empty table: table.put_all(orders) vs one
 //              transaction of prepared INSERT OR REPLACE
-//   put        one order, autocommit, replacing a stored one: table.put(order) vs one insert
+//   put        one order, autocommit, replacing a stored one (its total changed: replacing()):
+//              table.put(order) vs one insert
 //   update     set status, add 1.0 to total: table.update(key, set, add) vs BEGIN IMMEDIATE,
 //              SELECT body, simdjson decode, change, re-encode, write back, COMMIT
 //   transact10 ten orders in one transaction: table.transact() with 10 puts vs BEGIN
 //              IMMEDIATE; 10 inserts; COMMIT
+//   (upsert: the same hand-written code with an upsert for a put and UPDATE for an update)
 //
 // Single-item cases write into a table that holds the first kResident orders and cycle over
 // them, so every write replaces a stored item; each side has its own file.
+//
+// Two hand-written sides: `hand` as issue 19 wrote it (INSERT OR REPLACE for every write), and
+// `upsert` (issue 42): puts as INSERT ... ON CONFLICT (pk, sk) DO UPDATE, an update's write as
+// a plain UPDATE of the row just read. Every case also reports `wal_frames_per_item`, the WAL
+// frames its commits appended (sqlite3_wal_hook, sqlite_util.hpp) per item written.
 
 #include <benchmark/benchmark.h>
 
@@ -24,6 +31,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
@@ -105,13 +113,32 @@ double table_checksum(const std::string& path) {
 }
 
 void report(benchmark::State& state, const std::string& path, std::uint64_t allocs,
-            std::size_t items_per_iteration) {
+            std::size_t items_per_iteration, std::uint64_t wal_frames) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * items_per_iteration));
+  state.counters["wal_frames_per_item"] =
+      static_cast<double>(wal_frames) /
+      static_cast<double>(state.iterations() * items_per_iteration);
   state.counters["checksum"] = table_checksum(path);
   state.counters["items_per_iteration"] = static_cast<double>(items_per_iteration);
   state.counters["allocs_per_item"] =
       static_cast<double>(allocs) / static_cast<double>(state.iterations() * items_per_iteration);
 }
+
+struct PkskWriter {
+  pksk::sqlite::Backend backend;
+  pksk::Table<pksk::sqlite::Backend> table;
+  explicit PkskWriter(const std::string& path)
+      : backend{path}, table{backend, std::string(kTable)} {}
+};
+
+// The hand-written writer that upserts (HandSql::upsert).
+struct UpsertWriter : HandWriter {
+  explicit UpsertWriter(const std::string& path) : HandWriter(path, HandSql::upsert) {}
+};
+
+// The connection a side writes on (pksk's: this thread's).
+sqlite3* connection(PkskWriter& w) { return w.backend.native_handle(); }
+sqlite3* connection(HandWriter& w) { return w.db().get(); }
 
 // ---- put_all: the whole set into an empty table -----------------------------------------------
 
@@ -126,29 +153,24 @@ template <class Writer, class Open>
 void put_all_case(benchmark::State& state, std::string_view name, Open&& open, Writer&& write) {
   const std::vector<Order>& all = orders();
   std::string path;
-  std::uint64_t allocs = 0;
+  std::uint64_t allocs = 0, frames = 0;
   for (auto _ : state) {
     state.PauseTiming();
     path = fresh_file(name);
     {
       auto side = open(path);
+      const WalFrames wal(connection(*side));
       state.ResumeTiming();
       const std::uint64_t before = allocation_count();
       write_all(write, *side, all);
       allocs += allocation_count() - before;
       state.PauseTiming();
+      frames += wal.frames();
     }  // closed untimed: the last checkpoint is the same on both sides and not measured
     state.ResumeTiming();
   }
-  report(state, path, allocs, all.size());
+  report(state, path, allocs, all.size(), frames);
 }
-
-struct PkskWriter {
-  pksk::sqlite::Backend backend;
-  pksk::Table<pksk::sqlite::Backend> table;
-  explicit PkskWriter(const std::string& path)
-      : backend{path}, table{backend, std::string(kTable)} {}
-};
 
 void put_all_pksk(benchmark::State& state) {
   put_all_case(
@@ -162,6 +184,13 @@ void put_all_hand(benchmark::State& state) {
       state, "write-put_all-hand",
       [](const std::string& path) { return std::make_unique<HandWriter>(path); },
       [](HandWriter& w, const std::vector<Order>& all) { w.put_all(all); });
+}
+
+void put_all_upsert(benchmark::State& state) {
+  put_all_case(
+      state, "write-put_all-upsert",
+      [](const std::string& path) { return std::make_unique<UpsertWriter>(path); },
+      [](UpsertWriter& w, const std::vector<Order>& all) { w.put_all(all); });
 }
 
 // ---- single writes on a table holding the resident orders ------------------------------------
@@ -182,36 +211,75 @@ template <class Write>
   write(i);
 }
 
-// Runs `write(i)` for the i-th step of the cycle: a warm-up pass, then the timed loop; counts
-// allocations over the timed loop.
-template <class Write>
-void single_case(benchmark::State& state, const std::string& path, std::size_t per_iteration,
-                 Write&& write) {
-  const std::size_t cycle = resident().size();
-  for (std::size_t i = 0; i < std::min<std::size_t>(cycle, 64); ++i) write_once(write, i);
-  std::size_t i = 0;
+// Runs `write(step)` for steps 0, 1, 2, ...: a warm-up of 64, then the timed loop, which goes
+// on from there; counts allocations and WAL frames over the timed loop. Then `settle()`,
+// untimed, brings the table to a state that does not depend on how many steps ran, so that
+// the checksum compares the sides.
+template <class Write, class Settle>
+void single_case(benchmark::State& state, const std::string& path, sqlite3* db,
+                 std::size_t per_iteration, Write&& write, Settle&& settle) {
+  std::size_t step = 0;
+  for (; step < std::min<std::size_t>(resident().size(), 64); ++step) write_once(write, step);
+  const WalFrames wal(db);
   const std::uint64_t before = allocation_count();
-  for (auto _ : state) {
-    write_once(write, i);
-    if (++i == cycle) i = 0;
-  }
-  report(state, path, allocation_count() - before, per_iteration);
+  for (auto _ : state) write_once(write, step++);
+  const std::uint64_t allocs = allocation_count() - before, frames = wal.frames();
+  settle();
+  report(state, path, allocs, per_iteration, frames);
+}
+
+template <class Write>
+void single_case(benchmark::State& state, const std::string& path, sqlite3* db,
+                 std::size_t per_iteration, Write&& write) {
+  single_case(state, path, db, per_iteration, std::forward<Write>(write), [] {});
+}
+
+// A replacing put changes the stored item, as a put that replaces one does in use (a put of
+// the very bytes stored is a no-op for an upsert: SQLite leaves a cell it would overwrite with
+// the same bytes alone, and the commit writes no WAL frame). Step `step` of a cycle over the
+// resident orders writes its order as stored (even passes) or with 1.0 added to its total (odd
+// passes), so each write changes what the previous one of that order wrote.
+const Order& replacing(std::size_t step) {
+  static const std::vector<Order> changed = [] {
+    std::vector<Order> out(resident().begin(), resident().end());
+    for (Order& o : out) o.total += 1.0;
+    return out;
+  }();
+  const std::size_t cycle = resident().size(), i = step % cycle;
+  return (step / cycle) % 2 == 0 ? resident()[i] : changed[i];
 }
 
 void put_pksk(benchmark::State& state) {
   std::string path;
   auto w = resident_side<PkskWriter>("write-put-pksk", path,
                                      [](PkskWriter& s) { s.table.put_all(resident()); });
-  const auto all = resident();
-  single_case(state, path, 1, [&](std::size_t i) { w->table.put(all[i]); });
+  single_case(
+      state, path, connection(*w), 1, [&](std::size_t step) { w->table.put(replacing(step)); },
+      [&] {
+        for (const Order& o : resident()) w->table.put(o);
+      });
 }
 
 void put_hand(benchmark::State& state) {
   std::string path;
   auto w = resident_side<HandWriter>("write-put-hand", path,
                                      [](HandWriter& s) { s.put_all(resident()); });
-  const auto all = resident();
-  single_case(state, path, 1, [&](std::size_t i) { w->put(all[i]); });
+  single_case(
+      state, path, connection(*w), 1, [&](std::size_t step) { w->put(replacing(step)); },
+      [&] {
+        for (const Order& o : resident()) w->put(o);
+      });
+}
+
+void put_upsert(benchmark::State& state) {
+  std::string path;
+  auto w = resident_side<UpsertWriter>("write-put-upsert", path,
+                                       [](UpsertWriter& s) { s.put_all(resident()); });
+  single_case(
+      state, path, connection(*w), 1, [&](std::size_t step) { w->put(replacing(step)); },
+      [&] {
+        for (const Order& o : resident()) w->put(o);
+      });
 }
 
 void update_pksk(benchmark::State& state) {
@@ -219,7 +287,8 @@ void update_pksk(benchmark::State& state) {
   auto w = resident_side<PkskWriter>("write-update-pksk", path,
                                      [](PkskWriter& s) { s.table.put_all(resident()); });
   const std::vector<Order>& keys = resident_keys();
-  single_case(state, path, 1, [&](std::size_t i) {
+  single_case(state, path, connection(*w), 1, [&](std::size_t step) {
+    const std::size_t i = step % keys.size();
     Order o = w->table.update(keys[i], pksk::set(&Order::status, std::string(kStatuses[i % 5])),
                               pksk::add(&Order::total, 1.0));
     benchmark::DoNotOptimize(o);
@@ -231,7 +300,20 @@ void update_hand(benchmark::State& state) {
   auto w = resident_side<HandWriter>("write-update-hand", path,
                                      [](HandWriter& s) { s.put_all(resident()); });
   const std::vector<Order>& keys = resident_keys();
-  single_case(state, path, 1, [&](std::size_t i) {
+  single_case(state, path, connection(*w), 1, [&](std::size_t step) {
+    const std::size_t i = step % keys.size();
+    Order o = w->update(keys[i], kStatuses[i % 5], 1.0);
+    benchmark::DoNotOptimize(o);
+  });
+}
+
+void update_upsert(benchmark::State& state) {
+  std::string path;
+  auto w = resident_side<UpsertWriter>("write-update-upsert", path,
+                                       [](UpsertWriter& s) { s.put_all(resident()); });
+  const std::vector<Order>& keys = resident_keys();
+  single_case(state, path, connection(*w), 1, [&](std::size_t step) {
+    const std::size_t i = step % keys.size();
     Order o = w->update(keys[i], kStatuses[i % 5], 1.0);
     benchmark::DoNotOptimize(o);
   });
@@ -239,29 +321,50 @@ void update_hand(benchmark::State& state) {
 
 constexpr std::size_t kTransact = 10;
 
-// The i-th group of ten resident orders (wrapping).
-std::span<const Order> ten(std::size_t i) {
-  const auto all = resident();
-  const std::size_t groups = all.size() / kTransact;
-  return all.subspan((i % groups) * kTransact, kTransact);
+// Step `step`'s group of ten resident orders (wrapping), as replacing() has them: each write
+// of a group changes what the previous one wrote.
+std::span<const Order> ten(std::size_t step) {
+  const std::size_t groups = resident().size() / kTransact, first = (step % groups) * kTransact;
+  const std::size_t as_step = ((step / groups) % 2) * resident().size() + first;
+  return std::span<const Order>(&replacing(as_step), kTransact);
+}
+
+// Every group of ten as stored (ten()'s even passes).
+template <class Write>
+void settle_tens(Write&& write) {
+  for (std::size_t g = 0; g < resident().size() / kTransact; ++g) write(ten(g));
 }
 
 void transact10_pksk(benchmark::State& state) {
   std::string path;
   auto w = resident_side<PkskWriter>("write-transact-pksk", path,
                                      [](PkskWriter& s) { s.table.put_all(resident()); });
-  single_case(state, path, kTransact, [&](std::size_t i) {
+  const auto write = [&](std::span<const Order> orders) {
     auto t = w->table.transact();
-    for (const Order& o : ten(i)) t.put(o);
+    for (const Order& o : orders) t.put(o);
     t.commit();
-  });
+  };
+  single_case(
+      state, path, connection(*w), kTransact, [&](std::size_t step) { write(ten(step)); },
+      [&] { settle_tens(write); });
 }
 
 void transact10_hand(benchmark::State& state) {
   std::string path;
   auto w = resident_side<HandWriter>("write-transact-hand", path,
                                      [](HandWriter& s) { s.put_all(resident()); });
-  single_case(state, path, kTransact, [&](std::size_t i) { w->put_all(ten(i)); });
+  single_case(
+      state, path, connection(*w), kTransact, [&](std::size_t step) { w->put_all(ten(step)); },
+      [&] { settle_tens([&](std::span<const Order> orders) { w->put_all(orders); }); });
+}
+
+void transact10_upsert(benchmark::State& state) {
+  std::string path;
+  auto w = resident_side<UpsertWriter>("write-transact-upsert", path,
+                                       [](UpsertWriter& s) { s.put_all(resident()); });
+  single_case(
+      state, path, connection(*w), kTransact, [&](std::size_t step) { w->put_all(ten(step)); },
+      [&] { settle_tens([&](std::span<const Order> orders) { w->put_all(orders); }); });
 }
 
 bool g_min_time_given = false;  // --benchmark_min_time on the command line: it rules
@@ -273,12 +376,16 @@ void register_all() {
     if (!flag_rules) b->MinTime(min_time);
   };
   reg("put_all/hand", put_all_hand, 2.0);
+  reg("put_all/upsert", put_all_upsert, 2.0);
   reg("put_all/pksk", put_all_pksk, 2.0);
   reg("put/hand", put_hand, 1.0);
+  reg("put/upsert", put_upsert, 1.0);
   reg("put/pksk", put_pksk, 1.0);
   reg("update/hand", update_hand, 1.0);
+  reg("update/upsert", update_upsert, 1.0);
   reg("update/pksk", update_pksk, 1.0);
   reg("transact10/hand", transact10_hand, 1.0);
+  reg("transact10/upsert", transact10_upsert, 1.0);
   reg("transact10/pksk", transact10_pksk, 1.0);
 }
 

@@ -7,6 +7,11 @@
 // INSERT OR REPLACE bound with SQLITE_STATIC, and BEGIN IMMEDIATE / COMMIT as prepared
 // statements too. Updates are read-modify-write: SELECT body, decode with simdjson On-Demand
 // (floor.hpp's HandDecoder), change the two fields, re-encode, write back.
+//
+// HandSql::upsert is the same writer as the most careful engineer finishes it (issue 42): a put
+// is `INSERT ... ON CONFLICT (pk, sk) DO UPDATE SET ...`, which changes a stored row in place
+// where INSERT OR REPLACE deletes it and inserts it again, and an update writes the row it has
+// just read with a plain `UPDATE ... WHERE pk = ?1 AND sk = ?2` (an absent order: INSERT).
 
 #include <charconv>
 #include <cstddef>
@@ -134,12 +139,26 @@ class HandEncoder {
   }
 };
 
+// How the hand-written side writes a row that may be stored already (see the top).
+enum class HandSql { replace, upsert };
+
+inline std::string hand_put_sql(HandSql sql) {
+  const std::string columns = "\"" + std::string(kTable) +
+                              "\" (pk, sk, \"type\", body, size) VALUES (?1, ?2, ?3, ?4, ?5)";
+  if (sql == HandSql::replace) return "INSERT OR REPLACE INTO " + columns;
+  return "INSERT INTO " + columns +
+         " ON CONFLICT (pk, sk) DO UPDATE SET \"type\" = excluded.\"type\", body = "
+         "excluded.body, size = excluded.size";
+}
+
 class HandWriter {
  public:
-  explicit HandWriter(const std::string& path)
+  explicit HandWriter(const std::string& path, HandSql sql = HandSql::replace)
       : db_(open(path)),
-        insert_(db_, "INSERT OR REPLACE INTO \"" + std::string(kTable) +
-                         "\" (pk, sk, \"type\", body, size) VALUES (?1, ?2, ?3, ?4, ?5)"),
+        sql_(sql),
+        insert_(db_, hand_put_sql(sql)),
+        rewrite_(db_, "UPDATE \"" + std::string(kTable) +
+                          "\" SET \"type\" = ?3, body = ?4, size = ?5 WHERE pk = ?1 AND sk = ?2"),
         select_(db_, "SELECT body FROM \"" + std::string(kTable) + "\" WHERE pk = ?1 AND sk = ?2"),
         begin_(db_, "BEGIN IMMEDIATE"),
         commit_(db_, "COMMIT") {}
@@ -169,14 +188,18 @@ class HandWriter {
     enc_.keys(key);
     select_.bind(1, enc_.pk);
     select_.bind(2, enc_.sk);
-    if (select_.step()) decoder_.decode(select_.text(0), o);
+    const bool found = select_.step();
+    if (found) decoder_.decode(select_.text(0), o);
     select_.reset();
     o.customer_id = key.customer_id;  // an absent order is created with its key
     o.order_id = key.order_id;
     o.status = status;
     o.total += add;
     enc_.encode(o);
-    write_row();
+    if (found && sql_ == HandSql::upsert)
+      write_row(rewrite_);
+    else
+      write_row();
     commit_.run();
     return o;
   }
@@ -190,17 +213,19 @@ class HandWriter {
     return db;
   }
 
-  void write_row() {
-    insert_.bind(1, enc_.pk);
-    insert_.bind(2, enc_.sk);
-    insert_.bind(3, std::string_view("Order"));
-    insert_.bind(4, enc_.body);
-    insert_.bind(5, static_cast<long long>(enc_.size));
-    insert_.run();
+  void write_row() { write_row(insert_); }
+  void write_row(Stmt& s) {
+    s.bind(1, enc_.pk);
+    s.bind(2, enc_.sk);
+    s.bind(3, std::string_view("Order"));
+    s.bind(4, enc_.body);
+    s.bind(5, static_cast<long long>(enc_.size));
+    s.run();
   }
 
   Db db_;
-  Stmt insert_, select_, begin_, commit_;
+  HandSql sql_;
+  Stmt insert_, rewrite_, select_, begin_, commit_;
   HandEncoder enc_;
   HandDecoder decoder_;
 };

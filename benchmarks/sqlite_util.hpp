@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -114,5 +115,46 @@ inline void apply_pksk_pragmas(Db& db) {
   db.exec("PRAGMA journal_mode=WAL");
   db.exec("PRAGMA synchronous=NORMAL");
 }
+
+// WAL frames appended by a connection's commits (a frame is one page written to the WAL), from
+// sqlite3_wal_hook. Installing a hook replaces SQLite's default one, which is the automatic
+// checkpoint: this one does what that did (a PASSIVE checkpoint once the WAL holds
+// wal_autocheckpoint frames, 1000 by default), so the connection writes as it did without it.
+// The hook sees the WAL's length after each commit; a checkpoint that copied the whole WAL back
+// lets the next write start it over, so the count goes on from zero then.
+class WalFrames {
+ public:
+  explicit WalFrames(sqlite3* db, int autocheckpoint = 1000)
+      : db_(db), autocheckpoint_(autocheckpoint) {
+    sqlite3_wal_hook(db, &WalFrames::hook, this);
+  }
+  // SQLite's own automatic checkpoint again, as the connection had it.
+  ~WalFrames() { sqlite3_wal_autocheckpoint(db_, autocheckpoint_); }
+  WalFrames(const WalFrames&) = delete;
+  WalFrames& operator=(const WalFrames&) = delete;
+
+  std::uint64_t frames() const noexcept { return frames_; }
+
+ private:
+  static int hook(void* self_ptr, sqlite3* db, const char* schema, int wal_frames) {
+    auto& self = *static_cast<WalFrames*>(self_ptr);
+    const auto n = static_cast<std::uint64_t>(wal_frames);
+    self.frames_ += n >= self.last_ ? n - self.last_ : n;  // a WAL started over holds only these
+    self.last_ = n;
+    if (wal_frames >= self.autocheckpoint_) {
+      int log = 0, done = 0;
+      if (sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, &log, &done) ==
+              SQLITE_OK &&
+          log == done)
+        self.last_ = 0;
+    }
+    return SQLITE_OK;
+  }
+
+  sqlite3* db_;
+  int autocheckpoint_;
+  std::uint64_t frames_ = 0;
+  std::uint64_t last_ = 0;
+};
 
 }  // namespace bench

@@ -481,3 +481,121 @@ TEST_CASE("the query plans use the intended index") {
     }
   }
 }
+
+namespace {
+
+void exec(sqlite3* db, const std::string& sql) {
+  char* error = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+  const std::string message = error != nullptr ? error : "";
+  sqlite3_free(error);
+  INFO(sql << ": " << message);
+  REQUIRE(rc == SQLITE_OK);
+}
+
+// Every row's columns joined by '|', rows by '\n'.
+std::string rows_text(sqlite3* db, const std::string& sql) {
+  sqlite3_stmt* stmt = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK);
+  std::string out;
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    if (!out.empty()) out += '\n';
+    for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
+      if (i != 0) out += '|';
+      const auto* text = sqlite3_column_text(stmt, i);
+      if (text != nullptr) out += reinterpret_cast<const char*>(text);
+    }
+  }
+  sqlite3_finalize(stmt);
+  return out;
+}
+
+}  // namespace
+
+// Issue 42: puts became an upsert and updates of a stored item a plain UPDATE, where pksk wrote
+// every row with INSERT OR REPLACE. The file format is the same (version 1): a file written
+// before, built here with the SQL pksk ran then, opens, reads, and takes writes that keep its
+// indexes right.
+TEST_CASE("a file written with INSERT OR REPLACE opens, reads and keeps its indexes on writes") {
+  support::TempDir dir;
+  const std::string path = dir.file("old.db");
+  const std::string create_table =
+      "CREATE TABLE \"shop\" (\"pk\" TEXT NOT NULL, \"sk\" TEXT NOT NULL, \"type\" TEXT NOT NULL, "
+      "body TEXT NOT NULL, size INTEGER NOT NULL, "
+      "\"gsi1pk\" TEXT GENERATED ALWAYS AS (json_extract(body, '$.gsi1pk')) VIRTUAL, "
+      "\"gsi1sk\" TEXT GENERATED ALWAYS AS (json_extract(body, '$.gsi1sk')) VIRTUAL, "
+      "\"gsi2pk\" TEXT GENERATED ALWAYS AS (json_extract(body, '$.gsi2pk')) VIRTUAL, "
+      "\"gsi2sk\" TEXT GENERATED ALWAYS AS (json_extract(body, '$.gsi2sk')) VIRTUAL, "
+      "PRIMARY KEY (\"pk\", \"sk\")) WITHOUT ROWID";
+  // The rows as pksk writes them (bodies with their index key attributes, sizes): the encoder
+  // did not change, so today's in-memory table gives the bytes the old code stored.
+  std::vector<std::string> rows;
+  {
+    pksk::sqlite::Backend memory{":memory:"};
+    pksk::Table mem{memory, "shop", {.indexes = {"gsi1", "gsi2"}}};
+    mem.put(Order{"c1", "o1", "open", 1});
+    mem.put(Order{"c1", "o2", "open", 2});
+    mem.put(Order{"c1", "o2", "shipped", 2.5});
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE(sqlite3_prepare_v2(memory.native_handle(),
+                               "SELECT quote(pk) || ', ' || quote(sk) || ', ' || quote(type) || "
+                               "', ' || quote(body) || ', ' || size FROM shop ORDER BY pk, sk",
+                               -1, &stmt, nullptr) == SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+      rows.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+    sqlite3_finalize(stmt);
+  }
+  REQUIRE(rows.size() == 2);
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    exec(db, "PRAGMA journal_mode=WAL");
+    exec(db,
+         "CREATE TABLE IF NOT EXISTS pksk_meta (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT "
+         "NULL) WITHOUT ROWID");
+    exec(db, "INSERT OR IGNORE INTO pksk_meta (name, value) VALUES ('format_version', '1')");
+    exec(db, create_table);
+    for (const char* index : {"gsi1", "gsi2"}) {
+      const std::string i = index;
+      exec(db, "CREATE INDEX IF NOT EXISTS \"shop:" + i + "\" ON \"shop\" (\"" + i + "pk\", \"" +
+                   i + "sk\", \"pk\", \"sk\") WHERE \"" + i + "pk\" IS NOT NULL AND \"" + i +
+                   "sk\" IS NOT NULL");
+    }
+    // The old put: INSERT OR REPLACE, o2 written open first and then replaced by shipped.
+    const std::string put =
+        "INSERT OR REPLACE INTO \"shop\" (\"pk\", \"sk\", \"type\", body, size) VALUES (";
+    exec(db, put + "'CUSTOMER#c1', '#ORDER#o2', 'Order', '{}', 2)");
+    for (const std::string& row : rows) exec(db, put + row + ")");
+    sqlite3_close(db);
+  }
+
+  pksk::sqlite::Backend backend{path};
+  pksk::Table table{backend, "shop", {.indexes = {"gsi1", "gsi2"}}};
+  CHECK(table.get(Order{.customer_id = "c1", .order_id = "o1"}) == Order{"c1", "o1", "open", 1});
+  CHECK(table.get(Order{.customer_id = "c1", .order_id = "o2"}) ==
+        Order{"c1", "o2", "shipped", 2.5});
+  CHECK(by_status(table, "open") == std::vector<std::string>{"o1"});
+  CHECK(by_status(table, "shipped") == std::vector<std::string>{"o2"});
+
+  // An upsert over a stored item with another index key, a put of a new one, an update (a
+  // plain UPDATE) and an update in a transaction.
+  table.put(Order{"c1", "o1", "shipped", 1});
+  table.put(Order{"c1", "o3", "open", 3});
+  CHECK(table.update(Order{.customer_id = "c1", .order_id = "o2"},
+                     pksk::set(&Order::status, "paid"), pksk::add(&Order::total, 1.0)) ==
+        Order{"c1", "o2", "paid", 3.5});
+  table.transact()
+      .update(Order{.customer_id = "c1", .order_id = "o3"}, pksk::set(&Order::status, "paid"))
+      .commit();
+  CHECK(by_status(table, "open").empty());
+  CHECK(by_status(table, "shipped") == std::vector<std::string>{"o1"});
+  CHECK(by_status(table, "paid") == std::vector<std::string>{"o2", "o3"});
+  CHECK(table.index("gsi1").query<Order>(PartitionKey{"ORDER#o2"}) ==
+        std::vector<Order>{Order{"c1", "o2", "paid", 3.5}});
+
+  sqlite3* db = backend.native_handle();
+  CHECK(rows_text(db, "PRAGMA integrity_check") == "ok");  // the indexes match the rows
+  CHECK(rows_text(db, "SELECT sql FROM sqlite_master WHERE name = 'shop'") == create_table);
+  CHECK(rows_text(db, "SELECT value FROM pksk_meta WHERE name = 'format_version'") == "1");
+  CHECK(rows_text(db, "SELECT count(*) FROM shop") == "3");
+}

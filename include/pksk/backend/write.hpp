@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "../codec/parsed_item.hpp"
+#include "../detail/function_ref.hpp"
 #include "../expr/expression.hpp"
 
 namespace pksk::backend {
@@ -54,11 +55,29 @@ struct PutRequest {
 };
 
 // Changes some attributes of the item, creating it (with its key and type) if absent.
+class BodyPatch;  // codec/body_patch.hpp
+
+// How the caller reads an update's result while a backend that patches a stored plain JSON body
+// (SQLite's) works on it, so that the result is read in the pass that splits the stored body
+// rather than decoded again from the written one. Optional: a backend may ignore it and hand
+// the written item to the update's visitor to decode, as it must when the item is created.
+struct UpdateReader {
+  // Splits the stored `body` into `patch`, as patch.parse(body, names) does (DecodeError as it
+  // throws), reading the members the patch keeps into the caller's item on the way.
+  detail::FunctionRef<void(std::string_view body, std::span<const std::string_view> names,
+                           BodyPatch& patch)>
+      split;
+  // After the actions, before the visitor is called: the patch's named members as the item now
+  // has them (patch.named()). The visitor still sees the item as written.
+  detail::FunctionRef<void(const AttributeValue& named)> finish;
+};
+
 struct UpdateRequest {
   ItemKey key{};
   std::string_view type{};
   std::span<const UpdateAction> actions{};
   const Condition* condition = nullptr;
+  const UpdateReader* reader = nullptr;
 };
 
 struct EraseRequest {

@@ -198,6 +198,23 @@ class AttributeValueBuilder {
 // map. Throws EncodeError for what cannot be stored (NaN, an unnamed enum value).
 template <class T>
 AttributeValue to_attribute_value(const T& value) {
+  // A number or a string, the usual operand of an update, made directly: the same text as the
+  // builder writes (append_number, the string as it is), without its stack of nodes. What
+  // cannot be stored (NaN, invalid UTF-8) takes the builder's path, which says why.
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float> ||
+                detail::CodecInteger<T>) {
+    bool storable = true;
+    if constexpr (!detail::CodecInteger<T>) storable = std::isfinite(value);
+    if (storable) [[likely]] {
+      AttributeValue v;
+      v.kind = AttributeValue::Kind::number;
+      detail::append_number(v.text, value);
+      return v;
+    }
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (detail::find_invalid_utf8(value) == std::string_view::npos) [[likely]]
+      return AttributeValue::from_string(value);
+  }
   detail::AttributeValueBuilder builder;
   try {
     detail::encode_value(builder, value);

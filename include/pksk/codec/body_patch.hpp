@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <simdjson.h>
@@ -29,59 +30,17 @@ class BodyPatch {
   // Splits body; names are the top-level attributes to parse. Throws DecodeError when the body
   // is not a JSON object or a named member is not valid JSON.
   void parse(std::string_view body, std::span<const std::string_view> names) {
-    thread_local simdjson::ondemand::parser parser;
-    thread_local detail::PaddedBuffer buffer;
-    named_.kind = AttributeValue::Kind::map;
-    named_.map.clear();  // keeps the capacity, as the other members do
-    parsed_names_.clear();
-    sizes_.clear();
-    members_.clear();
-    try {
-      const std::string_view padded = buffer.assign(body);
-      simdjson::ondemand::document document;
-      if (auto error = parser.iterate(padded.data(), padded.size(), buffer.padded_capacity())
-                           .get(document)) {
-        detail::throw_invalid_json(error);
-      }
-      simdjson::ondemand::object object;
-      if (document.get_object().get(object) != simdjson::SUCCESS) {
-        detail::throw_pathed("expected an object");
-      }
-      for (auto member : object) {
-        simdjson::ondemand::field field;
-        if (auto error = std::move(member).get(field)) detail::throw_invalid_json(error);
-        // The member's text starts at its key's opening quote.
-        const char* start = field.key().raw() - 1;
-        std::string_view name;
-        if (auto error = field.unescaped_key().get(name)) detail::throw_invalid_json(error);
-        if (is_named(name, names)) {
-          AttributeValue& value =
-              named_.map.emplace_back(AttributeValue::Member{std::string(name), {}}).second;
-          try {
-            detail::read_plain_value(field.value(), value, 2);
-          } catch (detail::PathedFailure& failure) {
-            failure.prepend_member(name);
-            throw;
-          }
-          // A plain JSON body writes a string set as a list of strings: measured both ways,
-          // and the update's result tells which it was (bytes_before).
-          const AttributeValue set = value.as_string_set();
-          sizes_.push_back(
-              {name.size() + attribute_size(value), set.kind == AttributeValue::Kind::string_set
-                                                        ? name.size() + attribute_size(set)
-                                                        : name.size() + attribute_size(value)});
-          parsed_names_.emplace_back(name);
-          members_.push_back({{}, {}, parsed_names_.size() - 1});
-        } else {
-          const std::string_view value = raw_value(field.value());
-          members_.push_back({std::string_view(start, static_cast<std::size_t>(
-                                                          value.data() + value.size() - start)),
-                              name, npos});
-        }
-      }
-    } catch (const detail::PathedFailure& failure) {
-      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
-    }
+    parse_impl<std::nullptr_t>(body, names, nullptr);
+  }
+
+  // As parse, and hands each member it keeps to `read(key, value)` (its raw key and its
+  // simdjson::ondemand::value&, not read yet) as it goes by: the caller decodes the item's
+  // other members in this pass (backend::UpdateReader). The kept members' text is then found
+  // from where each member starts, not by skipping its value, which `read` has read; and text
+  // after the object is an error, as the item's decoder has it.
+  template <class Read>
+  void parse_reading(std::string_view body, std::span<const std::string_view> names, Read&& read) {
+    parse_impl<std::remove_reference_t<Read>>(body, names, &read);
   }
 
   // Whether the body has a top-level member of that name, parsed or kept.
@@ -148,6 +107,100 @@ class BodyPatch {
     std::string_view name;  // its name, unescaped (in the parser's buffer, as text is in ours)
     std::size_t named;      // else the index of the named member in named_ as parsed
   };
+
+  template <class Read>  // std::nullptr_t: no reader
+  void parse_impl(std::string_view body, std::span<const std::string_view> names,
+                  std::conditional_t<std::is_same_v<Read, std::nullptr_t>, std::nullptr_t, Read*>
+                      read) {
+    constexpr bool reading = !std::is_same_v<Read, std::nullptr_t>;
+    thread_local simdjson::ondemand::parser parser;
+    thread_local detail::PaddedBuffer buffer;
+    named_.kind = AttributeValue::Kind::map;
+    named_.map.clear();  // keeps the capacity, as the other members do
+    parsed_names_.clear();
+    sizes_.clear();
+    members_.clear();
+    try {
+      const std::string_view padded = buffer.assign(body);
+      simdjson::ondemand::document document;
+      if (auto error = parser.iterate(padded.data(), padded.size(), buffer.padded_capacity())
+                           .get(document)) {
+        detail::throw_invalid_json(error);
+      }
+      simdjson::ondemand::object object;
+      if (document.get_object().get(object) != simdjson::SUCCESS) {
+        detail::throw_pathed("expected an object");
+      }
+      for (auto member : object) {
+        simdjson::ondemand::field field;
+        if (auto error = std::move(member).get(field)) detail::throw_invalid_json(error);
+        // The member's text starts at its key's opening quote. unescaped_key() consumes the
+        // key: a reader gets it as read here.
+        const simdjson::ondemand::raw_json_string key = field.key();
+        const char* start = key.raw() - 1;
+        std::string_view name;
+        if (auto error = field.unescaped_key().get(name)) detail::throw_invalid_json(error);
+        if (is_named(name, names)) {
+          AttributeValue& value =
+              named_.map.emplace_back(AttributeValue::Member{std::string(name), {}}).second;
+          try {
+            detail::read_plain_value(field.value(), value, 2);
+          } catch (detail::PathedFailure& failure) {
+            failure.prepend_member(name);
+            throw;
+          }
+          // A plain JSON body writes a string set as a list of strings: measured both ways,
+          // and the update's result tells which it was (bytes_before).
+          const std::size_t as_parsed = name.size() + attribute_size(value);
+          std::size_t as_set = as_parsed;
+          if (value.kind == AttributeValue::Kind::list) {  // else it is no set either way
+            const AttributeValue set = value.as_string_set();
+            if (set.kind == AttributeValue::Kind::string_set)
+              as_set = name.size() + attribute_size(set);
+          }
+          sizes_.push_back({as_parsed, as_set});
+          parsed_names_.emplace_back(name);
+          members_.push_back({std::string_view(start, 0), {}, parsed_names_.size() - 1});
+        } else if constexpr (reading) {
+          members_.push_back({std::string_view(start, 0), name, npos});
+          (*read)(key, field.value());
+        } else {
+          const std::string_view value = raw_value(field.value());
+          members_.push_back({std::string_view(start, static_cast<std::size_t>(
+                                                          value.data() + value.size() - start)),
+                              name, npos});
+        }
+      }
+      if constexpr (reading) {
+        const char* rest = nullptr;
+        if (document.current_location().get(rest) == simdjson::SUCCESS) [[unlikely]] {
+          detail::throw_pathed("invalid JSON (unexpected content after the object)");
+        }
+        // Each kept member ends where the next member starts, less the comma and blanks
+        // between them; the last one before the object's closing brace.
+        const char* end = padded.data() + body.size();
+        while (end != padded.data() && is_blank(end[-1])) --end;
+        --end;  // the closing brace
+        for (std::size_t i = members_.size(); i-- > 0;) {
+          const char* start = members_[i].text.data();
+          if (members_[i].named == npos) {
+            const char* last = end;
+            while (last != start && is_blank(last[-1])) --last;
+            members_[i].text = std::string_view(start, static_cast<std::size_t>(last - start));
+          }
+          end = start;
+          while (end != padded.data() && is_blank(end[-1])) --end;
+          if (end != padded.data() && end[-1] == ',') --end;
+        }
+      }
+    } catch (const detail::PathedFailure& failure) {
+      throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+    }
+  }
+
+  static constexpr bool is_blank(char c) noexcept {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+  }
 
   static bool is_named(std::string_view name, std::span<const std::string_view> names) {
     for (std::string_view n : names) {

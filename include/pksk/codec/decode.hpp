@@ -138,6 +138,18 @@ template <class Reader, class T, std::size_t... I>
          ...);
 }
 
+// The same, for a member whose key and value another pass hands over (BodyPatch::parse_reading).
+template <class Reader, class T, std::size_t... I>
+[[gnu::always_inline]] inline void decode_keyed_member(ondemand::raw_json_string key,
+                                                       ondemand::value& value, T& out,
+                                                       std::bitset<sizeof...(I)>& seen,
+                                                       std::index_sequence<I...>) {
+  const char first = *key.raw();
+  (void)((first == field_names_v<T>[I][0] && key.unsafe_is_equal(field_names_v<T>[I]) &&
+          (decode_field<Reader, T, I>(value, out), seen.set(I), true)) ||
+         ...);
+}
+
 // A value that holds no record: what decodes it cannot recurse, so inlining it ends.
 template <class T>
 consteval bool holds_no_record() {

@@ -29,10 +29,10 @@
 
 #include "../detail/diagnose.hpp"
 #include "../detail/json_writer.hpp"
+#include "../detail/std_traits.hpp"
 #include "../detail/utf8.hpp"
 #include "../error.hpp"
 #include "../key/key.hpp"
-#include "../detail/std_traits.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
@@ -135,15 +135,16 @@ template <class T>
 struct FieldJson {
   static constexpr std::size_t size = [] {
     std::size_t n = 1;
-    for (std::string_view name : field_names_v<T>) n += name.size() + 4;
+    for (std::string_view name : field_names_v<T>) n += name.size() + 5;
     return n;
   }();
   static constexpr std::array<std::size_t, field_count_v<T> + 1> offsets = [] {
     std::array<std::size_t, field_count_v<T> + 1> out{};
     for (std::size_t i = 0; i < field_count_v<T>; ++i)
-      out[i + 1] = out[i] + field_names_v<T>[i].size() + 4;
+      out[i + 1] = out[i] + field_names_v<T>[i].size() + 5;
     return out;
   }();
+  // Each field's `,"name":"`: the last quote opens a string value (get_string_open).
   static constexpr std::array<char, size> chars = [] {
     std::array<char, size> out{};
     std::size_t at = 0;
@@ -153,13 +154,34 @@ struct FieldJson {
       for (char c : name) out[at++] = c;
       out[at++] = '"';
       out[at++] = ':';
+      out[at++] = '"';
     }
     return out;
   }();
+  // `,"name":`
   template <std::size_t I>
   static constexpr std::string_view get() noexcept {
+    return {chars.data() + offsets[I], offsets[I + 1] - offsets[I] - 1};
+  }
+  // `,"name":"`, for a string member written in one piece with its fixed text.
+  template <std::size_t I>
+  static constexpr std::string_view get_string_open() noexcept {
     return {chars.data() + offsets[I], offsets[I + 1] - offsets[I]};
   }
+};
+
+// A writer whose output is the item's whole JSON text says so with `defers_utf8`: its strings
+// are copied (or escaped into ASCII) between ASCII quotes, so the text is valid UTF-8 exactly
+// when every string and map key is, and one check of the finished text (encode_item) costs a
+// pass of eight bytes a step instead of a call per string. Only when that check fails is the
+// item encoded again string by string, which throws the error naming the member.
+template <class Writer>
+inline constexpr bool defers_utf8_v = requires { requires Writer::defers_utf8; };
+
+template <class Writer>
+struct CheckingEachString : Writer {
+  static constexpr bool defers_utf8 = false;
+  using Writer::Writer;
 };
 
 template <class Writer, class T>
@@ -178,8 +200,15 @@ void encode_fields(Writer& w, const T& record) {
         if (field.empty()) return;
       }
       constexpr std::string_view name = field_names_v<T>[decltype(index)::value];
-      w.field(name, FieldJson<T>::template get<decltype(index)::value>());
-      at_member(name, [&] { encode_value(w, field); });
+      if constexpr (std::is_same_v<Field, std::string> && defers_utf8_v<Writer> &&
+                    requires { w.string_field(name, name, field); }) {
+        // The string's UTF-8 is checked with the whole text (defers_utf8): nothing here throws.
+        w.string_field(name, FieldJson<T>::template get_string_open<decltype(index)::value>(),
+                       field);
+      } else {
+        w.field(name, FieldJson<T>::template get<decltype(index)::value>());
+        at_member(name, [&] { encode_value(w, field); });
+      }
     }
   });
 }
@@ -212,7 +241,7 @@ inline void check_utf8(std::string_view s) {
 template <class Writer, class T>
 void encode_value(Writer& w, const T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
-    check_utf8(value);
+    if constexpr (!defers_utf8_v<Writer>) check_utf8(value);
     w.string(value);
   } else if constexpr (std::is_same_v<T, bool>) {
     w.boolean(value);
@@ -258,7 +287,7 @@ void encode_value(Writer& w, const T& value) {
     for (const auto& [key, entry] : value) {
       if (key.empty()) [[unlikely]]
         throw_empty_map_key();
-      at_member(key, [&] { check_utf8(key); });
+      if constexpr (!defers_utf8_v<Writer>) at_member(key, [&] { check_utf8(key); });
       w.map_key(key);
       at_member(key, [&] { encode_value(w, entry); });  // an empty optional is a null
     }
@@ -267,7 +296,8 @@ void encode_value(Writer& w, const T& value) {
     w.begin_string_set();
     std::size_t i = 0;
     for (const std::string& s : value) {
-      at_index(i++, [&] { check_utf8(s); });
+      if constexpr (!defers_utf8_v<Writer>) at_index(i, [&] { check_utf8(s); });
+      ++i;
       w.set_element(s);
     }
     w.end_string_set();
@@ -281,13 +311,39 @@ void encode_value(Writer& w, const T& value) {
 }
 
 template <class Writer, class T>
-void encode_item(const T& value, std::string& out) {
+void encode_whole(const T& value, std::string& out) {
   out.clear();  // keeps the capacity: the next item of similar size costs no allocation
   Writer w{out};
+  w.begin_item();
+  encode_fields(w, value);
+  w.end_item();
+}
+
+// The item encoded again with each string checked as it comes: throws the first failure in
+// member order, as a writer that does not defer the check throws it.
+template <class Writer, class T>
+[[noreturn, gnu::cold, gnu::noinline]] void encode_checking_each_string(const T& value,
+                                                                        std::string& out) {
+  encode_whole<CheckingEachString<Writer>>(value, out);
+  throw_pathed("not valid UTF-8");  // not reached: the text was not valid, so a string is not
+}
+
+template <class Writer, class T>
+void encode_item(const T& value, std::string& out) {
   try {
-    w.begin_item();
-    encode_fields(w, value);
-    w.end_item();
+    if constexpr (defers_utf8_v<Writer>) {
+      bool valid = false;
+      try {
+        encode_whole<Writer>(value, out);
+        valid = find_invalid_utf8(out) == std::string_view::npos;
+      } catch (const PathedFailure&) {
+        // Another failure, or an invalid string before it: the checking pass tells which.
+      }
+      if (!valid) [[unlikely]]
+        encode_checking_each_string<Writer>(value, out);
+    } else {
+      encode_whole<Writer>(value, out);
+    }
   } catch (const PathedFailure& failure) {
     throw_encode_failure(failure);
   }

@@ -25,6 +25,7 @@
 
 #include <bitset>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -37,6 +38,9 @@
 namespace pksk {
 
 class BodyDecoder;
+namespace backend {
+class BodyPatch;  // body_patch.hpp
+}
 
 namespace detail {
 // Whether a format given as a run-time BodyFormat (either) or as
@@ -100,6 +104,18 @@ struct EntityCode {
       decode_selected_attribute_value(decoder, parsed, text, out, wanted);
     }
   }
+
+  // An update's result read while a backend patches the stored plain JSON body
+  // (backend::UpdateReader): split_json splits `body` into `patch` as patch.parse(body, names)
+  // does, decoding the members the patch keeps into `out` on the way (`seen`: which fields it
+  // decoded); finish_json decodes the named members as the update left them and gives the
+  // fields no member named their default value. Each returns false when it could not decode
+  // (split_json then splits the body as parse does, throwing the DecodeError parse throws): the
+  // caller decodes the written body instead, which reports the error as a decode of it always
+  // did.
+  static bool split_json(std::string_view body, std::span<const std::string_view> names,
+                         backend::BodyPatch& patch, T& out, Mask& seen);
+  static bool finish_json(const AttributeValue& named, T& out, Mask& seen);
 
   // One function per format, each compiled as the format's own code: the three above only
   // choose (inline, so that a backend's constant format chooses at compile time).

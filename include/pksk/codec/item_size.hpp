@@ -146,6 +146,11 @@ class SizedBodyWriter : public BodyWriter {
     BodyWriter::string(s);
     size.string(s);
   }
+  void string_field(std::string_view name, std::string_view json_open, std::string_view s) {
+    BodyWriter::string_field(name, json_open, s);
+    size.field(name);
+    size.string(s);
+  }
   void boolean(bool b) {
     BodyWriter::boolean(b);
     size.boolean(b);
@@ -269,7 +274,9 @@ std::size_t encode_body_sized(const T& record, std::string& out) {
       w.begin_item();
       detail::encode_fields(w, record);
       w.end_item();
-      return w.size.bytes;
+      // The writer defers the strings' UTF-8 check to the whole text (encode.hpp).
+      if (detail::find_invalid_utf8(out) == std::string_view::npos) [[likely]]
+        return w.size.bytes;
     } catch (const detail::PathedFailure&) {
       // Falls through to the two passes, which throw.
     }

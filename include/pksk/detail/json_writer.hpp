@@ -9,6 +9,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -27,16 +28,36 @@ inline constexpr std::array<bool, 256> kJsonEscape = [] {
   return table;
 }();
 
-inline void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
+// Whether any of the eight bytes of `word` needs escaping: a control character, '"' or '\\'
+// (exact: the borrow tricks below can only misreport a byte above one that truly matches).
+constexpr bool json_escape_in(std::uint64_t word) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  const auto zero_in = [&](std::uint64_t v) { return (v - ones) & ~v & highs; };
+  const std::uint64_t below_space = (word - 0x20 * ones) & ~word & highs;
+  return (below_space | zero_in(word ^ ('"' * ones)) | zero_in(word ^ ('\\' * ones))) != 0;
+}
+
+// A JSON string's text after its opening quote, which the caller has written (with the member
+// name before it, in one piece: JsonPunctuation::string_field), and its closing quote.
+inline void append_json_string_rest(std::string& out, std::string_view text) {
   const char* run = text.data();
   const char* const end = text.data() + text.size();
-  for (const char* p = run; p != end; ++p) {
+  const char* p = run;
+  for (;;) {
+    // Eight bytes a step while none needs escaping, then byte by byte up to the next step.
+    while (end - p >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, 8);
+      if (json_escape_in(word)) break;
+      p += 8;
+    }
+    const char* const stop = end - p >= 8 ? p + 8 : end;
+    while (p != stop && !kJsonEscape[static_cast<unsigned char>(*p)]) ++p;
+    if (p == end) break;
+    if (p == stop) continue;
     const auto byte = static_cast<unsigned char>(*p);
-    if (!kJsonEscape[byte]) [[likely]]
-      continue;
     out.append(run, static_cast<std::size_t>(p - run));  // not append(first, last): a replace()
-    run = p + 1;
+    run = ++p;
     switch (byte) {
       case '"':
         out += "\\\"";
@@ -70,6 +91,11 @@ inline void append_json_string(std::string& out, std::string_view text) {
   out += '"';
 }
 
+inline void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  append_json_string_rest(out, text);
+}
+
 // Appends a number with std::to_chars: exact for integers, shortest round-trip for floating
 // point. The caller has already rejected NaN and infinities.
 template <class Number>
@@ -83,6 +109,9 @@ void append_number(std::string& out, Number value) {
 // and sets are arrays; only the wrapping of values differs.
 class JsonPunctuation {
  public:
+  // The output is the item's whole text: its UTF-8 is checked once, at the end (encode.hpp).
+  static constexpr bool defers_utf8 = true;
+
   explicit JsonPunctuation(std::string& out) noexcept : out_(out) {}
 
   void begin_item() { out_ += '{'; }
@@ -117,6 +146,13 @@ class BodyWriter : public JsonPunctuation {
  public:
   static constexpr bool omits_empty_sets = false;
   using JsonPunctuation::JsonPunctuation;
+
+  // A string member: `json_open` is `,"name":"` (FieldJson), the member's fixed text up to the
+  // string's opening quote, appended in one piece.
+  void string_field(std::string_view name, std::string_view json_open, std::string_view s) {
+    field(name, json_open);
+    append_json_string_rest(out_, s);
+  }
 
   void string(std::string_view s) { append_json_string(out_, s); }
   // Plain JSON has no binary type: a binary value is an object whose one member has the empty

@@ -18,41 +18,50 @@ constexpr std::size_t find_invalid_utf8(std::string_view s) noexcept {
   const auto cont = [&](std::size_t i, unsigned lo = 0x80, unsigned hi = 0xBF) {
     return i < s.size() && byte(i) >= lo && byte(i) <= hi;
   };
-  if (!std::is_constant_evaluated()) {
-    // Most keys and strings are ASCII throughout: one pass, eight bytes a step, tells.
-    std::uint64_t high = 0;
-    std::size_t at = 0;
-    for (; at + 8 <= s.size(); at += 8) {
-      std::uint64_t word;
-      std::memcpy(&word, s.data() + at, 8);
-      high |= word;
-    }
-    for (; at < s.size(); ++at) high |= static_cast<unsigned char>(s[at]);
-    if ((high & 0x8080808080808080u) == 0) return std::string_view::npos;
-  }
-  std::size_t i = 0;
-  while (i < s.size()) {
+  // The length of the valid sequence that starts at i with a byte above ASCII, or 0.
+  const auto sequence = [&](std::size_t i) -> std::size_t {
     const unsigned b = byte(i);
-    std::size_t n = 0;
-    if (b < 0x80) {
-      n = 1;
-    } else if (b >= 0xC2 && b <= 0xDF) {
-      n = cont(i + 1) ? 2 : 0;
-    } else if (b == 0xE0) {
-      n = cont(i + 1, 0xA0, 0xBF) && cont(i + 2) ? 3 : 0;  // A0: no overlong
-    } else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) {
-      n = cont(i + 1) && cont(i + 2) ? 3 : 0;
-    } else if (b == 0xED) {
-      n = cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;  // 9F: no surrogates
-    } else if (b == 0xF0) {
-      n = cont(i + 1, 0x90, 0xBF) && cont(i + 2) && cont(i + 3) ? 4 : 0;  // 90: no overlong
-    } else if (b >= 0xF1 && b <= 0xF3) {
-      n = cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    } else if (b == 0xF4) {
-      n = cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;  // 8F: <= U+10FFFF
+    if (b >= 0xC2 && b <= 0xDF) return cont(i + 1) ? 2 : 0;
+    if (b == 0xE0) return cont(i + 1, 0xA0, 0xBF) && cont(i + 2) ? 3 : 0;  // A0: no overlong
+    if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF)
+      return cont(i + 1) && cont(i + 2) ? 3 : 0;
+    if (b == 0xED) return cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;  // 9F: no surrogates
+    if (b == 0xF0)
+      return cont(i + 1, 0x90, 0xBF) && cont(i + 2) && cont(i + 3) ? 4 : 0;  // 90: no overlong
+    if (b >= 0xF1 && b <= 0xF3) return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    if (b == 0xF4)
+      return cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;  // 8F: <= U+10FFFF
+    return 0;
+  };
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  if (!std::is_constant_evaluated()) {
+    // Most text is ASCII, all or nearly (a whole item's text, as encode.hpp checks it, with a
+    // few multibyte characters): ASCII is skipped 32 and then eight bytes a step, and only the
+    // sequences above it are looked at.
+    while (i < n) {
+      for (; i + 32 <= n; i += 32) {
+        std::uint64_t words[4];
+        std::memcpy(words, s.data() + i, 32);
+        if (((words[0] | words[1]) | (words[2] | words[3])) & 0x8080808080808080u) break;
+      }
+      for (; i + 8 <= n; i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, s.data() + i, 8);
+        if (word & 0x8080808080808080u) break;
+      }
+      while (i < n && byte(i) < 0x80) ++i;
+      if (i == n) break;
+      const std::size_t length = sequence(i);
+      if (length == 0) return i;
+      i += length;
     }
-    if (n == 0) return i;
-    i += n;
+    return std::string_view::npos;
+  }
+  while (i < n) {
+    const std::size_t length = byte(i) < 0x80 ? 1 : sequence(i);
+    if (length == 0) return i;
+    i += length;
   }
   return std::string_view::npos;
 }

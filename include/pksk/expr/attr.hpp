@@ -382,7 +382,10 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
 // attr(&Order::total); attr(&Order::shipping, &Address::city) for a nested member.
 template <class T, class M>
 Attr<T, M> attr(M T::*member) {
-  return Attr<T, M>(backend::AttributePath{{detail::member_step(member)}});
+  // The step moved in: a braced list would copy it out of its initializer_list.
+  backend::AttributePath path;
+  path.steps.push_back(detail::member_step(member));
+  return Attr<T, M>(std::move(path));
 }
 template <class T, class M, class N, class R>
   requires std::same_as<R, member_value_t<M>>

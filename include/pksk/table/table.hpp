@@ -142,16 +142,41 @@ class Table {
         detail::update_parts(spec_, key, actions, unset, std::forward<Parts>(parts)...);
     detail::format_keys(spec_, key, s->pk, s->sk, "update");
     T result{};
-    const backend::UpdateRequest request{
-        {s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr};
-    const auto decode = [&](const backend::ItemView& row) {
-      detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
+    // A backend that patches the stored plain JSON body (SQLite's) reads the result while it
+    // splits the stored body and once the actions are applied (backend::UpdateReader): the
+    // written body is decoded only when that was not done (an item created, a member that
+    // did not decode, a backend that does not read this way).
+    bool read = false;
+    const auto run = [&](const backend::UpdateReader* reader) {
+      backend_->update(
+          handle_,
+          backend::UpdateRequest{
+              {s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr, reader},
+          [&](const backend::ItemView& row) {
+            if (!read) detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
+          });
+    };
+    const auto send = [&] {
+      if constexpr (detail::may_be_format<decltype(body_format()), BodyFormat::json>) {
+        typename EntityCode<T>::Mask seen;
+        const auto split = [&](std::string_view body, std::span<const std::string_view> names,
+                               backend::BodyPatch& patch) {
+          read = EntityCode<T>::split_json(body, names, patch, result, seen);
+        };
+        const auto finish = [&](const AttributeValue& named) {
+          read = read && EntityCode<T>::finish_json(named, result, seen);
+        };
+        const backend::UpdateReader reader{split, finish};
+        run(&reader);
+      } else {
+        run(nullptr);
+      }
     };
     constexpr bool own_conditions =
         (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...);
     if constexpr (VersionedEntity<T> || index_count_v<T> != 0) {
       try {
-        backend_->update(handle_, request, decode);
+        send();
       } catch (const ConditionFailed& failed) {
         if (unset && !own_conditions && !VersionedEntity<T>) {
           detail::throw_update_would_create(spec_.name, type_name_v<T>, unset->index, unset->member,
@@ -164,7 +189,7 @@ class Table {
         throw;
       }
     } else {
-      backend_->update(handle_, request, decode);
+      send();
     }
     return result;
   }
@@ -397,6 +422,7 @@ class Table {
     std::vector<std::string> keys;
     std::vector<std::string> bodies;
     std::vector<backend::WriteRequest> writes;
+    std::size_t body_room = 0;
     auto it = std::ranges::begin(items);
     const auto end = std::ranges::end(items);
     while (it != end) {
@@ -414,8 +440,12 @@ class Table {
           detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
         } else {
           detail::format_keys(spec_, *it, keys[2 * i], keys[2 * i + 1], operation);
+          // A body new to this slice starts with room for the largest so far, rather than
+          // growing by doublings from empty (the first slice's).
+          if (bodies[i].capacity() < body_room) bodies[i].reserve(body_room);
           sizes[i] = detail::encode_checked(body_format(), spec_, *it, keys[2 * i], keys[2 * i + 1],
                                             bodies[i], operation);
+          body_room = std::max(body_room, bodies[i].size());
         }
       }
       for (std::size_t i = 0; i < n; ++i) item_keys.push_back({keys[2 * i], keys[2 * i + 1]});
@@ -588,7 +618,7 @@ class Table {
   auto body_format() const { return detail::body_format_arg(*backend_, handle_); }
 
   B* backend_;
-  backend::TableSpec spec_;  // the name and the options, as the backend was given them
+  detail::TableSpecOfTable spec_;  // the name and the options, as the backend was given them
   typename B::TableHandle handle_;
   BatchRetry retry_;
 };

@@ -122,9 +122,17 @@ class Transaction {
     }
     std::vector<backend::WriteRequest> writes;
     writes.reserve(used_);
-    for (const Action& a : std::span(actions_->data(), used_)) {
+    // Keys in strictly increasing order are distinct: one comparison a key then. In any other
+    // order every pair is compared, so that the error names the first pair, as it always did.
+    const std::span<const Action> actions(actions_->data(), used_);
+    bool increasing = true;
+    for (std::size_t i = 1; i < actions.size() && increasing; ++i) {
+      const int pk = actions[i - 1].pk.compare(actions[i].pk);
+      increasing = pk < 0 || (pk == 0 && actions[i - 1].sk < actions[i].sk);
+    }
+    for (const Action& a : actions) {
       const backend::ItemKey key{a.pk, a.sk};
-      for (std::size_t i = 0; i < writes.size(); ++i) {
+      for (std::size_t i = 0; !increasing && i < writes.size(); ++i) {
         if (key_of(writes[i]) == key) {
           throw ValidationError(where() + "actions " + std::to_string(i) + " and " +
                                 std::to_string(writes.size()) + " are on the same item " +

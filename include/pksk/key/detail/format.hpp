@@ -37,12 +37,15 @@ enum class ComponentError : unsigned char {
 // are UTF-8 and a NUL truncates keys in C APIs.
 constexpr ComponentError check_component(std::string_view value, int next) noexcept {
   if (value.empty()) return ComponentError::empty;
+  unsigned high = 0;  // any byte above ASCII: only then can the text be invalid UTF-8
   for (const char c : value) {
     if (c == '\0') return ComponentError::nul;
     if (c == key_delimiter) return ComponentError::delimiter;
     if (static_cast<unsigned char>(c) == next) return ComponentError::next_literal;
+    high |= static_cast<unsigned char>(c);
   }
-  if (find_invalid_utf8(value) != std::string_view::npos) return ComponentError::invalid_utf8;
+  if ((high & 0x80) != 0 && find_invalid_utf8(value) != std::string_view::npos)
+    return ComponentError::invalid_utf8;
   return ComponentError::none;
 }
 

@@ -54,6 +54,7 @@ struct TableState {
 // a few of the shapes, and a thread may never touch some tables.
 struct TableStatements {
   CachedStatement put;
+  CachedStatement rewrite;  // an update of a row read in the same transaction
   CachedStatement get;
   CachedStatement erase;
   std::array<CachedStatement, query_variant_count> queries;

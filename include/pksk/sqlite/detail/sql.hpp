@@ -189,10 +189,24 @@ inline std::string create_index_sql(const backend::TableSpec& spec, const TableI
          ") WHERE " + ipk + " IS NOT NULL AND " + isk + " IS NOT NULL";
 }
 
+// An upsert: a put over a stored item changes its row in place. INSERT OR REPLACE deleted the
+// row and inserted it again, which rewrites more of the B-tree (and so more WAL frames) for the
+// same result. The index key columns are generated from the body, so SQLite recomputes them
+// from the new body either way, and the partial indexes follow them; the file is the same.
 inline std::string put_sql(const backend::TableSpec& spec) {
   const Columns c = columns_of(spec);
-  return "INSERT OR REPLACE INTO " + quoted_identifier(spec.name) + " (" + c.pk + ", " + c.sk +
-         ", " + c.type + ", body, size) VALUES (?1, ?2, ?3, ?4, ?5)";
+  return "INSERT INTO " + quoted_identifier(spec.name) + " (" + c.pk + ", " + c.sk + ", " +
+         c.type + ", body, size) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (" + c.pk + ", " + c.sk +
+         ") DO UPDATE SET " + c.type + " = excluded." + c.type +
+         ", body = excluded.body, size = excluded.size";
+}
+
+// The write of an item just read in the same transaction (an update of a stored item): its
+// row is there, so a plain UPDATE, with the same parameters as put_sql's.
+inline std::string rewrite_sql(const backend::TableSpec& spec) {
+  const Columns c = columns_of(spec);
+  return "UPDATE " + quoted_identifier(spec.name) + " SET " + c.type +
+         " = ?3, body = ?4, size = ?5 WHERE " + c.pk + " = ?1 AND " + c.sk + " = ?2";
 }
 
 inline std::string get_sql(const backend::TableSpec& spec) {

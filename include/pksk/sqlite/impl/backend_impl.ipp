@@ -131,6 +131,9 @@ struct Backend::Impl {
   void update(TableHandle table, const backend::UpdateRequest& request, backend::ItemVisitor visit);
   bool erase(TableHandle table, const backend::EraseRequest& request);
   void insert(Call& k, const backend::ItemView& item);
+  void rewrite(Call& k, const backend::ItemView& item);
+  void bind_item(Call& k, sqlite3_stmt* s, const backend::ItemView& item,
+                 std::string_view operation);
   bool remove(Call& k, backend::ItemKey key);
   std::optional<AttributeValue> load(Call& k, backend::ItemKey key);
   static const AttributeValue& no_item();

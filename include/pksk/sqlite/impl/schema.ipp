@@ -55,6 +55,8 @@ inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHa
   // fails here rather than on its first write.
   detail::TableStatements& st = lease.conn.statements(state->index);
   st.put.stmt = detail::prepare(db, detail::put_sql(spec), spec.name, "open_table (preparing put)");
+  st.rewrite.stmt =
+      detail::prepare(db, detail::rewrite_sql(spec), spec.name, "open_table (preparing update)");
   st.get.stmt = detail::prepare(db, detail::get_sql(spec), spec.name, "open_table (preparing get)");
   st.erase.stmt =
       detail::prepare(db, detail::erase_sql(spec), spec.name, "open_table (preparing erase)");

@@ -33,8 +33,13 @@ inline void Backend::Impl::transact(TableHandle table,
       insert(k, put->item);
     } else if (const auto* update = std::get_if<backend::UpdateRequest>(&writes[i])) {
       try {
+        const bool found = items[i].has_value();
         const Stored stored = updated(k.t, *update, std::move(items[i]));
-        insert(k, stored.view());
+        // Read above in this transaction: a stored item's row is written in place.
+        if (found)
+          rewrite(k, stored.view());
+        else
+          insert(k, stored.view());
       } catch (const ValidationError&) {
         reasons[i] = CancellationReason::validation;
         throw_canceled(k.t, reasons);

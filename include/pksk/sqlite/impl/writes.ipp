@@ -47,7 +47,10 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
   const bool found =
       read_item(k, request.key, "read for an update", [&](const backend::ItemView& row) {
         try {
-          patch.parse(row.body, names);
+          if (request.reader != nullptr)
+            request.reader->split(row.body, names, patch);
+          else
+            patch.parse(row.body, names);
         } catch (const DecodeError& e) {
           throw_not_an_object(t, request.key, e);
         }
@@ -95,7 +98,8 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
     body.clear();
     patch.write(body, item, is_column);
     const backend::ItemView written{request.key.pk, request.key.sk, request.type, body, size};
-    insert(k, written);
+    rewrite(k, written);
+    if (request.reader != nullptr) request.reader->finish(item);
     visit(written);
     transaction.commit();
   }
@@ -116,14 +120,38 @@ inline void Backend::Impl::insert(Call& k, const backend::ItemView& item) {
   detail::StatementUse use(statement(k, k.st.put, &detail::put_sql, "put"), k.st.put.in_use,
                            k.t.name, "put", /*rebinds_all=*/true);
   sqlite3_stmt* s = use.get();
-  bind(k, s, 1, item.pk, "put", item.pk, item.sk);
-  bind(k, s, 2, item.sk, "put", item.pk, item.sk);
-  bind(k, s, 3, item.type, "put", item.pk, item.sk);
-  bind(k, s, 4, item.body, "put", item.pk, item.sk);
-  sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size));
+  bind_item(k, s, item, "put");
   const int rc = step_write(k, s);
   if (rc != SQLITE_DONE)
     detail::throw_failure(k.db(), rc, k.t.name, key_operation("put", item.pk, item.sk));
+}
+
+// An item's five parameters (put_sql's and rewrite_sql's). SQLite's codes are OR-ed: the
+// binds are checked one by one, for the message naming the key, only when one failed.
+inline void Backend::Impl::bind_item(Call& k, sqlite3_stmt* s, const backend::ItemView& item,
+                                     std::string_view operation) {
+  const int rc = detail::bind_text(s, 1, item.pk) | detail::bind_text(s, 2, item.sk) |
+                 detail::bind_text(s, 3, item.type) | detail::bind_text(s, 4, item.body) |
+                 sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size));
+  if (rc != SQLITE_OK) [[unlikely]] {
+    bind(k, s, 1, item.pk, operation, item.pk, item.sk);
+    bind(k, s, 2, item.sk, operation, item.pk, item.sk);
+    bind(k, s, 3, item.type, operation, item.pk, item.sk);
+    bind(k, s, 4, item.body, operation, item.pk, item.sk);
+    detail::throw_failure(k.db(), sqlite3_bind_int64(s, 5, static_cast<sqlite3_int64>(item.size)),
+                          k.t.name, key_operation(operation, item.pk, item.sk));
+  }
+}
+
+// The row of an item read in this transaction (the write lock held since), written in place.
+inline void Backend::Impl::rewrite(Call& k, const backend::ItemView& item) {
+  detail::StatementUse use(statement(k, k.st.rewrite, &detail::rewrite_sql, "update"),
+                           k.st.rewrite.in_use, k.t.name, "update", /*rebinds_all=*/true);
+  sqlite3_stmt* s = use.get();
+  bind_item(k, s, item, "update");
+  const int rc = sqlite3_step(s);
+  if (rc != SQLITE_DONE)
+    detail::throw_failure(k.db(), rc, k.t.name, key_operation("update", item.pk, item.sk));
 }
 
 inline bool Backend::Impl::remove(Call& k, backend::ItemKey key) {

@@ -6,10 +6,13 @@
 // the body of the next version. What every write of an item (put, put_all, a transaction's
 // put) does first, from the item and the table's spec alone.
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "../../backend/backend.hpp"
 #include "../../codec/body_format.hpp"
@@ -50,10 +53,36 @@ PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
                                                  std::string_view pk, std::string_view sk,
                                                  std::size_t size);
 
+// A Table's spec: fixed once the Table is made, and numbered, so that what depends only on the
+// entity type and the table is checked once per pair rather than on every write. No two Tables
+// made share a number; a copy of a Table has its spec, and its number with it.
+struct TableSpecOfTable : backend::TableSpec {
+  std::uint64_t serial;
+  explicit TableSpecOfTable(backend::TableSpec spec)
+      : backend::TableSpec(std::move(spec)), serial(next_serial()) {}
+
+ private:
+  static std::uint64_t next_serial() noexcept {
+    static std::atomic<std::uint64_t> last{0};
+    return last.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
+};
+
+// refuse_reserved_members for T on the table, unless it passed there already: the last table
+// T passed on is remembered per type (a data race at worst repeats the check, which is pure).
 template <EntityType T>
-void format_keys(const backend::TableSpec& spec, const T& item, std::string& pk, std::string& sk,
-                 std::string_view operation) {
+void refuse_reserved_members_once(const TableSpecOfTable& spec, std::string_view operation) {
+  static std::atomic<std::uint64_t> passed{0};
+  if (passed.load(std::memory_order_relaxed) == spec.serial) [[likely]]
+    return;
   detail::refuse_reserved_members(spec, field_names_v<T>, type_name_v<T>, operation);
+  passed.store(spec.serial, std::memory_order_relaxed);
+}
+
+template <EntityType T>
+void format_keys(const TableSpecOfTable& spec, const T& item, std::string& pk, std::string& sk,
+                 std::string_view operation) {
+  detail::refuse_reserved_members_once<T>(spec, operation);
   try {
     EntityCode<T>::format_keys(item, pk, sk);
   } catch (const KeyError& e) {
@@ -86,7 +115,7 @@ std::size_t encode_checked(Format format, const backend::TableSpec& spec, const 
 // versioned entity; returns the item's size, refusing one over 400 KB before anything is
 // written.
 template <EntityType T, class Format>
-std::size_t encode_versioned(Format format, const backend::TableSpec& spec, const T& item,
+std::size_t encode_versioned(Format format, const TableSpecOfTable& spec, const T& item,
                              std::string& pk, std::string& sk, std::string& body,
                              std::string_view operation) {
   detail::format_keys(spec, item, pk, sk, operation);

@@ -50,7 +50,7 @@ void read_every_page(std::size_t& limit, ReadPage&& read_page) {
 template <Backend B>
 Table<B>::Table(B& backend, std::string name, TableOptions options, BatchRetry retry)
     : backend_(&backend),
-      spec_(std::move(name), std::move(options)),
+      spec_(backend::TableSpec(std::move(name), std::move(options))),
       handle_(open(backend, spec_)),
       retry_(std::move(retry)) {}
 
