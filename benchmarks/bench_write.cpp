@@ -137,8 +137,12 @@ struct UpsertWriter : HandWriter {
 };
 
 // The connection a side writes on (pksk's: this thread's).
-sqlite3* connection(PkskWriter& w) { return w.backend.native_handle(); }
-sqlite3* connection(HandWriter& w) { return w.db().get(); }
+sqlite3* connection(PkskWriter& w) {
+  return w.backend.native_handle();
+}
+sqlite3* connection(HandWriter& w) {
+  return w.db().get();
+}
 
 // ---- put_all: the whole set into an empty table -----------------------------------------------
 

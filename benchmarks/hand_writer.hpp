@@ -143,8 +143,8 @@ class HandEncoder {
 enum class HandSql { replace, upsert };
 
 inline std::string hand_put_sql(HandSql sql) {
-  const std::string columns = "\"" + std::string(kTable) +
-                              "\" (pk, sk, \"type\", body, size) VALUES (?1, ?2, ?3, ?4, ?5)";
+  const std::string columns =
+      "\"" + std::string(kTable) + "\" (pk, sk, \"type\", body, size) VALUES (?1, ?2, ?3, ?4, ?5)";
   if (sql == HandSql::replace) return "INSERT OR REPLACE INTO " + columns;
   return "INSERT INTO " + columns +
          " ON CONFLICT (pk, sk) DO UPDATE SET \"type\" = excluded.\"type\", body = "

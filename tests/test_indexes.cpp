@@ -582,8 +582,8 @@ TEST_CASE("a file written with INSERT OR REPLACE opens, reads and keeps its inde
   table.put(Order{"c1", "o1", "shipped", 1});
   table.put(Order{"c1", "o3", "open", 3});
   CHECK(table.update(Order{.customer_id = "c1", .order_id = "o2"},
-                     pksk::set(&Order::status, "paid"), pksk::add(&Order::total, 1.0)) ==
-        Order{"c1", "o2", "paid", 3.5});
+                     pksk::set(&Order::status, "paid"),
+                     pksk::add(&Order::total, 1.0)) == Order{"c1", "o2", "paid", 3.5});
   table.transact()
       .update(Order{.customer_id = "c1", .order_id = "o3"}, pksk::set(&Order::status, "paid"))
       .commit();

@@ -3,8 +3,8 @@
 // What the DynamoDB stores of the conformance suite share: DynamoDB Local's options, and a
 // backend that opens tables without creating them, as in production.
 
-#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 
 #include "../dynamodb/local_endpoint.hpp"
 

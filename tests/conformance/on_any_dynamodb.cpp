@@ -3,8 +3,8 @@
 // (AttributeValue JSON) and every operation reach the DynamoDB backend as they do directly.
 
 #include <pksk/backend.hpp>
-#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 
 #include "conformance.hpp"
 #include "dynamodb_store.hpp"

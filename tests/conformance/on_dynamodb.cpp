@@ -2,8 +2,8 @@
 // The conformance cases on DynamoDB Local (started for the ctest run by the fixture
 // dynamodb_local; see tests/CMakeLists.txt).
 
-#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/dynamodb.hpp>
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 
 #include "conformance.hpp"
 #include "dynamodb_store.hpp"

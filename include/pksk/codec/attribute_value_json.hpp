@@ -201,8 +201,7 @@ AttributeValue to_attribute_value(const T& value) {
   // A number or a string, the usual operand of an update, made directly: the same text as the
   // builder writes (append_number, the string as it is), without its stack of nodes. What
   // cannot be stored (NaN, invalid UTF-8) takes the builder's path, which says why.
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float> ||
-                detail::CodecInteger<T>) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float> || detail::CodecInteger<T>) {
     bool storable = true;
     if constexpr (!detail::CodecInteger<T>) storable = std::isfinite(value);
     if (storable) [[likely]] {

@@ -109,9 +109,9 @@ class BodyPatch {
   };
 
   template <class Read>  // std::nullptr_t: no reader
-  void parse_impl(std::string_view body, std::span<const std::string_view> names,
-                  std::conditional_t<std::is_same_v<Read, std::nullptr_t>, std::nullptr_t, Read*>
-                      read) {
+  void parse_impl(
+      std::string_view body, std::span<const std::string_view> names,
+      std::conditional_t<std::is_same_v<Read, std::nullptr_t>, std::nullptr_t, Read*> read) {
     constexpr bool reading = !std::is_same_v<Read, std::nullptr_t>;
     thread_local simdjson::ondemand::parser parser;
     thread_local detail::PaddedBuffer buffer;

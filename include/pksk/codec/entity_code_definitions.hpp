@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <span>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 
 #include "../detail/json_writer.hpp"
 #include "../detail/padded_buffer.hpp"
@@ -134,7 +134,7 @@ bool EntityCode<T>::finish_json(const AttributeValue& named, T& out, Mask& seen)
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (void)((name == field_names_v<T>[I] &&
               (detail::assign_plain_scalar(value, get_field<I>(out)) ? void(seen.set(I))
-                                                                      : void(pending = true),
+                                                                     : void(pending = true),
                true)) ||
              ...);
     }(std::make_index_sequence<field_count_v<T>>{});

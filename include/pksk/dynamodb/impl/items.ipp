@@ -130,19 +130,20 @@ inline void Backend::Impl::batch_write_group(const backend::TableSpec& spec,
     for_each_object_member(
         object_of(value), [&](std::string_view, simdjson::ondemand::value requests) {
           for (auto entry : array_of(requests)) {
-            for_each_object_member(object_of(value_of(entry)), [&](std::string_view kind,
-                                                                   simdjson::ondemand::value w) {
-              simdjson::ondemand::object inner = object_of(w);
-              simdjson::ondemand::value item;
-              const char* field = kind == "PutRequest" ? "Item" : "Key";
-              if (auto error = inner.find_field_unordered(field).get(item)) fail_parse(error);
-              simdjson::ondemand::object o = object_of(item);
-              const backend::ItemView v = detail::key_view(o, spec);
-              for (std::size_t i = 0; i < writes.size(); ++i) {
-                if (key_of(writes[i]) == backend::ItemKey{v.pk, v.sk})
-                  unprocessed.push_back(offset + i);
-              }
-            });
+            for_each_object_member(object_of(value_of(entry)),
+                                   [&](std::string_view kind, simdjson::ondemand::value w) {
+                                     simdjson::ondemand::object inner = object_of(w);
+                                     simdjson::ondemand::value item;
+                                     const char* field = kind == "PutRequest" ? "Item" : "Key";
+                                     if (auto error = inner.find_field_unordered(field).get(item))
+                                       fail_parse(error);
+                                     simdjson::ondemand::object o = object_of(item);
+                                     const backend::ItemView v = detail::key_view(o, spec);
+                                     for (std::size_t i = 0; i < writes.size(); ++i) {
+                                       if (key_of(writes[i]) == backend::ItemKey{v.pk, v.sk})
+                                         unprocessed.push_back(offset + i);
+                                     }
+                                   });
           }
         });
   });

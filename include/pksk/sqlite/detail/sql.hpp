@@ -195,8 +195,8 @@ inline std::string create_index_sql(const backend::TableSpec& spec, const TableI
 // from the new body either way, and the partial indexes follow them; the file is the same.
 inline std::string put_sql(const backend::TableSpec& spec) {
   const Columns c = columns_of(spec);
-  return "INSERT INTO " + quoted_identifier(spec.name) + " (" + c.pk + ", " + c.sk + ", " +
-         c.type + ", body, size) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (" + c.pk + ", " + c.sk +
+  return "INSERT INTO " + quoted_identifier(spec.name) + " (" + c.pk + ", " + c.sk + ", " + c.type +
+         ", body, size) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (" + c.pk + ", " + c.sk +
          ") DO UPDATE SET " + c.type + " = excluded." + c.type +
          ", body = excluded.body, size = excluded.size";
 }
