@@ -178,6 +178,19 @@ struct FieldJson {
 template <class Writer>
 inline constexpr bool defers_utf8_v = requires { requires Writer::defers_utf8; };
 
+// The writer, as an expression that depends on Field: clang checks a call on the writer in a
+// discarded `if constexpr` branch of the field lambda once Writer is known, unless it depends
+// on the lambda's own parameters too.
+template <class Field, class Writer>
+Writer& writer_for(Writer& w) noexcept {
+  return w;
+}
+
+// A writer that writes a string member's name, punctuation and value in one call.
+template <class Writer>
+inline constexpr bool writes_string_fields_v =
+    requires(Writer& w, std::string_view s) { w.string_field(s, s, s); };
+
 template <class Writer>
 struct CheckingEachString : Writer {
   static constexpr bool defers_utf8 = false;
@@ -201,10 +214,10 @@ void encode_fields(Writer& w, const T& record) {
       }
       constexpr std::string_view name = field_names_v<T>[decltype(index)::value];
       if constexpr (std::is_same_v<Field, std::string> && defers_utf8_v<Writer> &&
-                    requires { w.string_field(name, name, field); }) {
+                    writes_string_fields_v<Writer>) {
         // The string's UTF-8 is checked with the whole text (defers_utf8): nothing here throws.
-        w.string_field(name, FieldJson<T>::template get_string_open<decltype(index)::value>(),
-                       field);
+        writer_for<Field>(w).string_field(
+            name, FieldJson<T>::template get_string_open<decltype(index)::value>(), field);
       } else {
         w.field(name, FieldJson<T>::template get<decltype(index)::value>());
         at_member(name, [&] { encode_value(w, field); });
