@@ -22,9 +22,10 @@ PKSK_DECL void throw_update_would_create(std::string_view table, std::string_vie
                                          const ConditionFailed& failed) {
   throw ValidationError(
       table_context(table, "update", type) + "the item does not exist, and the update would " +
-          "create it without the member " + quoted(member) + " of index " + quoted(index) +
-          "'s keys, an item a put refuses (a key's string is never empty): set that member in " +
-          "the same update, or put the item first; nothing was written",
+          "create it without the member " + quoted(member) + ", from which the keys of index " +
+          quoted(index) + " are made: a put refuses such an item (a key's string is never " +
+          "empty). Set that member in the same update, or put the item first; nothing was " +
+          "written",
       failed.native(), std::make_exception_ptr(failed));
 }
 

@@ -65,10 +65,10 @@ PKSK_DECL void throw_partition_key_not_of_template(std::string_view table, std::
                                                    std::string_view key_template,
                                                    std::string_view pk) {
   throw ValidationError(
-      "pksk table " + detail::quoted(table) + ", query" +
-      (index.empty() ? std::string() : " of index " + detail::quoted(index)) + " " +
-      std::string(type) + ": the partition key " + detail::quoted(pk) + " is not one " +
-      std::string(type) + "'s template " + detail::quoted(key_template) +
+      "pksk table " + detail::quoted(table) + ", query " + std::string(type) +
+      (index.empty() ? std::string() : " on index " + detail::quoted(index)) +
+      ": the partition key " + detail::quoted(pk) + " is not one " + std::string(type) +
+      "'s template " + detail::quoted(key_template) +
       " can produce (a field empty, or holding '#' or the next literal's first character): " +
       "the query would find nothing; make the key with pksk::partition");
 }
