@@ -38,8 +38,8 @@ std::string random_string(FuzzedDataProvider& in, std::size_t max_length) {
   return s;
 }
 
-pksk::AttributePath random_path(FuzzedDataProvider& in, const pksk::AttributeValue& item) {
-  pksk::AttributePath path;
+pksk::backend::AttributePath random_path(FuzzedDataProvider& in, const pksk::AttributeValue& item) {
+  pksk::backend::AttributePath path;
   // The first step names an attribute of the item when there is one, so paths reach real data.
   if (!item.map.empty() && in.ConsumeBool()) {
     path.steps.push_back(
@@ -61,7 +61,7 @@ pksk::AttributePath random_path(FuzzedDataProvider& in, const pksk::AttributeVal
 // A number as the typed front end makes them: valid decimal text within DynamoDB's range.
 pksk::AttributeValue random_number(FuzzedDataProvider& in) {
   const std::string text = in.ConsumeRandomLengthString(24);
-  const auto decimal = pksk::Decimal::parse(text);
+  const auto decimal = pksk::backend::Decimal::parse(text);
   if (!decimal || !decimal->fits_dynamodb()) {
     return pksk::AttributeValue::from_number(std::to_string(in.ConsumeIntegral<std::int16_t>()));
   }
@@ -101,20 +101,20 @@ pksk::AttributeValue random_value(FuzzedDataProvider& in, int depth = 0) {
   }
 }
 
-pksk::Operand path_operand(pksk::AttributePath path) {
-  pksk::Operand operand;
-  operand.kind = pksk::Operand::Kind::path;
+pksk::backend::Operand path_operand(pksk::backend::AttributePath path) {
+  pksk::backend::Operand operand;
+  operand.kind = pksk::backend::Operand::Kind::path;
   operand.path = std::move(path);
   return operand;
 }
 
-pksk::Operand random_operand(FuzzedDataProvider& in, const pksk::AttributeValue& item) {
-  pksk::Operand operand;
+pksk::backend::Operand random_operand(FuzzedDataProvider& in, const pksk::AttributeValue& item) {
+  pksk::backend::Operand operand;
   switch (in.ConsumeIntegralInRange(0, 2)) {
     case 0:
       return path_operand(random_path(in, item));
     case 1:
-      operand.kind = pksk::Operand::Kind::size;
+      operand.kind = pksk::backend::Operand::Kind::size;
       operand.path = random_path(in, item);
       return operand;
     default:
@@ -123,17 +123,18 @@ pksk::Operand random_operand(FuzzedDataProvider& in, const pksk::AttributeValue&
   }
 }
 
-pksk::Condition binary(pksk::Condition::Op op, pksk::Operand a, pksk::Operand b) {
-  pksk::Condition c;
+pksk::backend::Condition binary(pksk::backend::Condition::Op op, pksk::backend::Operand a,
+                                pksk::backend::Operand b) {
+  pksk::backend::Condition c;
   c.op = op;
   c.operands = {std::move(a), std::move(b)};
   return c;
 }
 
-pksk::Condition random_condition(FuzzedDataProvider& in, const pksk::AttributeValue& item,
-                                 int depth = 0) {
-  using Op = pksk::Condition::Op;
-  pksk::Condition c;
+pksk::backend::Condition random_condition(FuzzedDataProvider& in, const pksk::AttributeValue& item,
+                                          int depth = 0) {
+  using Op = pksk::backend::Condition::Op;
+  pksk::backend::Condition c;
   const int last = depth < 3 ? 14 : 11;
   switch (in.ConsumeIntegralInRange(0, last)) {
     case 0:
@@ -180,24 +181,25 @@ pksk::Condition random_condition(FuzzedDataProvider& in, const pksk::AttributeVa
   }
 }
 
-bool evaluates(const pksk::Condition& c, const pksk::AttributeValue& item) {
+bool evaluates(const pksk::backend::Condition& c, const pksk::AttributeValue& item) {
   try {
-    return pksk::evaluate(c, item);
+    return pksk::backend::evaluate(c, item);
   } catch (const std::exception& e) {
-    fuzz::fail("evaluate threw", std::string(pksk::describe(c)) + ": " + e.what());
+    fuzz::fail("evaluate threw", std::string(pksk::backend::describe(c)) + ": " + e.what());
   }
 }
 
-void check_condition(const pksk::Condition& c, const pksk::AttributeValue& item) {
-  using Op = pksk::Condition::Op;
+void check_condition(const pksk::backend::Condition& c, const pksk::AttributeValue& item) {
+  using Op = pksk::backend::Condition::Op;
   const bool holds = evaluates(c, item);
-  pksk::Condition negated;
+  pksk::backend::Condition negated;
   negated.op = Op::negate;
   negated.children.push_back(c);
-  if (evaluates(negated, item) == holds) fuzz::fail("NOT does not invert", pksk::describe(c));
+  if (evaluates(negated, item) == holds)
+    fuzz::fail("NOT does not invert", pksk::backend::describe(c));
 
-  pksk::ExpressionPlaceholders placeholders;
-  (void)pksk::render_condition(c, placeholders);
+  pksk::backend::ExpressionPlaceholders placeholders;
+  (void)pksk::backend::render_condition(c, placeholders);
 
   if (c.operands.size() != 2 || static_cast<int>(c.op) > static_cast<int>(Op::ge)) return;
   const auto swapped = [&](Op op) { return binary(op, c.operands[1], c.operands[0]); };
@@ -205,16 +207,17 @@ void check_condition(const pksk::Condition& c, const pksk::AttributeValue& item)
   switch (c.op) {
     case Op::eq:
       if (evaluates(swapped(Op::eq), item) != holds)
-        fuzz::fail("= is not symmetric", pksk::describe(c));
-      if (evaluates(same(Op::ne), item) == holds) fuzz::fail("<> is not NOT =", pksk::describe(c));
+        fuzz::fail("= is not symmetric", pksk::backend::describe(c));
+      if (evaluates(same(Op::ne), item) == holds)
+        fuzz::fail("<> is not NOT =", pksk::backend::describe(c));
       break;
     case Op::lt:
       if (evaluates(swapped(Op::gt), item) != holds)
-        fuzz::fail("a < b is not b > a", pksk::describe(c));
+        fuzz::fail("a < b is not b > a", pksk::backend::describe(c));
       break;
     case Op::le:
       if (evaluates(swapped(Op::ge), item) != holds)
-        fuzz::fail("a <= b is not b >= a", pksk::describe(c));
+        fuzz::fail("a <= b is not b >= a", pksk::backend::describe(c));
       break;
     default:
       break;
@@ -222,8 +225,8 @@ void check_condition(const pksk::Condition& c, const pksk::AttributeValue& item)
 }
 
 void check_update(FuzzedDataProvider& in, pksk::AttributeValue& item) {
-  using Kind = pksk::UpdateAction::Kind;
-  pksk::UpdateAction action;
+  using Kind = pksk::backend::UpdateAction::Kind;
+  pksk::backend::UpdateAction action;
   action.kind = static_cast<Kind>(in.ConsumeIntegralInRange(0, 4));
   action.path = random_path(in, item);
   switch (action.kind) {
@@ -240,33 +243,34 @@ void check_update(FuzzedDataProvider& in, pksk::AttributeValue& item) {
       break;
   }
   // SET past a list's end appends (as in DynamoDB), so the value lands at another index.
-  pksk::Condition existed;
-  existed.op = pksk::Condition::Op::exists;
+  pksk::backend::Condition existed;
+  existed.op = pksk::backend::Condition::Op::exists;
   existed.operands.push_back(path_operand(action.path));
   const bool appends = action.path.steps.back().is_index && !evaluates(existed, item);
 
   pksk::AttributeValue updated = item;
   try {
-    pksk::apply(action, updated);
+    pksk::backend::apply(action, updated);
   } catch (const pksk::ValidationError&) {
     return;
   } catch (const std::exception& e) {
     fuzz::fail("apply threw other than ValidationError", e.what());
   }
-  std::vector<pksk::UpdateAction> actions{action};
-  pksk::ExpressionPlaceholders placeholders;
-  (void)pksk::render_update(actions, placeholders);
+  std::vector<pksk::backend::UpdateAction> actions{action};
+  pksk::backend::ExpressionPlaceholders placeholders;
+  (void)pksk::backend::render_update(actions, placeholders);
 
   if (action.kind == Kind::set && !appends) {
-    pksk::Operand value;
+    pksk::backend::Operand value;
     value.value = action.value;
-    if (!evaluates(binary(pksk::Condition::Op::eq, path_operand(action.path), value), updated))
+    if (!evaluates(binary(pksk::backend::Condition::Op::eq, path_operand(action.path), value),
+                   updated))
       fuzz::fail("after SET the path does not equal the value", action.path.to_string());
   }
   // REMOVE of a list element shifts the later ones down, so only a member must be gone.
   if (action.kind == Kind::remove && !action.path.steps.back().is_index) {
-    pksk::Condition gone;
-    gone.op = pksk::Condition::Op::not_exists;
+    pksk::backend::Condition gone;
+    gone.op = pksk::backend::Condition::Op::not_exists;
     gone.operands.push_back(path_operand(action.path));
     if (!evaluates(gone, updated))
       fuzz::fail("after REMOVE the path exists", action.path.to_string());
