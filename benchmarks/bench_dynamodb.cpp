@@ -222,39 +222,15 @@ struct HandClient {
   // One Query request, as pksk renders it, signed, sent, and its answer decoded.
   std::string query(const std::string& table, const std::string& start,
                     std::vector<std::variant<Customer, Order>>& out) {
-    pksk::dynamodb::detail::HttpRequest request;
-    request.url = endpoint();
-    request.body =
+    std::string json =
         R"({"TableName":")" + table +
         R"(","KeyConditionExpression":"#n0 = :v0","ExpressionAttributeNames":{"#n0":"pk"},)"
         R"("ExpressionAttributeValues":{":v0":{"S":"CUSTOMER#42"}})";
     if (!start.empty()) {
-      request.body +=
-          R"(,"ExclusiveStartKey":{"pk":{"S":"CUSTOMER#42"},"sk":{"S":")" + start + R"("}})";
+      json += R"(,"ExclusiveStartKey":{"pk":{"S":"CUSTOMER#42"},"sk":{"S":")" + start + R"("}})";
     }
-    request.body += '}';
-    request.headers = {{"Content-Type", "application/x-amz-json-1.0"},
-                       {"X-Amz-Target", "DynamoDB_20120810.Query"}};
-    pksk::dynamodb::detail::sign_v4(
-        request, credentials, "us-east-1", "dynamodb",
-        pksk::dynamodb::detail::amz_timestamp(std::chrono::system_clock::now()));
-    curl_slist* headers = nullptr;
-    for (const auto& h : request.headers)
-      headers = curl_slist_append(headers, (h.name + ": " + h.value).c_str());
-    headers = curl_slist_append(headers, "Expect:");
-    body.clear();
-    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body.size()));
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_data);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-    const CURLcode code = curl_easy_perform(curl);
-    curl_slist_free_all(headers);
-    long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    if (code != CURLE_OK || status != 200) throw std::runtime_error("query failed: " + body);
+    json += '}';
+    send("Query", std::move(json));
     return decode_answer(parser, body, out);
   }
 };
