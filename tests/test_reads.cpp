@@ -23,6 +23,7 @@
 #include <pksk/sqlite.hpp>
 #include <pksk/sqlite/detail/sql.hpp>  // the SQL the backend prepares, for its query plans
 
+#include "support/forwarding_backend.hpp"
 #include "support/numbered.hpp"
 #include "support/shop.hpp"
 
@@ -33,50 +34,23 @@ using pksk::PartitionKey;
 namespace {
 
 // A Backend that counts the reads it forwards: what a lazy range asks of the store.
-class CountingBackend {
+class CountingBackend : public support::ForwardingBackend {
  public:
-  using TableHandle = pksk::sqlite::Backend::TableHandle;
-  static constexpr pksk::BodyFormat body_format = pksk::sqlite::Backend::body_format;
-
-  explicit CountingBackend(pksk::sqlite::Backend& inner) : inner_(&inner) {}
+  using ForwardingBackend::ForwardingBackend;
 
   int queries = 0;
   int scans = 0;
 
-  TableHandle open_table(const pksk::backend::TableSpec& spec) { return inner_->open_table(spec); }
-  bool get(TableHandle t, pksk::backend::ItemKey key, pksk::backend::ItemVisitor visit) {
-    return inner_->get(t, key, visit);
-  }
   pksk::backend::QueryOutcome query(TableHandle t, const pksk::backend::RawQuery& q,
                                     pksk::backend::ItemVisitor visit) {
     ++queries;
-    return inner_->query(t, q, visit);
+    return inner().query(t, q, visit);
   }
   pksk::backend::ScanOutcome scan(TableHandle t, const pksk::backend::RawScan& s,
                                   pksk::backend::ItemVisitor visit) {
     ++scans;
-    return inner_->scan(t, s, visit);
+    return inner().scan(t, s, visit);
   }
-  void put(TableHandle t, const pksk::backend::PutRequest& r) { inner_->put(t, r); }
-  void update(TableHandle t, const pksk::backend::UpdateRequest& r,
-              pksk::backend::ItemVisitor visit) {
-    inner_->update(t, r, visit);
-  }
-  bool erase(TableHandle t, const pksk::backend::EraseRequest& r) { return inner_->erase(t, r); }
-  void transact(TableHandle t, std::span<const pksk::backend::WriteRequest> w) {
-    inner_->transact(t, w);
-  }
-  void batch_write(TableHandle t, std::span<const pksk::backend::WriteRequest> w,
-                   std::vector<std::size_t>& u) {
-    inner_->batch_write(t, w, u);
-  }
-  void batch_get(TableHandle t, std::span<const pksk::backend::ItemKey> k,
-                 pksk::backend::IndexedItemVisitor visit, std::vector<std::size_t>& u) {
-    inner_->batch_get(t, k, visit, u);
-  }
-
- private:
-  pksk::sqlite::Backend* inner_;
 };
 static_assert(pksk::Backend<CountingBackend>);
 

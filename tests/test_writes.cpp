@@ -22,6 +22,7 @@
 #include <string_view>
 #include <thread>
 #include <vector>
+#include "support/forwarding_backend.hpp"
 #include "support/numbered.hpp"
 
 namespace {
@@ -478,47 +479,23 @@ namespace {
 
 // A Backend that answers its first `throttled` batch requests as a throttled DynamoDB may: the
 // first half of each is done, the rest handed back unprocessed.
-class ThrottlingBackend {
+class ThrottlingBackend : public support::ForwardingBackend {
  public:
-  using TableHandle = pksk::sqlite::Backend::TableHandle;
-  static constexpr pksk::BodyFormat body_format = pksk::sqlite::Backend::body_format;
-
   explicit ThrottlingBackend(pksk::sqlite::Backend& inner, int throttled)
-      : inner_(&inner), throttled_(throttled) {}
+      : ForwardingBackend(inner), throttled_(throttled) {}
 
   int batch_requests = 0;
 
-  TableHandle open_table(const pksk::backend::TableSpec& spec) { return inner_->open_table(spec); }
-  bool get(TableHandle t, pksk::backend::ItemKey key, pksk::backend::ItemVisitor visit) {
-    return inner_->get(t, key, visit);
-  }
-  pksk::backend::QueryOutcome query(TableHandle t, const pksk::backend::RawQuery& q,
-                                    pksk::backend::ItemVisitor visit) {
-    return inner_->query(t, q, visit);
-  }
-  pksk::backend::ScanOutcome scan(TableHandle t, const pksk::backend::RawScan& s,
-                                  pksk::backend::ItemVisitor visit) {
-    return inner_->scan(t, s, visit);
-  }
-  void put(TableHandle t, const pksk::backend::PutRequest& r) { inner_->put(t, r); }
-  void update(TableHandle t, const pksk::backend::UpdateRequest& r,
-              pksk::backend::ItemVisitor visit) {
-    inner_->update(t, r, visit);
-  }
-  bool erase(TableHandle t, const pksk::backend::EraseRequest& r) { return inner_->erase(t, r); }
-  void transact(TableHandle t, std::span<const pksk::backend::WriteRequest> w) {
-    inner_->transact(t, w);
-  }
   void batch_write(TableHandle t, std::span<const pksk::backend::WriteRequest> w,
                    std::vector<std::size_t>& unprocessed) {
     const std::size_t done = done_now(w.size());
-    inner_->batch_write(t, w.first(done), unprocessed);
+    inner().batch_write(t, w.first(done), unprocessed);
     for (std::size_t i = done; i < w.size(); ++i) unprocessed.push_back(i);
   }
   void batch_get(TableHandle t, std::span<const pksk::backend::ItemKey> k,
                  pksk::backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
     const std::size_t done = done_now(k.size());
-    inner_->batch_get(t, k.first(done), visit, unprocessed);
+    inner().batch_get(t, k.first(done), visit, unprocessed);
     for (std::size_t i = done; i < k.size(); ++i) unprocessed.push_back(i);
   }
 
@@ -530,7 +507,6 @@ class ThrottlingBackend {
     return asked / 2;
   }
 
-  pksk::sqlite::Backend* inner_;
   int throttled_;
 };
 static_assert(pksk::Backend<ThrottlingBackend>);
@@ -588,35 +564,11 @@ namespace {
 // A Backend that checks each batch write as DynamoDB does (requests of 25, none naming one item
 // twice: ValidationError) and hands back, from its first request only, the writes `hand_back`
 // picks.
-class HandingBackBackend {
+class HandingBackBackend : public support::ForwardingBackend {
  public:
-  using TableHandle = pksk::sqlite::Backend::TableHandle;
-  static constexpr pksk::BodyFormat body_format = pksk::sqlite::Backend::body_format;
-
   HandingBackBackend(pksk::sqlite::Backend& inner, std::function<bool(std::size_t)> hand_back)
-      : inner_(&inner), hand_back_(std::move(hand_back)) {}
+      : ForwardingBackend(inner), hand_back_(std::move(hand_back)) {}
 
-  TableHandle open_table(const pksk::backend::TableSpec& spec) { return inner_->open_table(spec); }
-  bool get(TableHandle t, pksk::backend::ItemKey key, pksk::backend::ItemVisitor visit) {
-    return inner_->get(t, key, visit);
-  }
-  pksk::backend::QueryOutcome query(TableHandle t, const pksk::backend::RawQuery& q,
-                                    pksk::backend::ItemVisitor visit) {
-    return inner_->query(t, q, visit);
-  }
-  pksk::backend::ScanOutcome scan(TableHandle t, const pksk::backend::RawScan& s,
-                                  pksk::backend::ItemVisitor visit) {
-    return inner_->scan(t, s, visit);
-  }
-  void put(TableHandle t, const pksk::backend::PutRequest& r) { inner_->put(t, r); }
-  void update(TableHandle t, const pksk::backend::UpdateRequest& r,
-              pksk::backend::ItemVisitor visit) {
-    inner_->update(t, r, visit);
-  }
-  bool erase(TableHandle t, const pksk::backend::EraseRequest& r) { return inner_->erase(t, r); }
-  void transact(TableHandle t, std::span<const pksk::backend::WriteRequest> w) {
-    inner_->transact(t, w);
-  }
   void batch_write(TableHandle t, std::span<const pksk::backend::WriteRequest> w,
                    std::vector<std::size_t>& unprocessed) {
     for (std::size_t start = 0; start < w.size(); start += 25) {
@@ -640,17 +592,11 @@ class HandingBackBackend {
       }
     }
     std::vector<std::size_t> none;
-    inner_->batch_write(t, done, none);
+    inner().batch_write(t, done, none);
   }
-  void batch_get(TableHandle t, std::span<const pksk::backend::ItemKey> k,
-                 pksk::backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
-    inner_->batch_get(t, k, visit, unprocessed);
-  }
-
   int requests = 0;
 
  private:
-  pksk::sqlite::Backend* inner_;
   std::function<bool(std::size_t)> hand_back_;
 };
 static_assert(pksk::Backend<HandingBackBackend>);
