@@ -11,6 +11,7 @@
 
 #include <boost/hana/define_struct.hpp>
 #include <pksk/error.hpp>
+#include <pksk/key/collection_rules.hpp>
 #include <pksk/key/entity.hpp>
 #include <pksk/key/key.hpp>
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include <pksk/key/collection_rules.hpp>
 #include <pksk/key/key.hpp>
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -184,11 +185,25 @@ class EncodeError : public detail::ErrorOf<errc::encode_failed> {
   using ErrorOf::ErrorOf;
 };
 
+struct RawItem;  // model/raw_item.hpp
+
 // A write's condition (if_absent, exists, when(...), or an optimistic-locking version check)
 // was false on the stored item: nothing was written. Names the table, the key and the condition.
 class ConditionFailed : public detail::ErrorOf<errc::condition_failed> {
  public:
   using ErrorOf::ErrorOf;
+  ConditionFailed(const std::string& what, NativeError native, std::exception_ptr cause,
+                  std::shared_ptr<const RawItem> stored)
+      : ErrorOf(what, std::move(native), std::move(cause)), stored_(std::move(stored)) {}
+
+  // The item the condition was found false on, when the write asked for it
+  // (pksk::return_stored_on_failure; DynamoDB's ReturnValuesOnConditionCheckFailure): decode it
+  // with decode_body<T>(*stored()). Null when the write did not ask, or no item had the key.
+  const RawItem* stored() const noexcept { return stored_.get(); }
+  const std::shared_ptr<const RawItem>& stored_item() const noexcept { return stored_; }
+
+ private:
+  std::shared_ptr<const RawItem> stored_;
 };
 
 // Why one action of a canceled transaction did not go through, as DynamoDB's

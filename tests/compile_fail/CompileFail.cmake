@@ -56,6 +56,8 @@ foreach(case IN ITEMS
     "key_unsupported_type|key_field_must_be_a_string_an_integer_or_an_enum"
     "member_type_unsupported|member_type_is_not_one_pksk_can_store"
     "collection_partition_shape|item_collection_members_have_different_partition_key_shapes"
+    "collection_table_query_index_only|item_collection_members_have_different_partition_key_shapes"
+    "key_optional_in_table_key|key_field_must_be_a_string_an_integer_or_an_enum"
     "collection_member_not_an_entity|item_collection_member_is_not_an_entity"
     "collection_same_type|item_collection_members_have_the_same_type_discriminator"
     "collection_identical_sort_key|item_collection_members_have_identical_sort_key_templates"

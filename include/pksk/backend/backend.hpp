@@ -115,11 +115,6 @@ struct QueryOutcome {
   std::optional<std::string> last_evaluated_item_sk{};
 };
 
-// What a read hands each row to: visitor(item), and for a batch get visitor(index of the key,
-// item). Exceptions it throws leave the backend's call as they are.
-using ItemVisitor = detail::FunctionRef<void(const ItemView&)>;
-using IndexedItemVisitor = detail::FunctionRef<void(std::size_t, const ItemView&)>;
-
 }  // namespace backend
 
 // The reads take their visitor as a backend::ItemVisitor (backend::IndexedItemVisitor for

@@ -5,13 +5,17 @@
 // backend evaluates it on the stored item (SQLite) or renders it into the request (DynamoDB).
 
 #include <cstddef>
+#include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <variant>
 
+#include "../codec/body_format.hpp"
 #include "../codec/parsed_item.hpp"
 #include "../detail/function_ref.hpp"
 #include "../expr/expression.hpp"
+#include "../model/raw_item.hpp"
 
 namespace pksk::backend {
 
@@ -48,10 +52,40 @@ struct ItemKey {
   friend bool operator==(const ItemKey&, const ItemKey&) = default;
 };
 
+// What a read hands each row to: visitor(item), and for a batch get visitor(index of the key,
+// item). Exceptions it throws leave the backend's call as they are.
+using ItemVisitor = detail::FunctionRef<void(const ItemView&)>;
+using IndexedItemVisitor = detail::FunctionRef<void(std::size_t, const ItemView&)>;
+
+// What a single write may ask back besides its own result (DynamoDB's ReturnValues ALL_OLD and
+// ReturnValuesOnConditionCheckFailure ALL_OLD), in every write that is not part of a
+// transaction or a batch.
+struct WriteReturns {
+  // Called with the item the write replaced or removed, if there was one, once the write is
+  // applied: a backend that can still undo the write (SQLite, before it commits) calls it
+  // before, so that an exception from it writes nothing. Null: not asked (put and erase only).
+  const ItemVisitor* old_item = nullptr;
+  // When the write's condition is false, the ConditionFailed thrown carries the item it was
+  // evaluated on (ConditionFailed::stored(); none when no item had the key).
+  bool stored_on_failure = false;
+};
+
+// The stored item a ConditionFailed carries (WriteReturns::stored_on_failure), copied from a
+// row of the store, whose bodies are in `format`.
+inline std::shared_ptr<const RawItem> stored_item(const ItemView& row, BodyFormat format) {
+  return std::make_shared<const RawItem>(RawItem{std::string(row.partition_key()),
+                                                 std::string(row.sort_key()),
+                                                 std::string(row.type),
+                                                 std::string(detail::item_text(row.live, row.body)),
+                                                 format,
+                                                 {}});
+}
+
 // Writes the item whole, replacing any item with its key.
 struct PutRequest {
   ItemView item{};
   const Condition* condition = nullptr;
+  WriteReturns returns{};
 };
 
 // Changes some attributes of the item, creating it (with its key and type) if absent.
@@ -78,11 +112,13 @@ struct UpdateRequest {
   std::span<const UpdateAction> actions{};
   const Condition* condition = nullptr;
   const UpdateReader* reader = nullptr;
+  WriteReturns returns{};  // stored_on_failure only
 };
 
 struct EraseRequest {
   ItemKey key{};
   const Condition* condition = nullptr;
+  WriteReturns returns{};
 };
 
 // A transaction's condition on an item it does not write.

@@ -517,6 +517,15 @@ inline constexpr IfAbsentTag if_absent{};
 // pair of if_absent, the same condition as `exists` alone.
 inline constexpr ExistsTag if_exists{};
 
+// What a write may ask back, given after the item with its conditions (DynamoDB's ReturnValues):
+// return_old makes put and erase return the item they replaced or removed, std::optional<T>;
+// return_stored_on_failure makes the ConditionFailed of a put, update or erase whose condition
+// is false carry the stored item it was evaluated on (ConditionFailed::stored()).
+struct ReturnOldTag {};
+inline constexpr ReturnOldTag return_old{};
+struct ReturnStoredOnFailureTag {};
+inline constexpr ReturnStoredOnFailureTag return_stored_on_failure{};
+
 // A condition of a write on entity T: when(attr(&Order::status) == "pending").
 template <class T>
 struct When {

@@ -57,10 +57,12 @@ inline constexpr fixed_string<EntityIndexes<T>::value[I].sk.size()> index_sk_tex
     EntityIndexes<T>::value[I].sk};
 
 template <EntityType T, std::size_t I>
-using index_partition_key_template = KeyTemplate<T, index_pk_text_v<T, I>, KeyRole::partition>;
+using index_partition_key_template =
+    KeyTemplate<T, index_pk_text_v<T, I>, KeyRole::partition, /*Sparse=*/true>;
 
 template <EntityType T, std::size_t I>
-using index_sort_key_template = KeyTemplate<T, index_sk_text_v<T, I>, KeyRole::sort>;
+using index_sort_key_template =
+    KeyTemplate<T, index_sk_text_v<T, I>, KeyRole::sort, /*Sparse=*/true>;
 
 }  // namespace detail
 

@@ -104,9 +104,11 @@ struct key_condition_orders_an_enum_field_whose_keys_sort_by_enumerator_name;
 namespace detail {
 
 // The value a condition takes for a member of type M: text as a view, integers and enums as
-// themselves (the field's own type, so that it is padded to the field's width).
+// themselves (the field's own type, so that it is padded to the field's width); an optional
+// member of a sparse index's key as what it holds.
 template <class M>
-using key_value_t = std::conditional_t<KeyString<M>, std::string_view, M>;
+using key_value_t =
+    std::conditional_t<KeyString<key_field_value_t<M>>, std::string_view, key_field_value_t<M>>;
 
 template <auto Member>
 using member_key_value_t = key_value_t<typename member_pointer_traits<Member>::type>;
@@ -232,7 +234,7 @@ struct ConditionFieldReport {
 };
 template <class T, class Template, std::size_t Index>
 struct ConditionFieldReport<T, Template, Index, ConditionShape::prefix> {
-  using F = field_type_t<T, Index>;
+  using F = key_field_value_t<field_type_t<T, Index>>;
   static constexpr bool ok =
       diagnose_v<KeyString<F>,
                  diagnostics::key_condition_begins_with_on_a_field_that_is_not_a_string<
@@ -240,7 +242,7 @@ struct ConditionFieldReport<T, Template, Index, ConditionShape::prefix> {
 };
 template <class T, class Template, std::size_t Index>
 struct ConditionFieldReport<T, Template, Index, ConditionShape::range> {
-  using F = field_type_t<T, Index>;
+  using F = key_field_value_t<field_type_t<T, Index>>;
   static constexpr bool ok =
       diagnose_v<!KeyEnum<F>,
                  diagnostics::key_condition_orders_an_enum_field_whose_keys_sort_by_enumerator_name<
@@ -315,7 +317,7 @@ struct KeyConditions {
     if constexpr (K == 0 || Shape == ConditionShape::compare) {
       return true;
     } else {
-      using F = field_type_t<T, expected_field(K - 1)>;
+      using F = key_field_value_t<field_type_t<T, expected_field(K - 1)>>;
       return Shape == ConditionShape::prefix ? KeyString<F> : !KeyEnum<F>;
     }
   }

@@ -17,25 +17,13 @@
 
 #include "../codec/encode.hpp"
 #include "../codec/entity_code.hpp"
+#include "../key/collection_rules.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
 #include "../reflect/equal.hpp"
+#include "raw_item.hpp"
 
 namespace pksk {
-
-// A stored item as it is, for a type the reader does not know.
-struct RawItem {
-  std::string pk{};
-  std::string sk{};
-  std::string type{};
-  std::string json{};  // the item's body, in `format`
-  BodyFormat format = BodyFormat::json;
-  // Empty for an item whose type is no member's. For an item of a member type that did not
-  // decode, read with keep_undecodable: the DecodeError's message.
-  std::string error{};
-
-  friend bool operator==(const RawItem&, const RawItem&) = default;
-};
 
 namespace backend {
 struct CollectionBuilder;

@@ -70,20 +70,32 @@ void format_index_keys_checked(const backend::TableSpec& spec, const T& item, st
   }
 }
 
-// T's keys in the table's index `index` (which T names).
+// Whether the item has keys in T's I-th index: not when an optional member they are formatted
+// from is empty (a sparse index).
+template <EntityType T, std::size_t I>
+bool in_index(const T& item) noexcept {
+  return index_partition_key_template<T, I>::present(item) &&
+         index_sort_key_template<T, I>::present(item);
+}
+
+// T's keys in the table's index `index` (which T names); false when the item has none (an
+// empty optional member of a sparse index's key).
 template <EntityType T>
-void format_index_keys_of(const backend::TableSpec& spec, const T& item, const TableIndex& index,
+bool format_index_keys_of(const backend::TableSpec& spec, const T& item, const TableIndex& index,
                           std::string& pk, std::string& sk, std::string_view operation) {
   bool found = false;
+  bool present = false;
   for_each_index<T>([&](auto i) {
     if (found || indexes_v<T>[i].name != index.name) return;
     found = true;
-    detail::format_index_keys_checked<T, i>(spec, item, pk, sk, operation);
+    present = detail::in_index<T, i>(item);
+    if (present) detail::format_index_keys_checked<T, i>(spec, item, pk, sk, operation);
   });
+  return present;
 }
 
-// Appends the item's keys in each of its indexes to its encoded body, as attributes; returns
-// their size by DynamoDB's measure.
+// Appends the item's keys in each of its indexes it is in to its encoded body, as attributes;
+// returns their size by DynamoDB's measure.
 template <EntityType T>
 std::size_t add_index_attributes(BodyFormat format, const backend::TableSpec& spec, const T& item,
                                  std::string& body, std::string_view operation) {
@@ -91,6 +103,7 @@ std::size_t add_index_attributes(BodyFormat format, const backend::TableSpec& sp
   std::size_t size = 0;
   for_each_index<T>([&](auto i) {
     const TableIndex& index = detail::table_index_of<T, i>(spec, operation);
+    if (!detail::in_index<T, i>(item)) return;
     detail::format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, operation);
     detail::append_string_attribute(format, body, index.pk_attribute, index_pk);
     detail::append_string_attribute(format, body, index.sk_attribute, index_sk);
@@ -153,20 +166,36 @@ std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& 
         for (std::size_t a = first; a < user_actions; ++a) {
           if (actions[a].path.steps.front().name == member) given = &actions[a];
         }
-        const bool assigned = given != nullptr && given->kind == backend::UpdateAction::Kind::set &&
-                              given->path.steps.size() == 1 &&
-                              detail::assign_key_member(get_field<F>(item), given->value);
+        using Member = field_type_t<T, F>;
+        bool assigned = false;
+        if (given != nullptr && given->path.steps.size() == 1) {
+          if (given->kind == backend::UpdateAction::Kind::set) {
+            assigned = detail::assign_key_member(get_field<F>(item), given->value);
+          } else if constexpr (KeyFieldValue<Member>::optional) {
+            // remove of a sparse index's member takes the item out of that index.
+            if (given->kind == backend::UpdateAction::Kind::remove) {
+              get_field<F>(item).reset();
+              assigned = true;
+            }
+          }
+        }
         if (!assigned) {
           throw ValidationError(
               table_context(spec.name, "update", type_name_v<T>) + "the update changes the key " +
               "of index " + detail::quoted(index.name) + ", so it must set the member " +
-              detail::quoted(member) + " (every member of that index's keys) to a value");
+              detail::quoted(member) + " (every member of that index's keys) to a value" +
+              (KeyFieldValue<Member>::optional ? " or remove it" : ""));
         }
       }
     };
     [&]<std::size_t... F>(std::index_sequence<F...>) {
       (take(std::integral_constant<std::size_t, F>{}), ...);
     }(std::make_index_sequence<field_count_v<T>>{});
+    if (!detail::in_index<T, i>(item)) {
+      actions.push_back({backend::UpdateAction::Kind::remove, top_level(index.pk_attribute), {}});
+      actions.push_back({backend::UpdateAction::Kind::remove, top_level(index.sk_attribute), {}});
+      return;
+    }
     std::string index_pk, index_sk;
     detail::format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, "update");
     actions.push_back({backend::UpdateAction::Kind::set, top_level(index.pk_attribute),
@@ -211,7 +240,9 @@ std::size_t backfill(B& backend, typename B::TableHandle& handle, const backend:
       outcome = backend.scan(handle, raw, [&](const backend::ItemView& row) {
         if (row.type != type_name_v<T>) return;
         detail::decode_row(body_format_arg(backend, handle), spec.name, *s->decoder, row, item);
-        detail::format_index_keys_of<T>(spec, item, index, index_pk, index_sk, "backfill_index");
+        if (!detail::format_index_keys_of<T>(spec, item, index, index_pk, index_sk,
+                                             "backfill_index"))
+          return;
         for (std::string_view k : {row.partition_key(), row.sort_key(), std::string_view(index_pk),
                                    std::string_view(index_sk)}) {
           keys.emplace_back(k);

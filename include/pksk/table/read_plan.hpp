@@ -261,6 +261,68 @@ void check_partition_key(std::string_view table, const PartitionKey& pk, const T
   });
 }
 
+// A query of ItemCollection R on the table (not an index): the table's rules, at compile time
+// (collection_rules.hpp), when R's members share partitions only in an index.
+template <class R>
+inline constexpr bool table_read_checked_v = true;
+template <class... Ts>
+inline constexpr bool table_read_checked_v<ItemCollection<Ts...>> =
+    checked_v<TableCollectionCheck<Ts...>>;
+
+// An ItemCollection read on an index whose templates do not let its members share partitions.
+[[noreturn]] PKSK_DECL void throw_collection_not_in_index(std::string_view table,
+                                                          std::string_view index,
+                                                          IndexCollectionVerdict verdict,
+                                                          std::string_view type_a,
+                                                          std::string_view type_b);
+
+// T's partition-key template in `index`, or "" when T is not in it.
+template <EntityType T>
+constexpr std::string_view index_template_text(std::string_view index) noexcept {
+  for (const Index& i : indexes_v<T>) {
+    if (i.name == index) return i.pk;
+  }
+  return {};
+}
+
+// Whether T's partition-key template in `index` can produce `pk`; nullopt when T is not in it.
+template <EntityType T>
+std::optional<bool> index_partition_key_fits(const PartitionKey& pk, std::string_view index) {
+  std::optional<bool> fits;
+  for_each_index<T>([&](auto i) {
+    if (fits || indexes_v<T>[i].name != index) return;
+    const auto& language = index_partition_key_template<T, i>::language;
+    fits = language_accepts(std::span(language.elems.data(), language.size), pk.value);
+  });
+  return fits;
+}
+
+// ValidationError unless the members of ItemCollection<Ts...> that are in `index` share
+// partitions there (one partition-key shape, sort keys that cannot collide), and `pk` is a
+// partition key one of their templates can produce. Members not in the index are not read.
+template <class... Ts>
+void check_index_collection(std::string_view table, const PartitionKey& pk, const TableIndex& index,
+                            std::type_identity<ItemCollection<Ts...>>) {
+  static constexpr std::array<std::string_view, sizeof...(Ts)> types{type_name_v<Ts>...};
+  const IndexCollectionVerdict verdict = index_collection_fault<Ts...>(index.name);
+  if (verdict.fault != IndexCollectionFault::none) [[unlikely]] {
+    throw_collection_not_in_index(table, index.name, verdict, types[verdict.a], types[verdict.b]);
+  }
+  bool fits = false;
+  const std::optional<bool> each[] = {index_partition_key_fits<Ts>(pk, index.name)...};
+  std::size_t first = sizeof...(Ts);
+  for (std::size_t i = 0; i < sizeof...(Ts); ++i) {
+    if (each[i] && first == sizeof...(Ts)) first = i;
+    fits = fits || each[i].value_or(false);
+  }
+  if (!fits) [[unlikely]] {
+    const std::array<std::string_view, sizeof...(Ts)> templates{
+        index_template_text<Ts>(index.name)...};
+    throw_partition_key_not_of_template(table, index.name, types[first], templates[first],
+                                        pk.value);
+  }
+}
+
 }  // namespace detail
 }  // namespace pksk
 

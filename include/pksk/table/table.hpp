@@ -85,25 +85,34 @@ class Table {
   // written. A versioned entity must also hold the version the caller read (ConditionFailed
   // saying the version was stale, or missing for version 0 on an item that exists); a
   // non-const argument gets the new version written back, so the caller's next write is not
-  // stale.
+  // stale. With return_old, returns the item it replaced (std::optional<T>; a replaced item of
+  // another type is a ValidationError, and on SQLite then nothing is written); with
+  // return_stored_on_failure, a ConditionFailed carries the stored item.
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
-  void put(Item&& item, const Conditions&... conditions) {
+  detail::old_item_result_t<std::remove_cvref_t<Item>, void, Conditions...> put(
+      Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
     std::optional<backend::Condition> condition =
         detail::write_condition<T>(spec_, item, conditions...);
     const detail::ScratchLease s;
     const std::size_t size =
         detail::encode_versioned(body_format(), spec_, item, s->pk, s->sk, s->body, "put");
+    std::optional<T> old;
+    const auto keep_old = [&](const backend::ItemView& row) { decode_old(row, "put", old); };
+    const backend::ItemVisitor old_visitor(keep_old);
     const backend::PutRequest request{
         backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
-        condition ? &*condition : nullptr};
+        condition ? &*condition : nullptr,
+        backend::WriteReturns{detail::returns_old_v<Conditions...> ? &old_visitor : nullptr,
+                              detail::returns_stored_v<Conditions...>}};
     if constexpr (VersionedEntity<T>) {
       try {
         backend_->put(handle_, request);
       } catch (const ConditionFailed& failed) {
         detail::throw_stale_version(
-            spec_.name, "put", detail::versioned_write(item, sizeof...(Conditions) != 0), failed);
+            spec_.name, "put",
+            detail::versioned_write(item, detail::has_conditions_v<Conditions...>), failed);
       }
       if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
         ++get_field<detail::version_index_v<T>>(item);
@@ -111,6 +120,7 @@ class Table {
     } else {
       backend_->put(handle_, request);
     }
+    if constexpr (detail::returns_old_v<Conditions...>) return old;
   }
 
   // The item with the key of `key` (only its key fields are read), or nullopt.
@@ -148,13 +158,17 @@ class Table {
     // did not decode, a backend that does not read this way).
     bool read = false;
     const auto run = [&](const backend::UpdateReader* reader) {
-      backend_->update(
-          handle_,
-          backend::UpdateRequest{
-              {s->pk, s->sk}, type_name_v<T>, actions, condition ? &*condition : nullptr, reader},
-          [&](const backend::ItemView& row) {
-            if (!read) detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
-          });
+      backend_->update(handle_,
+                       backend::UpdateRequest{{s->pk, s->sk},
+                                              type_name_v<T>,
+                                              actions,
+                                              condition ? &*condition : nullptr,
+                                              reader,
+                                              {nullptr, detail::returns_stored_v<Parts...>}},
+                       [&](const backend::ItemView& row) {
+                         if (!read)
+                           detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
+                       });
     };
     const auto send = [&] {
       if constexpr (detail::may_be_format<decltype(body_format()), BodyFormat::json>) {
@@ -172,8 +186,9 @@ class Table {
         run(nullptr);
       }
     };
-    constexpr bool own_conditions =
-        (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...);
+    static_assert(!detail::returns_old_v<Parts...>,
+                  "pksk: update returns the item as written; return_old is for put and erase");
+    constexpr bool own_conditions = detail::has_conditions_v<Parts...>;
     if constexpr (VersionedEntity<T> || index_count_v<T> != 0) {
       try {
         send();
@@ -196,23 +211,40 @@ class Table {
 
   // Removes the item with the key of `key`; true if there was one. Conditions as for put. A
   // versioned entity's item is removed only at the version `key` carries (0: only when there
-  // is none), else ConditionFailed saying the version was stale or missing.
+  // is none), else ConditionFailed saying the version was stale or missing. With return_old,
+  // returns the item removed (std::optional<T>) instead of whether there was one; with
+  // return_stored_on_failure, a ConditionFailed carries the stored item.
   template <EntityType T, class... Conditions>
-  bool erase(const T& key, const Conditions&... conditions) {
+  detail::old_item_result_t<T, bool, Conditions...> erase(const T& key,
+                                                          const Conditions&... conditions) {
     const detail::ScratchLease s;
     detail::format_keys(spec_, key, s->pk, s->sk, "erase");
     std::optional<backend::Condition> condition =
         detail::write_condition(spec_, key, conditions...);
-    const backend::EraseRequest request{{s->pk, s->sk}, condition ? &*condition : nullptr};
+    std::optional<T> old;
+    const auto keep_old = [&](const backend::ItemView& row) { decode_old(row, "erase", old); };
+    const backend::ItemVisitor old_visitor(keep_old);
+    const backend::EraseRequest request{
+        {s->pk, s->sk},
+        condition ? &*condition : nullptr,
+        backend::WriteReturns{detail::returns_old_v<Conditions...> ? &old_visitor : nullptr,
+                              detail::returns_stored_v<Conditions...>}};
+    bool removed = false;
     if constexpr (VersionedEntity<T>) {
       try {
-        return backend_->erase(handle_, request);
+        removed = backend_->erase(handle_, request);
       } catch (const ConditionFailed& failed) {
         detail::throw_stale_version(
-            spec_.name, "erase", detail::versioned_write(key, sizeof...(Conditions) != 0), failed);
+            spec_.name, "erase",
+            detail::versioned_write(key, detail::has_conditions_v<Conditions...>), failed);
       }
     } else {
-      return backend_->erase(handle_, request);
+      removed = backend_->erase(handle_, request);
+    }
+    if constexpr (detail::returns_old_v<Conditions...>) {
+      return old;
+    } else {
+      return removed;
     }
   }
 
@@ -294,7 +326,9 @@ class Table {
   template <class R>
   query_result_t<R> query(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
     query_result_t<R> result;
-    run_query<R>(pk, options, result, /*all_pages=*/true);
+    if constexpr (detail::table_read_checked_v<R>) {
+      run_query<R>(pk, options, result, /*all_pages=*/true);
+    }
     return result;
   }
 
@@ -304,7 +338,9 @@ class Table {
   Page<query_result_t<R>> query_page(const PartitionKey& pk,
                                      const BasicQueryOptions<R>& options = {}) {
     Page<query_result_t<R>> page;
-    page.next = run_query<R>(pk, options, page.items, /*all_pages=*/false);
+    if constexpr (detail::table_read_checked_v<R>) {
+      page.next = run_query<R>(pk, options, page.items, /*all_pages=*/false);
+    }
     return page;
   }
 
@@ -333,6 +369,7 @@ class Table {
   // Table, which must outlive it.
   template <class R>
   Each<B, R> each(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    static_assert(detail::table_read_checked_v<R>);
     return Each<B, R>(*this, pk, options);
   }
 
@@ -550,6 +587,8 @@ class Table {
         if (index == nullptr) {
           detail::check_partition_key<typename detail::CollectionFirst<R>::type>(spec_.name, pk,
                                                                                  nullptr);
+        } else {
+          detail::check_index_collection(spec_.name, pk, *index, std::type_identity<R>{});
         }
       }
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
@@ -600,6 +639,14 @@ class Table {
       result.pop_back();
       detail::throw_decode_error(spec_.name, row, e);
     }
+  }
+
+  // The item a write replaced or removed (return_old), decoded as a T.
+  template <class T>
+  void decode_old(const backend::ItemView& row, std::string_view operation, std::optional<T>& old) {
+    check_type<T>(row, operation);
+    const detail::ScratchLease s;
+    detail::decode_row(body_format(), spec_.name, *s->decoder, row, old.emplace());
   }
 
   template <class T>

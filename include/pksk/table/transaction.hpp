@@ -48,6 +48,9 @@ class Transaction {
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   Transaction& put(Item&& item, const Conditions&... conditions) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     using T = std::remove_cvref_t<Item>;
     Action& a = add(Kind::put, type_name_v<T>);
     a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
@@ -72,6 +75,9 @@ class Transaction {
 
   template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Parts>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     Action& a = add(Kind::update, type_name_v<T>);
     std::optional<detail::UnsetIndexMember> unset;
     a.condition = detail::update_parts(table_->spec_, key, a.actions, unset, parts...);
@@ -87,6 +93,9 @@ class Transaction {
   // As Table::erase: a versioned entity's item only at the version `key` carries.
   template <EntityType T, class... Conditions>
   Transaction& erase(const T& key, const Conditions&... conditions) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     Action& a = add(Kind::erase, type_name_v<T>);
     a.condition = detail::write_condition(table_->spec_, key, conditions...);
     if constexpr (VersionedEntity<T>) {

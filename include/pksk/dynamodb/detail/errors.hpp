@@ -25,6 +25,10 @@ struct ServiceError {
   std::string type{};  // the part of __type after '#': "ConditionalCheckFailedException"
   std::string message{};
   std::vector<CancellationReason> reasons{};  // TransactionCanceledException only
+  // The stored item a refused condition was evaluated on, as AttributeValue JSON, when the
+  // request asked for it (ReturnValuesOnConditionCheckFailure): the answer's Item, or a
+  // one-action transaction's reason's. Empty otherwise.
+  std::string item{};
 };
 
 // An update that would grow the item past 400 KB is a ValidationError whose message says so.
@@ -97,9 +101,14 @@ inline ServiceError parse_service_error(simdjson::ondemand::parser& parser, std:
     } else if (key == "message" || key == "Message") {
       if (field.value().get_string().get(text)) break;
       error.message = std::string(text);
+    } else if (key == "Item") {
+      simdjson::ondemand::object item;
+      if (field.value().get_object().get(item) || item.raw_json().get(text)) break;
+      error.item = std::string(text);
     } else if (key == "CancellationReasons") {
       simdjson::ondemand::array reasons;
       if (field.value().get_array().get(reasons)) break;
+      std::size_t count = 0;
       for (auto reason : reasons) {
         std::string_view code = "None";
         simdjson::ondemand::object r;
@@ -108,6 +117,14 @@ inline ServiceError parse_service_error(simdjson::ondemand::parser& parser, std:
         std::string_view message;
         if (r.find_field_unordered("Message").get_string().get(message)) message = {};
         error.reasons.push_back(cancellation_reason(code, message));
+        simdjson::ondemand::object item;
+        std::string_view item_text;
+        if (count++ == 0 && !r.find_field_unordered("Item").get_object().get(item) &&
+            !item.raw_json().get(item_text)) {
+          error.item = std::string(item_text);
+        } else if (count > 1) {
+          error.item.clear();  // kept for a one-action transaction only
+        }
       }
     }
   }

@@ -117,9 +117,16 @@ inline void append_keyed(std::string& out, const backend::TableSpec& spec, backe
   names.append_json(out);
 }
 
+// ReturnValuesOnConditionCheckFailure ALL_OLD, when the write asks for the stored item.
+inline void append_stored_on_failure(std::string& out, const backend::WriteReturns& returns) {
+  if (returns.stored_on_failure) out += ",\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"";
+}
+
 inline std::string put_item(const backend::TableSpec& spec, const backend::PutRequest& put) {
   std::string out = "{";
   append_put(out, spec, put);
+  if (put.returns.old_item != nullptr) out += ",\"ReturnValues\":\"ALL_OLD\"";
+  append_stored_on_failure(out, put.returns);
   out += '}';
   return out;
 }
@@ -129,7 +136,9 @@ inline std::string update_item(const backend::TableSpec& spec,
                                const backend::UpdateRequest& update) {
   std::string out = "{";
   append_update(out, spec, update);
-  out += ",\"ReturnValues\":\"ALL_NEW\"}";
+  out += ",\"ReturnValues\":\"ALL_NEW\"";
+  append_stored_on_failure(out, update.returns);
+  out += '}';
   return out;
 }
 
@@ -137,7 +146,9 @@ inline std::string update_item(const backend::TableSpec& spec,
 inline std::string delete_item(const backend::TableSpec& spec, const backend::EraseRequest& erase) {
   std::string out = "{";
   append_keyed(out, spec, erase.key, erase.condition);
-  out += ",\"ReturnValues\":\"ALL_OLD\"}";
+  out += ",\"ReturnValues\":\"ALL_OLD\"";
+  append_stored_on_failure(out, erase.returns);
+  out += '}';
   return out;
 }
 
@@ -163,6 +174,9 @@ inline std::string transact_write_items(const backend::TableSpec& spec,
           } else {
             out += "{\"ConditionCheck\":{";
             append_keyed(out, spec, w.key, w.condition);
+          }
+          if constexpr (!std::is_same_v<W, backend::CheckRequest>) {
+            append_stored_on_failure(out, w.returns);
           }
           out += "}}";
         },

@@ -90,6 +90,24 @@ inline void Backend::Impl::read_page(
   });
 }
 
+// The item a refused condition was evaluated on, when the request asked for it: its keys and
+// type read from its attributes, its text kept whole as the backend's bodies are.
+inline std::shared_ptr<const RawItem> Backend::Impl::stored_item(const detail::ServiceError& error,
+                                                                 const backend::TableSpec& spec) {
+  if (error.item.empty()) return nullptr;
+  const AttributeValue attributes = detail::attributes_of(error.item);
+  const auto text = [&](std::string_view name) {
+    const AttributeValue* a = attributes.find(name);
+    return a != nullptr && a->kind == AttributeValue::Kind::string ? a->text : std::string();
+  };
+  return std::make_shared<const RawItem>(RawItem{text(spec.pk_attribute),
+                                                 text(spec.sk_attribute),
+                                                 text(spec.type_attribute),
+                                                 error.item,
+                                                 BodyFormat::attribute_value,
+                                                 {}});
+}
+
 inline void Backend::Impl::raise(detail::ServiceError error, int status,
                                  const backend::TableSpec& spec,
                                  const std::optional<backend::ItemKey>& key, std::string_view what,
@@ -101,7 +119,8 @@ inline void Backend::Impl::raise(detail::ServiceError error, int status,
       cancellation == detail::Cancellation::as_single_write && error.reasons.size() == 1) {
     switch (error.reasons.front()) {
       case CancellationReason::condition_failed:
-        throw ConditionFailed(where + "condition failed" + said, std::move(native));
+        throw ConditionFailed(where + "condition failed" + said, std::move(native), nullptr,
+                              stored_item(error, spec));
       case CancellationReason::item_too_large:
         throw ItemTooLarge(where + "item too large" + said, std::move(native));
       case CancellationReason::validation:
@@ -116,7 +135,8 @@ inline void Backend::Impl::raise(detail::ServiceError error, int status,
   }
   switch (detail::error_code_of(error.type, status)) {
     case errc::condition_failed:
-      throw ConditionFailed(where + "condition failed" + said, std::move(native));
+      throw ConditionFailed(where + "condition failed" + said, std::move(native), nullptr,
+                            stored_item(error, spec));
     case errc::transaction_canceled: {
       std::string msg = where + "transaction canceled, reasons [";
       for (std::size_t i = 0; i < error.reasons.size(); ++i) {

@@ -133,6 +133,8 @@ struct Backend::Impl {
   [[noreturn]] void raise(detail::ServiceError error, int status, const backend::TableSpec& spec,
                           const std::optional<backend::ItemKey>& key, std::string_view what,
                           detail::Cancellation cancellation);
+  static std::shared_ptr<const RawItem> stored_item(const detail::ServiceError& error,
+                                                    const backend::TableSpec& spec);
 
   // control_plane.ipp: open_table: DescribeTable, CreateTable, UpdateTable, waits.
   TableHandle open_table(const backend::TableSpec& spec);
@@ -174,6 +176,10 @@ struct Backend::Impl {
                   detail::Retry retry);
   void send_once(const backend::TableSpec& spec, const backend::WriteRequest& write,
                  backend::ItemKey key, std::string_view what);
+  static void visit_attributes(detail::Exchange& x, const backend::TableSpec& spec,
+                               backend::ItemVisitor visit);
+  static void refuse_old_item(const backend::TableSpec& spec, const backend::WriteReturns& returns,
+                              backend::ItemKey key, std::string_view what);
   void batch_write_group(const backend::TableSpec& spec,
                          std::span<const backend::WriteRequest> writes, std::size_t offset,
                          std::vector<std::size_t>& unprocessed);

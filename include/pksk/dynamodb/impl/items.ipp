@@ -32,11 +32,13 @@ inline void Backend::Impl::put(TableHandle table, const backend::PutRequest& req
   const backend::TableSpec& spec = table.spec();
   const backend::ItemKey key{request.item.pk, request.item.sk};
   if (request.condition != nullptr && exactly_once(table)) {
+    refuse_old_item(spec, request.returns, key, "put");
     send_once(spec, request, key, "put");
     return;
   }
-  (void)send("PutItem", detail::put_item(spec, request), spec, key, "put",
-             retry_for(request.condition));
+  Lease x = send("PutItem", detail::put_item(spec, request), spec, key, "put",
+                 retry_for(request.condition));
+  if (request.returns.old_item != nullptr) visit_attributes(*x, spec, *request.returns.old_item);
 }
 
 inline void Backend::Impl::update(TableHandle table, const backend::UpdateRequest& request,
@@ -64,12 +66,14 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
 inline bool Backend::Impl::erase(TableHandle table, const backend::EraseRequest& request) {
   const backend::TableSpec& spec = table.spec();
   if (request.condition != nullptr && exactly_once(table)) {
+    refuse_old_item(spec, request.returns, request.key, "erase");
     // Sent once, the erase cannot say whether it removed an item, so it asks for one to exist
     // as well. Refused, it removed nothing: if the item is there, its condition failed; if it
     // is not, DeleteItem gives the plain answer (sent again, it has nothing to apply twice).
     const backend::Condition present = detail::exists_and(spec, *request.condition);
     try {
-      send_once(spec, backend::EraseRequest{request.key, &present}, request.key, "erase");
+      send_once(spec, backend::EraseRequest{request.key, &present, request.returns}, request.key,
+                "erase");
       return true;
     } catch (const ConditionFailed&) {
       if (get(table, request.key, [](const backend::ItemView&) {})) throw;
@@ -103,10 +107,36 @@ inline bool Backend::Impl::erase_item(const backend::TableSpec& spec,
   Lease x =
       send("DeleteItem", detail::delete_item(spec, request), spec, request.key, "erase", retry);
   bool removed = false;
-  for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value) {
-    removed = removed || name == "Attributes";
+  for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
+    if (name != "Attributes") return;
+    removed = true;
+    if (request.returns.old_item != nullptr) {
+      simdjson::ondemand::object item = object_of(value);
+      (*request.returns.old_item)(detail::item_view(item, spec));
+    }
   });
   return removed;
+}
+
+// The Attributes of a write's answer (ReturnValues ALL_OLD) to `visit`, if it has them.
+inline void Backend::Impl::visit_attributes(detail::Exchange& x, const backend::TableSpec& spec,
+                                            backend::ItemVisitor visit) {
+  for_each_member(x, [&](std::string_view name, simdjson::ondemand::value value) {
+    if (name != "Attributes") return;
+    simdjson::ondemand::object item = object_of(value);
+    visit(detail::item_view(item, spec));
+  });
+}
+
+// A transaction returns no old item: a write sent exactly once cannot say what it replaced.
+inline void Backend::Impl::refuse_old_item(const backend::TableSpec& spec,
+                                           const backend::WriteReturns& returns,
+                                           backend::ItemKey key, std::string_view what) {
+  if (returns.old_item == nullptr) return;
+  throw ValidationError(detail::context(spec.name, std::string(what) + key_text(key)) +
+                        "return_old needs a plain write, and this table writes exactly once "
+                        "(Options::exactly_once_writes: a transaction, which returns no old "
+                        "item); nothing was written");
 }
 
 // One write as a one-action TransactWriteItems under a fresh client request token, retried

@@ -59,20 +59,21 @@ inline constexpr Segment field_segment_v = [] {
   return Segment{};
 }();
 
-template <class T, fixed_string Template, fixed_string Name, std::size_t Index, bool Found>
+template <class T, fixed_string Template, fixed_string Name, std::size_t Index, bool Found,
+          bool Sparse>
 struct KeyFieldTypeCheck {
   static constexpr bool ok = false;
 };
 
-template <class T, fixed_string Template, fixed_string Name, std::size_t Index>
-struct KeyFieldTypeCheck<T, Template, Name, Index, true> {
+template <class T, fixed_string Template, fixed_string Name, std::size_t Index, bool Sparse>
+struct KeyFieldTypeCheck<T, Template, Name, Index, true, Sparse> {
   using F = field_type_t<T, Index>;
   static constexpr bool ok = diagnose_v<
-      KeyField<F>,
+      KeyFieldOf<F, Sparse>,
       diagnostics::key_field_must_be_a_string_an_integer_or_an_enum<T, Template, Name, F>>;
 };
 
-template <class T, fixed_string Template, std::size_t Field>
+template <class T, fixed_string Template, std::size_t Field, bool Sparse>
 struct KeyFieldCheck {
   static constexpr Segment segment = field_segment_v<Template, Field>;
   static constexpr auto& name = excerpt_v<Template, segment.pos, segment.len>;
@@ -82,7 +83,7 @@ struct KeyFieldCheck {
   static constexpr bool ok =
       diagnose_v<found,
                  diagnostics::key_template_names_no_member_of_the_entity<T, Template, name>> &&
-      KeyFieldTypeCheck<T, Template, name, index, found>::ok;
+      KeyFieldTypeCheck<T, Template, name, index, found, Sparse>::ok;
 };
 
 template <class T, fixed_string Template, TemplateError Error = scan_v<Template>.error>
@@ -118,26 +119,27 @@ struct KeySyntaxCheck<T, Template, TemplateError::adjacent_fields> {
 };
 
 // Fields are only looked up in a well-formed template, so that one mistake gives one error.
-template <class T, fixed_string Template,
+template <class T, fixed_string Template, bool Sparse,
           bool SyntaxOk = scan_v<Template>.error == TemplateError::none,
           class Fields = std::make_index_sequence<scan_v<Template>.fields>>
 struct KeyFieldsCheck {
   static constexpr bool ok = KeySyntaxCheck<T, Template>::ok;
 };
 
-template <class T, fixed_string Template, std::size_t... I>
-struct KeyFieldsCheck<T, Template, true, std::index_sequence<I...>> {
-  static constexpr bool ok = (KeyFieldCheck<T, Template, I>::ok && ... && true);
+template <class T, fixed_string Template, bool Sparse, std::size_t... I>
+struct KeyFieldsCheck<T, Template, Sparse, true, std::index_sequence<I...>> {
+  static constexpr bool ok = (KeyFieldCheck<T, Template, I, Sparse>::ok && ... && true);
 };
 
-// Reading this instantiates the checks, so a bad template is diagnosed.
-template <class T, fixed_string Template>
-inline constexpr bool key_template_diagnosed_v = KeyFieldsCheck<T, Template>::ok;
+// Reading this instantiates the checks, so a bad template is diagnosed. Sparse: the template of
+// a secondary index's key, whose fields may be optional members.
+template <class T, fixed_string Template, bool Sparse = false>
+inline constexpr bool key_template_diagnosed_v = KeyFieldsCheck<T, Template, Sparse>::ok;
 
 // The same answer without the diagnostics: what code that must stay a clean constant
 // expression branches on, so that a failed check is the only error (a value computed from a
 // failed check is erroneous itself).
-template <class T, fixed_string Template>
+template <class T, fixed_string Template, bool Sparse = false>
 consteval bool key_template_ok() {
   if constexpr (scan_v<Template>.error != TemplateError::none) {
     return false;
@@ -149,7 +151,7 @@ consteval bool key_template_ok() {
             constexpr std::size_t index =
                 field_index<T>(Template.view().substr(segment.pos, segment.len));
             if constexpr (index < field_count_v<T>) {
-              return KeyField<field_type_t<T, index>>;
+              return KeyFieldOf<field_type_t<T, index>, Sparse>;
             } else {
               return false;
             }

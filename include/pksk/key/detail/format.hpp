@@ -27,6 +27,7 @@ enum class ComponentError : unsigned char {
   nul,
   invalid_utf8,
   unnamed_enum,
+  absent,  // an empty optional member: the item has no key in that (sparse) index
 };
 
 // A component must be non-empty: DynamoDB rejects an empty key attribute, and an empty
@@ -60,9 +61,15 @@ struct ComponentContext {
 [[noreturn]] inline void throw_key_error(const ComponentContext& ctx, std::string_view value,
                                          ComponentError error) {
   std::string msg = "pksk: invalid key field ";
-  msg.append(ctx.entity).append(".").append(ctx.field).append(" = \"");
-  append_escaped(msg, value);
-  msg.append("\" (").append(ctx.role == KeyRole::partition ? "partition" : "sort");
+  msg.append(ctx.entity).append(".").append(ctx.field).append(" = ");
+  if (error == ComponentError::absent) {
+    msg += "std::nullopt";
+  } else {
+    msg += '"';
+    append_escaped(msg, value);
+    msg += '"';
+  }
+  msg.append(" (").append(ctx.role == KeyRole::partition ? "partition" : "sort");
   msg.append(" key template \"").append(ctx.key_template).append("\"): ");
   switch (error) {
     case ComponentError::empty:
@@ -89,6 +96,9 @@ struct ComponentContext {
       break;
     case ComponentError::unnamed_enum:
       msg += "the enum value has no enumerator name";
+      break;
+    case ComponentError::absent:
+      msg += "the optional member is empty, so the item has no key in this index";
       break;
     case ComponentError::none:
       break;

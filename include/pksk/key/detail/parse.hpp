@@ -7,6 +7,7 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 
@@ -148,5 +149,26 @@ concept KeyEnum = std::is_enum_v<F>;
 
 template <class F>
 concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F>;
+
+// A member of a secondary index's key may be an std::optional of a key field: an item whose
+// member is empty has no key in that index and so is not in it (DynamoDB's sparse index, per
+// item). The value type below is what such a field formats.
+template <class F>
+struct KeyFieldValue {
+  using type = F;
+  static constexpr bool optional = false;
+};
+template <class F>
+struct KeyFieldValue<std::optional<F>> {
+  using type = F;
+  static constexpr bool optional = true;
+};
+template <class F>
+using key_field_value_t = typename KeyFieldValue<F>::type;
+
+// A field of a key template that may be sparse (an index's), or not (the table's).
+template <class F, bool Sparse>
+concept KeyFieldOf =
+    KeyField<F> || (Sparse && KeyFieldValue<F>::optional && KeyField<key_field_value_t<F>>);
 
 }  // namespace pksk::detail

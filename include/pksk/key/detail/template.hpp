@@ -20,7 +20,9 @@
 namespace pksk::detail {
 
 // A key template compiled for an entity. Also usable for other templates of T, such as a
-// secondary index's keys: KeyTemplate<T, fixed_string<N>{text}, KeyRole::partition>.
+// secondary index's keys: KeyTemplate<T, fixed_string<N>{text}, KeyRole::partition, true>.
+// Sparse (an index's templates): a field may be an std::optional member, and an item whose
+// member is empty has no such key (present() is false).
 
 struct CompiledSegment {
   SegmentKind kind = SegmentKind::literal;
@@ -30,12 +32,12 @@ struct CompiledSegment {
   int next = -1;          // first byte of the following literal, or -1
 };
 
-template <class T, fixed_string Template, KeyRole Role>
+template <class T, fixed_string Template, KeyRole Role, bool Sparse = false>
 struct KeyTemplate {
   static constexpr std::string_view text = Template.view();
   static constexpr auto fixed_text = Template;  // as a template argument, for diagnostics
-  static constexpr bool valid = key_template_ok<T, Template>();
-  static constexpr bool diagnosed = key_template_diagnosed_v<T, Template>;
+  static constexpr bool valid = key_template_ok<T, Template, Sparse>();
+  static constexpr bool diagnosed = key_template_diagnosed_v<T, Template, Sparse>;
 
   // Empty when invalid, so that a diagnosed template adds no follow-on errors.
   static constexpr auto segments = [] {
@@ -75,7 +77,7 @@ struct KeyTemplate {
         lang.push({ElemKind::literal, static_cast<unsigned char>(c), CharClass::text, -1});
       }
     } else {
-      using F = field_type_t<T, s.field>;
+      using F = key_field_value_t<field_type_t<T, s.field>>;
       if constexpr (KeyInteger<F> && Role == KeyRole::sort) {
         for (int i = 0; i < sortable_width_v<std::make_unsigned_t<F>>; ++i) {
           lang.push({ElemKind::one, 0, CharClass::digit, -1});
@@ -98,6 +100,17 @@ struct KeyTemplate {
     return lang;
   }();
 
+  // Whether the record has this key: false when an optional member it is formatted from is
+  // empty (only in a sparse template).
+  static bool present(const T& record) noexcept {
+    bool all = true;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((all = all && field_present<I>(record)), ...);
+    }(std::make_index_sequence<segments.size()>{});
+    return all;
+  }
+
+  // KeyError when the record has no such key (present() is false).
   static void format(const T& record, std::string& out) {
     // Reading it instantiates the checks: a bad template is reported where it is first used.
     (void)diagnosed;
@@ -139,9 +152,29 @@ struct KeyTemplate {
 
  private:
   template <std::size_t I>
+  static bool field_present(const T& record) noexcept {
+    if constexpr (segments[I].kind == SegmentKind::literal) {
+      return true;
+    } else if constexpr (KeyFieldValue<field_type_t<T, segments[I].field>>::optional) {
+      return get_field<segments[I].field>(record).has_value();
+    } else {
+      return true;
+    }
+  }
+
+  template <std::size_t I>
   static void append_segment(const T& record, std::string& out) {
     if constexpr (segments[I].kind == SegmentKind::literal) {
       append_literal<I>(out);
+    } else if constexpr (KeyFieldValue<field_type_t<T, segments[I].field>>::optional) {
+      const auto& member = get_field<segments[I].field>(record);
+      if (!member) [[unlikely]] {
+        constexpr CompiledSegment s = segments[I];
+        static constexpr ComponentContext ctx{Entity<T>::type, text.substr(s.pos, s.len), text,
+                                              Role, s.next};
+        throw_key_error(ctx, {}, ComponentError::absent);
+      }
+      append_field<I>(out, *member);
     } else {
       append_field<I>(out, get_field<segments[I].field>(record));
     }

@@ -135,19 +135,24 @@ struct Backend::Impl {
   void bind_item(Call& k, sqlite3_stmt* s, const backend::ItemView& item,
                  std::string_view operation);
   bool remove(Call& k, backend::ItemKey key);
-  std::optional<AttributeValue> load(Call& k, backend::ItemKey key);
-  static const AttributeValue& no_item();
-  void require(const detail::TableState& t, std::string_view operation, backend::ItemKey key,
-               const backend::Condition& condition,
-               const std::optional<AttributeValue>& item) const;
-  void require(const detail::TableState& t, std::string_view operation, backend::ItemKey key,
-               const backend::Condition& condition, const AttributeValue* item) const;
   // An item as the backend writes it: owns the text its view points into.
   struct Stored {
     std::string pk, sk, type, body;
     std::size_t size = 0;
     backend::ItemView view() const { return {pk, sk, type, body, size}; }
   };
+  // The stored item as conditions see it; `row`, when given, gets a copy of it as stored.
+  std::optional<AttributeValue> load(Call& k, backend::ItemKey key,
+                                     std::optional<Stored>* row = nullptr);
+  static const AttributeValue& no_item();
+  // ConditionFailed unless `condition` holds on `item`. `stored`, when given (the write asked
+  // for it, backend::WriteReturns), is the item the exception carries.
+  void require(const detail::TableState& t, std::string_view operation, backend::ItemKey key,
+               const backend::Condition& condition, const std::optional<AttributeValue>& item,
+               const std::optional<Stored>* stored = nullptr) const;
+  void require(const detail::TableState& t, std::string_view operation, backend::ItemKey key,
+               const backend::Condition& condition, const AttributeValue* item,
+               const std::optional<Stored>* stored = nullptr) const;
   static void add_names(const backend::Condition& condition, std::vector<std::string_view>& names);
   static bool presence_only(const backend::UpdateAction& action) noexcept;
   template <class AlreadyApplied>

@@ -13,16 +13,24 @@ namespace pksk::sqlite {
 
 inline void Backend::Impl::put(TableHandle table, const backend::PutRequest& request) {
   Call k = enter(table);
-  check_key(k.t, "put", {request.item.pk, request.item.sk});
-  if (request.condition == nullptr) {
+  const backend::ItemKey key{request.item.pk, request.item.sk};
+  check_key(k.t, "put", key);
+  const backend::WriteReturns& returns = request.returns;
+  if (request.condition == nullptr && returns.old_item == nullptr) {
     // One statement, hence atomic in autocommit mode: a failed put leaves no trace.
     insert(k, request.item);
     return;
   }
   detail::WriteTransaction transaction(k.c, k.t.name, "put");
-  require(k.t, "put", {request.item.pk, request.item.sk}, *request.condition,
-          load(k, {request.item.pk, request.item.sk}));
+  std::optional<Stored> old;
+  const bool keep = returns.old_item != nullptr || returns.stored_on_failure;
+  const std::optional<AttributeValue> item = load(k, key, keep ? &old : nullptr);
+  if (request.condition != nullptr) {
+    require(k.t, "put", key, *request.condition, item, returns.stored_on_failure ? &old : nullptr);
+  }
   insert(k, request.item);
+  // Before the commit: an exception from the caller's visitor leaves the item as it was.
+  if (returns.old_item != nullptr && old) (*returns.old_item)(old->view());
   transaction.commit();
 }
 
@@ -44,8 +52,15 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
 
   std::string stored_type;
   std::size_t stored_size = 0;
+  // The item as stored, for the ConditionFailed of a write that asks for it.
+  std::optional<Stored> stored;
+  const std::optional<Stored>* carried = request.returns.stored_on_failure ? &stored : nullptr;
   const bool found =
       read_item(k, request.key, "read for an update", [&](const backend::ItemView& row) {
+        if (carried != nullptr) {
+          stored.emplace(Stored{std::string(request.key.pk), std::string(request.key.sk),
+                                std::string(row.type), std::string(row.body), row.size});
+        }
         try {
           if (request.reader != nullptr)
             request.reader->split(row.body, names, patch);
@@ -59,7 +74,8 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
       });
   if (!found) {
     std::optional<AttributeValue> none;
-    if (request.condition != nullptr) require(t, "update", request.key, *request.condition, none);
+    if (request.condition != nullptr)
+      require(t, "update", request.key, *request.condition, none, carried);
     const Stored stored = updated(t, request, std::move(none));
     insert(k, stored.view());
     visit(stored.view());
@@ -79,7 +95,8 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
       item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
     if (named(t.spec.type_attribute))
       item.assign(t.spec.type_attribute, AttributeValue::from_string(stored_type));
-    if (request.condition != nullptr) require(t, "update", request.key, *request.condition, &item);
+    if (request.condition != nullptr)
+      require(t, "update", request.key, *request.condition, &item, carried);
     apply_actions(t, request, item, [&](const backend::UpdateAction& action) {
       return presence_only(action) && patch.has_member(action.path.steps.front().name);
     });
@@ -108,10 +125,18 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
 inline bool Backend::Impl::erase(TableHandle table, const backend::EraseRequest& request) {
   Call k = enter(table);
   check_key(k.t, "erase", request.key);
-  if (request.condition == nullptr) return remove(k, request.key);
+  const backend::WriteReturns& returns = request.returns;
+  if (request.condition == nullptr && returns.old_item == nullptr) return remove(k, request.key);
   detail::WriteTransaction transaction(k.c, k.t.name, "erase");
-  require(k.t, "erase", request.key, *request.condition, load(k, request.key));
+  std::optional<Stored> old;
+  const bool keep = returns.old_item != nullptr || returns.stored_on_failure;
+  const std::optional<AttributeValue> item = load(k, request.key, keep ? &old : nullptr);
+  if (request.condition != nullptr) {
+    require(k.t, "erase", request.key, *request.condition, item,
+            returns.stored_on_failure ? &old : nullptr);
+  }
   const bool removed = remove(k, request.key);
+  if (returns.old_item != nullptr && old) (*returns.old_item)(old->view());
   transaction.commit();
   return removed;
 }
@@ -167,10 +192,15 @@ inline bool Backend::Impl::remove(Call& k, backend::ItemKey key) {
 }
 
 // The stored item with every attribute (keys and type included), as conditions see it.
-inline std::optional<AttributeValue> Backend::Impl::load(Call& k, backend::ItemKey key) {
+inline std::optional<AttributeValue> Backend::Impl::load(Call& k, backend::ItemKey key,
+                                                         std::optional<Stored>* stored) {
   const detail::TableState& t = k.t;
   std::optional<AttributeValue> item;
   read_item(k, key, "read for a condition", [&](const backend::ItemView& row) {
+    if (stored != nullptr) {
+      stored->emplace(Stored{std::string(key.pk), std::string(key.sk), std::string(row.type),
+                             std::string(row.body), row.size});
+    }
     AttributeValue body;
     try {
       body = parse_plain_body(row.body);
@@ -194,18 +224,23 @@ inline const AttributeValue& Backend::Impl::no_item() {
 
 inline void Backend::Impl::require(const detail::TableState& t, std::string_view operation,
                                    backend::ItemKey key, const backend::Condition& condition,
-                                   const std::optional<AttributeValue>& item) const {
-  require(t, operation, key, condition, item ? &*item : nullptr);
+                                   const std::optional<AttributeValue>& item,
+                                   const std::optional<Stored>* stored) const {
+  require(t, operation, key, condition, item ? &*item : nullptr, stored);
 }
 
 inline void Backend::Impl::require(const detail::TableState& t, std::string_view operation,
                                    backend::ItemKey key, const backend::Condition& condition,
-                                   const AttributeValue* item) const {
+                                   const AttributeValue* item,
+                                   const std::optional<Stored>* stored) const {
   if (!evaluate(condition, item ? *item : no_item())) {
     throw ConditionFailed(
         detail::context(t.name, std::string(operation) + " of " + key_text(key)) +
-        "the condition " + describe(condition) +
-        (item ? " is false on the stored item" : " is false: no item has this key"));
+            "the condition " + describe(condition) +
+            (item ? " is false on the stored item" : " is false: no item has this key"),
+        {}, nullptr,
+        stored != nullptr && *stored ? backend::stored_item((*stored)->view(), BodyFormat::json)
+                                     : nullptr);
   }
 }
 

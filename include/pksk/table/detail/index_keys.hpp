@@ -13,6 +13,7 @@
 #include "../../codec/attribute_value_json.hpp"
 #include "../../codec/body_format.hpp"
 #include "../../detail/json_writer.hpp"
+#include "../../key/detail/parse.hpp"
 #include "../../reflect/enum_name.hpp"
 #include "../../reflect/reflect.hpp"
 
@@ -36,7 +37,14 @@ inline void append_string_attribute(BodyFormat format, std::string& body, std::s
 // False when the value is not of the member's type.
 template <class F>
 bool assign_key_member(F& member, const AttributeValue& value) {
-  if constexpr (std::is_enum_v<F>) {
+  if constexpr (KeyFieldValue<F>::optional) {
+    // A sparse index's member: null (set to an empty optional) leaves the item out of it.
+    if (value.kind == AttributeValue::Kind::null) {
+      member.reset();
+      return true;
+    }
+    return assign_key_member(member.emplace(), value);
+  } else if constexpr (std::is_enum_v<F>) {
     if (value.kind != AttributeValue::Kind::string) return false;
     const std::optional<F> e = enum_from_name<F>(value.text);
     if (e) member = *e;

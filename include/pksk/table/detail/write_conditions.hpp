@@ -45,10 +45,35 @@ void add_condition(const backend::TableSpec&, ConditionParts& parts, const When<
   parts.add(when.node);
 }
 
-// Whether a part of an update (or a write's argument after the item) is a condition rather than
-// an action.
+// return_old and return_stored_on_failure ask something back; they add no condition.
+template <EntityType T>
+void add_condition(const backend::TableSpec&, ConditionParts&, const ReturnOldTag&) {}
+template <EntityType T>
+void add_condition(const backend::TableSpec&, ConditionParts&, const ReturnStoredOnFailureTag&) {}
+
 template <class Part>
-inline constexpr bool is_condition_part_v = !requires(const Part& part) { part.action; };
+inline constexpr bool is_return_part_v =
+    std::is_same_v<Part, ReturnOldTag> || std::is_same_v<Part, ReturnStoredOnFailureTag>;
+
+// Whether a part of an update (or a write's argument after the item) is a condition rather than
+// an action or a return_ tag.
+template <class Part>
+inline constexpr bool is_condition_part_v =
+    !requires(const Part& part) { part.action; } && !is_return_part_v<Part>;
+
+// What a put's or an erase's arguments after the item ask back.
+template <class... Parts>
+inline constexpr bool returns_old_v =
+    (std::is_same_v<std::remove_cvref_t<Parts>, ReturnOldTag> || ...);
+template <class... Parts>
+inline constexpr bool returns_stored_v =
+    (std::is_same_v<std::remove_cvref_t<Parts>, ReturnStoredOnFailureTag> || ...);
+// What put and erase return: `Plain`, or with return_old the item replaced or removed.
+template <class T, class Plain, class... Parts>
+using old_item_result_t = std::conditional_t<returns_old_v<Parts...>, std::optional<T>, Plain>;
+
+template <class... Parts>
+inline constexpr bool has_conditions_v = (is_condition_part_v<std::remove_cvref_t<Parts>> || ...);
 
 // A put's or an erase's condition: the caller's, and for a versioned entity the version the
 // item (or the key) carries.

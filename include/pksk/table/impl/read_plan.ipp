@@ -73,4 +73,37 @@ PKSK_DECL void throw_partition_key_not_of_template(std::string_view table, std::
       "the query would find nothing; make the key with pksk::partition");
 }
 
+PKSK_DECL void throw_collection_not_in_index(std::string_view table, std::string_view index,
+                                             IndexCollectionVerdict verdict,
+                                             std::string_view type_a, std::string_view type_b) {
+  std::string why;
+  switch (verdict.fault) {
+    case IndexCollectionFault::no_member_in_index:
+      why = "the entity " + detail::quoted(type_a) +
+            ", the collection's first member, is not in it (its Entity<T>::indexes does not name "
+            "it), and its partition keys there are what the query's must be";
+      break;
+    case IndexCollectionFault::invalid_template:
+      why = "a member's key template in it is malformed";
+      break;
+    case IndexCollectionFault::partition_shapes_differ:
+      why = "the partition-key templates of " + detail::quoted(type_a) + " and " +
+            detail::quoted(type_b) +
+            " in it differ in shape, so their items never share a partition";
+      break;
+    case IndexCollectionFault::identical_sort_keys:
+      why = "the sort-key templates of " + detail::quoted(type_a) + " and " +
+            detail::quoted(type_b) + " in it have the same shape, so their keys would collide";
+      break;
+    case IndexCollectionFault::sort_keys_may_collide:
+      why = "the sort-key templates of " + detail::quoted(type_a) + " and " +
+            detail::quoted(type_b) + " in it can produce the same key";
+      break;
+    case IndexCollectionFault::none:
+      break;
+  }
+  throw ValidationError("pksk table " + detail::quoted(table) +
+                        ", item collection query of index " + detail::quoted(index) + ": " + why);
+}
+
 }  // namespace pksk::detail

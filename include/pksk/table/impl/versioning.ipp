@@ -36,7 +36,7 @@ PKSK_DECL void throw_stale_version(std::string_view table, std::string_view oper
   throw ConditionFailed(table_context(table, operation, write.type) + stale_version_text(write) +
                             " (optimistic locking; the store said: " +
                             std::string(without_origin(failed.what())) + ")",
-                        failed.native(), std::make_exception_ptr(failed));
+                        failed.native(), std::make_exception_ptr(failed), failed.stored_item());
 }
 
 PKSK_DECL void throw_canceled_versions(const TransactionCanceled& canceled,
