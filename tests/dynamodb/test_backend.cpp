@@ -145,3 +145,28 @@ TEST_CASE("an endpoint where nothing listens fails after the retries, naming the
       pksk::Table(backend, "nowhere"),
       Catch::Contains("pksk table 'nowhere' (dynamodb), ") && Catch::Contains("after 3 attempts"));
 }
+
+TEST_CASE("written exactly once, a write cannot return the old item, and says so first") {
+  pksk::dynamodb::Backend db(local(true));
+  pksk::Table table(db, fresh_table_name());
+  table.put(Note{.id = "1", .text = "first"});
+  const pksk::dynamodb::ExactlyOnce once;
+  try {
+    table.put(Note{.id = "1", .text = "second"}, pksk::if_exists, pksk::return_old);
+    FAIL("written");
+  } catch (const pksk::ValidationError& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("return_old") &&
+                             Catch::Matchers::Contains("nothing was written"));
+  }
+  CHECK_THROWS_AS(table.erase(Note{.id = "1"}, pksk::if_exists, pksk::return_old),
+                  pksk::ValidationError);
+  CHECK(table.get(Note{.id = "1"})->text == "first");
+  // The stored item of a failed condition comes back from a one-action transaction too.
+  try {
+    table.put(Note{.id = "1", .text = "again"}, pksk::if_absent, pksk::return_stored_on_failure);
+    FAIL("the condition held");
+  } catch (const pksk::ConditionFailed& e) {
+    REQUIRE(e.stored() != nullptr);
+    CHECK(pksk::decode_body<Note>(*e.stored()).text == "first");
+  }
+}

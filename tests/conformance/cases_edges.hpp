@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: BSL-1.0
+// The conformance cases at the edges, included by cases.hpp: an item collection read on an
+// index, an index made sparse per item by an optional member, and what a single write returns
+// (the item it replaced or removed; the stored item a failed condition was evaluated on).
+
+#include "edges.hpp"
+
+namespace conformance {
+
+using AttendeePasses = pksk::ItemCollection<Attendee, Pass>;
+
+// An exception whose what() contains every text: for CHECK_THROWS_MATCHES(expr, E, ...).
+template <class E>
+struct WhatContains : Catch::MatcherBase<E> {
+  std::vector<std::string> texts;
+  explicit WhatContains(std::initializer_list<std::string> t) : texts(t) {}
+  bool match(const E& e) const override {
+    const std::string what = e.what();
+    for (const std::string& t : texts) {
+      if (what.find(t) == std::string::npos) return false;
+    }
+    return true;
+  }
+  std::string describe() const override {
+    std::string out = "has a message containing";
+    for (const std::string& t : texts) out += " \"" + t + "\"";
+    return out;
+  }
+};
+
+template <class Store>
+auto make_ticketing_table(Store& store) {
+  return pksk::Table{store.backend, fresh_table_name(), {.indexes = {"tix", "refunds"}}};
+}
+
+template <class Table>
+std::vector<std::string> refunds_of(Table& table, std::string_view event) {
+  std::vector<std::string> passes;
+  const auto pk = pksk::partition<"refunds">(Pass{.event = std::string(event)});
+  for (const Pass& p : table.index("refunds").template query<Pass>(pk)) passes.push_back(p.pass);
+  return passes;
+}
+
+}  // namespace conformance
+
+TEST_CASE("an item collection is read on an index where its members share partitions",
+          "[conformance]") {
+  Store store;
+  auto table = make_ticketing_table(store);
+  table.put(Attendee{.attendee = "ada", .name = "Ada"});
+  table.put(Pass{.event = "e1", .pass = "p1", .attendee = "ada", .price = 10});
+  table.put(Pass{.event = "e2", .pass = "p2", .attendee = "ada", .price = 20});
+  table.put(Pass{.event = "e1", .pass = "p3", .attendee = "bob", .price = 30});
+  auto tix = table.index("tix");
+  const pksk::PartitionKey ada = pksk::partition<"tix">(Attendee{.attendee = "ada"});
+  CHECK(ada.value == "ATTENDEE#ada");
+
+  const AttendeePasses all = tix.query<AttendeePasses>(ada);
+  REQUIRE(all.size() == 3);
+  REQUIRE(all.first<Attendee>() != nullptr);
+  CHECK(all.first<Attendee>()->name == "Ada");
+  REQUIRE(all.count<Pass>() == 2);
+  CHECK(all.items<Pass>().front().pass == "p1");  // "PASS#p1" < "PASS#p2" < "PROFILE"
+  CHECK(all.unknown().empty());
+
+  std::size_t read = 0;
+  auto page = tix.query_page<AttendeePasses>(ada, {.limit = 1});
+  for (;;) {
+    read += page.items.size();
+    if (!page.next) break;
+    page = tix.query_page<AttendeePasses>(ada, {.limit = 1, .start = *page.next});
+  }
+  CHECK(read == 3);
+  std::size_t each = 0;
+  for (const auto& item : tix.each<AttendeePasses>(ada)) each += item.index() < 2 ? 1 : 0;
+  CHECK(each == 3);
+
+  // In "refunds" only passes are: the collection's members in an index must share partitions
+  // there, and those that are not in it are simply not read.
+  const AttendeePasses refunded =
+      table.index("refunds").query<AttendeePasses>(pksk::PartitionKey{"REFUNDS#e1"});
+  CHECK(refunded.size() == 0);
+  CHECK(refunded.unknown().empty());
+  // An event's passes and sessions share the table's partitions; in "tix" their sort keys
+  // would collide, so the collection cannot be read there.
+  using EventProgramme = pksk::ItemCollection<Pass, Session>;
+  table.put(Session{.event = "e1", .session = "s1", .speaker = "ada"});
+  CHECK(table.query<EventProgramme>(pksk::partition(Pass{.event = "e1"})).size() == 3);
+  CHECK_THROWS_MATCHES(
+      tix.query<EventProgramme>(ada), pksk::ValidationError,
+      WhatContains<pksk::ValidationError>({"'Pass' and 'Session'", "the same shape", "'tix'"}));
+  // A partition key the members' template in the index cannot produce.
+  CHECK_THROWS_MATCHES(tix.query<AttendeePasses>(pksk::PartitionKey{"ATTENDEE#"}),
+                       pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>({"ATTENDEE#{attendee}"}));
+}
+
+TEST_CASE("an optional member of an index key keeps each item out of the index while empty",
+          "[conformance]") {
+  Store store;
+  auto table = make_ticketing_table(store);
+  table.put(Pass{.event = "e1", .pass = "p1", .attendee = "ada", .price = 10});
+  table.put(
+      Pass{.event = "e1", .pass = "p2", .attendee = "bob", .price = 10, .refund = "2024-05-01"});
+  CHECK(refunds_of(table, "e1") == std::vector<std::string>{"p2"});
+  // The table and the other index hold both.
+  CHECK(table.query<Pass>(pksk::partition(Pass{.event = "e1"})).size() == 2);
+
+  // An update that gives the member a value puts the item in; one that removes it takes it out.
+  table.update(Pass{.event = "e1", .pass = "p1"},
+               pksk::set(&Pass::refund, std::string("2024-06-01")));
+  CHECK(refunds_of(table, "e1") == std::vector<std::string>{"p2", "p1"});
+  const Pass out = table.update(Pass{.event = "e1", .pass = "p2"}, pksk::remove(&Pass::refund));
+  CHECK_FALSE(out.refund.has_value());
+  CHECK(refunds_of(table, "e1") == std::vector<std::string>{"p1"});
+  // A transaction's put and a get-modify-put keep to the same rule.
+  table.transact()
+      .put(Pass{.event = "e1", .pass = "p3", .attendee = "cy", .price = 5, .refund = "2024-04-30"})
+      .commit();
+  Pass p1 = *table.get(Pass{.event = "e1", .pass = "p1"});
+  p1.refund.reset();
+  table.put(p1);
+  CHECK(refunds_of(table, "e1") == std::vector<std::string>{"p3"});
+
+  // Typed conditions take the optional member's value type.
+  using RefundKey = pksk::sort_key_of<Pass, "refunds">;
+  table.put(
+      Pass{.event = "e1", .pass = "p4", .attendee = "di", .price = 5, .refund = "2024-05-02"});
+  const auto may =
+      table.index("refunds").query<Pass>(pksk::partition<"refunds">(Pass{.event = "e1"}),
+                                         {.sk = RefundKey::begins_with<&Pass::refund>("2024-05")});
+  REQUIRE(may.size() == 1);
+  CHECK(may[0].pass == "p4");
+  const auto forged = [] { return RefundKey::eq<&Pass::refund, &Pass::pass>("2024#05", "p4"); };
+  CHECK_THROWS_AS(forged(), pksk::KeyError);
+}
+
+TEST_CASE("put and erase return the item they replaced or removed with return_old",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const Customer ada{.id = "c1", .name = "Ada", .email = "ada@example.com"};
+  std::optional<Customer> old = table.put(ada, pksk::return_old);
+  CHECK_FALSE(old);
+  Customer renamed = ada;
+  renamed.name = "Ada L.";
+  old = table.put(renamed, pksk::return_old);
+  REQUIRE(old);
+  CHECK(*old == ada);
+  // With a condition too; a failed one returns nothing and writes nothing.
+  CHECK_THROWS_AS(table.put(ada, pksk::if_absent, pksk::return_old), pksk::ConditionFailed);
+  CHECK(table.get(Customer{.id = "c1"})->name == "Ada L.");
+
+  std::optional<Customer> gone = table.erase(Customer{.id = "c1"}, pksk::return_old);
+  REQUIRE(gone);
+  CHECK(*gone == renamed);
+  gone = table.erase(Customer{.id = "c1"}, pksk::return_old);
+  CHECK_FALSE(gone);
+  CHECK_FALSE(table.get(Customer{.id = "c1"}));
+}
+
+TEST_CASE("a failed condition carries the stored item with return_stored_on_failure",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const Order stored = order("2024-01-01", "shipped", 5);
+  table.put(stored);
+  const auto stored_of = [](const pksk::ConditionFailed& e) -> std::optional<Order> {
+    if (e.stored() == nullptr) return std::nullopt;
+    CHECK(e.stored()->type == "Order");
+    CHECK(e.stored()->sk == "#ORDER#2024-01-01");
+    return pksk::decode_body<Order>(*e.stored());
+  };
+  const auto failure = [](auto&& write) -> pksk::ConditionFailed {
+    try {
+      write();
+    } catch (const pksk::ConditionFailed& e) {
+      return e;
+    }
+    FAIL("the condition did not fail");
+    return pksk::ConditionFailed("unreachable");
+  };
+
+  Order changed = stored;
+  changed.status = "lost";
+  pksk::ConditionFailed e =
+      failure([&] { table.put(changed, pksk::if_absent, pksk::return_stored_on_failure); });
+  CHECK(stored_of(e) == stored);
+  e = failure([&] {
+    table.update(Order{.customer_id = "c1", .order_id = "2024-01-01"},
+                 pksk::set(&Order::status, std::string("paid")),
+                 pksk::when(pksk::attr(&Order::status) == "pending"),
+                 pksk::return_stored_on_failure);
+  });
+  CHECK(stored_of(e) == stored);
+  e = failure([&] {
+    table.erase(Order{.customer_id = "c1", .order_id = "2024-01-01"},
+                pksk::when(pksk::attr(&Order::total) > 100.0), pksk::return_stored_on_failure);
+  });
+  CHECK(stored_of(e) == stored);
+  // No item under the key: nothing to carry. Not asked: nothing either.
+  e = failure([&] {
+    table.erase(Order{.customer_id = "c1", .order_id = "absent"}, pksk::if_exists,
+                pksk::return_stored_on_failure);
+  });
+  CHECK(e.stored() == nullptr);
+  e = failure([&] { table.put(changed, pksk::if_absent); });
+  CHECK(e.stored() == nullptr);
+  CHECK(table.get(Order{.customer_id = "c1", .order_id = "2024-01-01"}) == stored);
+
+  // A stale versioned write says so, and carries the newer item to retry from.
+  Cart cart{.id = "k1", .rev = 0, .skus = {"a"}};
+  table.put(cart);
+  Cart other = cart;
+  other.skus.push_back("b");
+  table.put(other);
+  e = failure([&] { table.put(cart, pksk::return_stored_on_failure); });
+  CHECK_THAT(e.what(), Catch::Matchers::Contains("stale version"));
+  REQUIRE(e.stored() != nullptr);
+  const Cart newer = pksk::decode_body<Cart>(*e.stored());
+  CHECK(newer.rev == 2);
+  CHECK(newer.skus == std::vector<std::string>{"a", "b"});
+}
