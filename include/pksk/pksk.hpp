@@ -28,6 +28,7 @@
 #include "key/index.hpp"
 #include "key/key.hpp"
 #include "key/typed_condition.hpp"
+#include "key/ulid.hpp"
 #include "model/collection.hpp"
 #include "reflect/enum_name.hpp"
 #include "reflect/equal.hpp"

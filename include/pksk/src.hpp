@@ -19,6 +19,7 @@
 #include "codec/impl/decoder_handle.ipp"
 #include "codec/impl/parsed_item.ipp"
 #include "detail/impl/quoted.ipp"
+#include "key/impl/ulid.ipp"
 #include "pksk.hpp"
 #include "table/impl/batch.ipp"
 #include "table/impl/cursor_signing.ipp"
