@@ -54,6 +54,8 @@ foreach(case IN ITEMS
     "key_malformed_empty|malformed_key_template_empty_field"
     "key_malformed_adjacent|malformed_key_template_two_fields_with_no_literal_text_between_them"
     "key_unsupported_type|key_field_must_be_a_string_an_integer_or_an_enum"
+    "key_spec_unknown|malformed_key_template_unknown_format_spec"
+    "key_spec_wrong_type|key_format_spec_does_not_apply_to_the_member_type"
     "member_type_unsupported|member_type_is_not_one_pksk_can_store"
     "collection_partition_shape|item_collection_members_have_different_partition_key_shapes"
     "collection_table_query_index_only|item_collection_members_have_different_partition_key_shapes"

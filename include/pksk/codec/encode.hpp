@@ -36,7 +36,7 @@
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
-#include "detail/iso8601.hpp"
+#include "../detail/iso8601.hpp"
 #include "detail/json_path.hpp"
 
 namespace pksk {

@@ -33,10 +33,19 @@ struct malformed_key_template_two_fields_with_no_literal_text_between_them;
 template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Field>
 struct key_template_names_no_member_of_the_entity;
 
+// A format spec after ':' that is none of year, month, day, hour, shard(N) with N 1 to 65536.
+template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Offending>
+struct malformed_key_template_unknown_format_spec;
+
 // bool, character and floating-point members cannot be key fields.
 template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Field,
           class FieldType>
 struct key_field_must_be_a_string_an_integer_or_an_enum;
+
+// {at:month} on a member that is not a time_point; {id:shard(8)} on a time_point.
+template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Field,
+          detail::fixed_string Spec, class FieldType>
+struct key_format_spec_does_not_apply_to_the_member_type;
 
 }  // namespace pksk::diagnostics
 
@@ -60,17 +69,32 @@ inline constexpr Segment field_segment_v = [] {
 }();
 
 template <class T, fixed_string Template, fixed_string Name, std::size_t Index, bool Found,
-          bool Sparse>
+          bool Sparse, fixed_string Spec>
 struct KeyFieldTypeCheck {
   static constexpr bool ok = false;
 };
 
-template <class T, fixed_string Template, fixed_string Name, std::size_t Index, bool Sparse>
-struct KeyFieldTypeCheck<T, Template, Name, Index, true, Sparse> {
-  using F = field_type_t<T, Index>;
+template <class T, fixed_string Template, fixed_string Name, fixed_string Spec, class F,
+          bool TypeOk>
+struct KeySpecCheck {
+  static constexpr bool ok = true;  // a type that is no key field is reported by itself
+};
+template <class T, fixed_string Template, fixed_string Name, fixed_string Spec, class F>
+struct KeySpecCheck<T, Template, Name, Spec, F, true> {
   static constexpr bool ok = diagnose_v<
-      KeyFieldOf<F, Sparse>,
-      diagnostics::key_field_must_be_a_string_an_integer_or_an_enum<T, Template, Name, F>>;
+      spec_applies<key_field_value_t<F>>(parse_key_spec(Spec.view())),
+      diagnostics::key_format_spec_does_not_apply_to_the_member_type<T, Template, Name, Spec, F>>;
+};
+
+template <class T, fixed_string Template, fixed_string Name, std::size_t Index, bool Sparse,
+          fixed_string Spec>
+struct KeyFieldTypeCheck<T, Template, Name, Index, true, Sparse, Spec> {
+  using F = field_type_t<T, Index>;
+  static constexpr bool ok =
+      diagnose_v<
+          KeyFieldOf<F, Sparse>,
+          diagnostics::key_field_must_be_a_string_an_integer_or_an_enum<T, Template, Name, F>> &&
+      KeySpecCheck<T, Template, Name, Spec, F, KeyFieldOf<F, Sparse>>::ok;
 };
 
 template <class T, fixed_string Template, std::size_t Field, bool Sparse>
@@ -83,7 +107,8 @@ struct KeyFieldCheck {
   static constexpr bool ok =
       diagnose_v<found,
                  diagnostics::key_template_names_no_member_of_the_entity<T, Template, name>> &&
-      KeyFieldTypeCheck<T, Template, name, index, found, Sparse>::ok;
+      KeyFieldTypeCheck<T, Template, name, index, found, Sparse,
+                        excerpt_v<Template, segment.spec_pos, segment.spec_len>>::ok;
 };
 
 template <class T, fixed_string Template, TemplateError Error = scan_v<Template>.error>
@@ -109,6 +134,12 @@ template <class T, fixed_string Template>
 struct KeySyntaxCheck<T, Template, TemplateError::empty_field> {
   static constexpr bool ok = diagnose_v<
       false, diagnostics::malformed_key_template_empty_field<T, Template, bad_text_v<Template>>>;
+};
+template <class T, fixed_string Template>
+struct KeySyntaxCheck<T, Template, TemplateError::unknown_format_spec> {
+  static constexpr bool ok = diagnose_v<
+      false,
+      diagnostics::malformed_key_template_unknown_format_spec<T, Template, bad_text_v<Template>>>;
 };
 template <class T, fixed_string Template>
 struct KeySyntaxCheck<T, Template, TemplateError::adjacent_fields> {
@@ -151,7 +182,13 @@ consteval bool key_template_ok() {
             constexpr std::size_t index =
                 field_index<T>(Template.view().substr(segment.pos, segment.len));
             if constexpr (index < field_count_v<T>) {
-              return KeyFieldOf<field_type_t<T, index>, Sparse>;
+              using F = field_type_t<T, index>;
+              if constexpr (KeyFieldOf<F, Sparse>) {
+                return spec_applies<key_field_value_t<F>>(
+                    parse_key_spec(Template.view().substr(segment.spec_pos, segment.spec_len)));
+              } else {
+                return false;
+              }
             } else {
               return false;
             }

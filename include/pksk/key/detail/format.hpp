@@ -4,12 +4,15 @@
 // cold path builds the KeyError message.
 
 #include <charconv>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
 
+#include "../../detail/iso8601.hpp"
 #include "../../detail/utf8.hpp"
 #include "../../error.hpp"
 #include "../../reflect/enum_name.hpp"
@@ -27,7 +30,8 @@ enum class ComponentError : unsigned char {
   nul,
   invalid_utf8,
   unnamed_enum,
-  absent,  // an empty optional member: the item has no key in that (sparse) index
+  absent,             // an empty optional member: the item has no key in that (sparse) index
+  time_out_of_range,  // a time before year 0000 or after 9999: its text would not sort
 };
 
 // A component must be non-empty: DynamoDB rejects an empty key attribute, and an empty
@@ -97,6 +101,9 @@ struct ComponentContext {
     case ComponentError::unnamed_enum:
       msg += "the enum value has no enumerator name";
       break;
+    case ComponentError::time_out_of_range:
+      msg += "a time in a key must be within the years 0000 to 9999";
+      break;
     case ComponentError::absent:
       msg += "the optional member is empty, so the item has no key in this index";
       break;
@@ -154,9 +161,24 @@ void append_sortable_integer(std::string& out, I value) {
   out.append(buf, end);
 }
 
+// A time's ISO 8601 UTC text, checked to be within the years 0000 to 9999 (so that texts sort
+// as the times do and a bucket is a prefix of it). With libstdc++'s nanosecond system_clock
+// every time is (1677 to 2262); a clock of microseconds (libc++) reaches further.
+inline std::string_view key_time_text(std::chrono::system_clock::time_point value, char* buf,
+                                      const ComponentContext& ctx) {
+  const std::string_view text = format_iso8601(value, buf);
+  if (text.size() < 13 || text[4] != '-' || text[0] == '-' || text[0] == '+') [[unlikely]] {
+    throw_key_error(ctx, text, ComponentError::time_out_of_range);
+  }
+  return text;
+}
+
 template <class F>
 void append_component(std::string& out, const F& value, const ComponentContext& ctx) {
-  if constexpr (KeyString<F>) {
+  if constexpr (KeyTime<F>) {
+    char buf[kIso8601MaxSize];
+    append_checked(out, key_time_text(value, buf, ctx), ctx);
+  } else if constexpr (KeyString<F>) {
     append_checked(out, value, ctx);
   } else if constexpr (KeyInteger<F>) {
     if (ctx.role == KeyRole::sort) {
@@ -182,6 +204,53 @@ void append_component(std::string& out, const F& value, const ComponentContext& 
     }
     append_checked(out, name, ctx);
   }
+}
+
+// The digits of a shard number in a sort key: those of N - 1, so that shards sort numerically.
+constexpr int shard_width(unsigned shards) noexcept {
+  int width = 1;
+  for (unsigned n = shards - 1; n >= 10; n /= 10) ++width;
+  return width;
+}
+
+// The shard of a key text among `shards`: FNV-1a (64-bit) of its bytes, modulo shards. Fixed
+// here for every platform and version of pksk: stored keys depend on it.
+constexpr unsigned key_shard(std::string_view text, unsigned shards) noexcept {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ull;
+  }
+  return static_cast<unsigned>(hash % shards);
+}
+
+// {member:shard(N)}: the shard of the member's key text (checked as the member's own field).
+template <class F>
+void append_shard(std::string& out, const F& value, unsigned shards, const ComponentContext& ctx) {
+  thread_local std::string text;
+  text.clear();
+  append_component(
+      text, value,
+      ComponentContext{ctx.entity, ctx.field, ctx.key_template, KeyRole::partition, -1});
+  const unsigned shard = key_shard(text, shards);
+  char buf[8];
+  const auto end = std::to_chars(buf, buf + sizeof buf, shard).ptr;
+  if (ctx.role == KeyRole::sort) {
+    out.append(static_cast<std::size_t>(shard_width(shards) - (end - buf)), '0');
+  }
+  out.append(buf, end);
+}
+
+// {at:year}, month, day, hour: the time's UTC text up to that unit.
+inline void append_time_bucket(std::string& out, std::chrono::system_clock::time_point value,
+                               KeySpec spec, const ComponentContext& ctx) {
+  char buf[kIso8601MaxSize];
+  const std::string_view text = key_time_text(value, buf, ctx);
+  const std::size_t size = spec == KeySpec::year    ? 4
+                           : spec == KeySpec::month ? 7
+                           : spec == KeySpec::day   ? 10
+                                                    : 13;
+  append_checked(out, text.substr(0, size), ctx);
 }
 
 }  // namespace pksk::detail

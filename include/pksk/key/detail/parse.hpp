@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <optional>
@@ -22,11 +23,45 @@ enum class KeyRole : unsigned char { partition, sort };
 
 enum class TemplateError : unsigned char {
   none,
-  unclosed_brace,   // "{id" or "{a{b}"
-  unopened_brace,   // "id}"
-  empty_field,      // "{}"
-  adjacent_fields,  // "{a}{b}": nothing tells where a ends, so keys would be ambiguous
+  unclosed_brace,       // "{id" or "{a{b}"
+  unopened_brace,       // "id}"
+  empty_field,          // "{}"
+  adjacent_fields,      // "{a}{b}": nothing tells where a ends, so keys would be ambiguous
+  unknown_format_spec,  // "{at:week}", "{id:shard(0)}": a spec after ':' that is not one below
 };
+
+// What a field's format spec ("{at:month}", "{order:shard(8)}") makes of its member's value:
+// a time member's UTC year, month, day or hour ("2024", "2024-02", "2024-02-29",
+// "2024-02-29T23"), as time-bucketed partition keys are written; or a stable shard number,
+// 0 to N - 1, of the member's key text (key_shard below).
+enum class KeySpec : unsigned char { none, year, month, day, hour, shard };
+
+struct ParsedSpec {
+  KeySpec spec = KeySpec::none;
+  unsigned shards = 0;  // shard(N): N, 1 to 65536
+  bool valid = true;
+};
+
+// The spec text after ':' in a field ("month", "shard(8)").
+constexpr ParsedSpec parse_key_spec(std::string_view spec) noexcept {
+  if (spec == "year") return {KeySpec::year, 0, true};
+  if (spec == "month") return {KeySpec::month, 0, true};
+  if (spec == "day") return {KeySpec::day, 0, true};
+  if (spec == "hour") return {KeySpec::hour, 0, true};
+  constexpr std::string_view shard = "shard(";
+  if (spec.size() > shard.size() + 1 && spec.substr(0, shard.size()) == shard &&
+      spec.back() == ')') {
+    unsigned n = 0;
+    const std::string_view digits = spec.substr(shard.size(), spec.size() - shard.size() - 1);
+    if (digits.size() > 5 || digits.front() == '0') return {KeySpec::none, 0, false};
+    for (const char c : digits) {
+      if (c < '0' || c > '9') return {KeySpec::none, 0, false};
+      n = n * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (n >= 1 && n <= 65536) return {KeySpec::shard, n, true};
+  }
+  return {KeySpec::none, 0, false};
+}
 
 struct TemplateScan {
   TemplateError error = TemplateError::none;
@@ -38,11 +73,14 @@ struct TemplateScan {
 
 enum class SegmentKind : unsigned char { literal, field };
 
-// pos/len locate the literal text, or the field name without its braces, in the template.
+// pos/len locate the literal text, or the field name without its braces and spec, in the
+// template; spec_pos/spec_len the field's format spec after ':' (spec_len 0: none).
 struct Segment {
   SegmentKind kind = SegmentKind::literal;
   std::size_t pos = 0;
   std::size_t len = 0;
+  std::size_t spec_pos = 0;
+  std::size_t spec_len = 0;
 };
 
 // Plain index loops, not std::string_view::find: g++ 12 with -fsanitize=undefined instruments
@@ -87,6 +125,13 @@ consteval TemplateScan scan_key_template(std::string_view text) {
         return {TemplateError::unclosed_brace, i, end - i, 0, 0};
       }
       if (close == i + 1) return {TemplateError::empty_field, i, 2, 0, 0};
+      const std::size_t colon = find_char(text.substr(0, close), ':', i + 1);
+      if (colon != std::string_view::npos) {
+        if (colon == i + 1) return {TemplateError::empty_field, i, close + 1 - i, 0, 0};
+        if (!parse_key_spec(text.substr(colon + 1, close - colon - 1)).valid) {
+          return {TemplateError::unknown_format_spec, colon + 1, close - colon - 1, 0, 0};
+        }
+      }
       if (previous_field != std::string_view::npos) {
         return {TemplateError::adjacent_fields, previous_field, close + 1 - previous_field, 0, 0};
       }
@@ -121,11 +166,16 @@ consteval auto parse_key_template() {
   for (std::size_t i = 0; i < text.size() && n < segments.size(); ++n) {
     if (text[i] == '{') {
       const std::size_t close = find_char(text, '}', i);
-      segments[n] = {SegmentKind::field, i + 1, close - i - 1};
+      const std::size_t colon = find_char(text.substr(0, close), ':', i + 1);
+      if (colon == std::string_view::npos) {
+        segments[n] = {SegmentKind::field, i + 1, close - i - 1, 0, 0};
+      } else {
+        segments[n] = {SegmentKind::field, i + 1, colon - i - 1, colon + 1, close - colon - 1};
+      }
       i = close + 1;
     } else {
       const std::size_t end = std::min(find_char(text, '{', i), text.size());
-      segments[n] = {SegmentKind::literal, i, end - i};
+      segments[n] = {SegmentKind::literal, i, end - i, 0, 0};
       i = end;
     }
   }
@@ -147,8 +197,22 @@ concept KeyInteger = std::integral<F> && !std::same_as<F, bool> && !std::same_as
 template <class F>
 concept KeyEnum = std::is_enum_v<F>;
 
+// A point in time: written as ISO 8601 UTC text of the clock's full precision, which sorts as
+// the instants do ("2024-02-29T23:59:58.123456789Z"), or bucketed by a format spec.
 template <class F>
-concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F>;
+concept KeyTime = std::same_as<F, std::chrono::system_clock::time_point>;
+
+template <class F>
+concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F> || KeyTime<F>;
+
+// Whether a field of member type F (a key field, or an optional one in a sparse index) takes
+// the format spec: a time bucket of a time, a shard of anything but a time.
+template <class F>
+constexpr bool spec_applies(ParsedSpec spec) noexcept {
+  if (spec.spec == KeySpec::none) return true;
+  if (spec.spec == KeySpec::shard) return !KeyTime<F>;
+  return KeyTime<F>;
+}
 
 // A member of a secondary index's key may be an std::optional of a key field: an item whose
 // member is empty has no key in that index and so is not in it (DynamoDB's sparse index, per

@@ -30,6 +30,7 @@ struct CompiledSegment {
   std::size_t len = 0;
   std::size_t field = 0;  // index of the member in T
   int next = -1;          // first byte of the following literal, or -1
+  ParsedSpec spec{};      // the field's format spec ("{at:month}")
 };
 
 template <class T, fixed_string Template, KeyRole Role, bool Sparse = false>
@@ -48,6 +49,7 @@ struct KeyTemplate {
         out[i].kind = parsed[i].kind;
         out[i].pos = parsed[i].pos;
         out[i].len = parsed[i].len;
+        out[i].spec = parse_key_spec(text.substr(parsed[i].spec_pos, parsed[i].spec_len));
         if (parsed[i].kind == SegmentKind::field) {
           out[i].field = field_index<T>(text.substr(parsed[i].pos, parsed[i].len));
           if (i + 1 < parsed.size())
@@ -78,7 +80,16 @@ struct KeyTemplate {
       }
     } else {
       using F = key_field_value_t<field_type_t<T, s.field>>;
-      if constexpr (KeyInteger<F> && Role == KeyRole::sort) {
+      if constexpr (s.spec.spec == KeySpec::shard) {
+        if constexpr (Role == KeyRole::sort) {
+          for (int i = 0; i < shard_width(s.spec.shards); ++i) {
+            lang.push({ElemKind::one, 0, CharClass::digit, -1});
+          }
+        } else {
+          lang.push({ElemKind::one, 0, CharClass::integer, s.next});
+          lang.push({ElemKind::star, 0, CharClass::integer, s.next});
+        }
+      } else if constexpr (KeyInteger<F> && Role == KeyRole::sort) {
         for (int i = 0; i < sortable_width_v<std::make_unsigned_t<F>>; ++i) {
           lang.push({ElemKind::one, 0, CharClass::digit, -1});
         }
@@ -140,7 +151,13 @@ struct KeyTemplate {
     static_assert(s.kind == SegmentKind::field);
     static constexpr ComponentContext ctx{Entity<T>::type, text.substr(s.pos, s.len), text, Role,
                                           s.next};
-    append_component(out, value, ctx);
+    if constexpr (s.spec.spec == KeySpec::none) {
+      append_component(out, value, ctx);
+    } else if constexpr (s.spec.spec == KeySpec::shard) {
+      append_shard(out, value, s.spec.shards, ctx);
+    } else {
+      append_time_bucket(out, value, s.spec.spec, ctx);
+    }
   }
 
   // KeyError when out is longer than DynamoDB allows a key of this role.

@@ -12,6 +12,7 @@
 
 #include "../../codec/attribute_value_json.hpp"
 #include "../../codec/body_format.hpp"
+#include "../../detail/iso8601.hpp"
 #include "../../detail/json_writer.hpp"
 #include "../../key/detail/parse.hpp"
 #include "../../reflect/enum_name.hpp"
@@ -44,6 +45,8 @@ bool assign_key_member(F& member, const AttributeValue& value) {
       return true;
     }
     return assign_key_member(member.emplace(), value);
+  } else if constexpr (KeyTime<F>) {
+    return value.kind == AttributeValue::Kind::string && parse_iso8601(value.text, member);
   } else if constexpr (std::is_enum_v<F>) {
     if (value.kind != AttributeValue::Kind::string) return false;
     const std::optional<F> e = enum_from_name<F>(value.text);
