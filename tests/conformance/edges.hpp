@@ -49,7 +49,7 @@ struct pksk::Entity<conformance::Pass> {
   static constexpr std::string_view sk = "PASS#{pass}";
   static constexpr std::array indexes = {
       pksk::Index{"tix", "ATTENDEE#{attendee}", "PASS#{pass}"},
-      pksk::Index{"refunds", "REFUNDS#{event}", "{refund}#{pass}"}};
+      pksk::Index{"refunds", "REFUNDS#{event}", "{refund}#{attendee}#{pass}"}};
 };
 template <>
 struct pksk::Entity<conformance::Session> {

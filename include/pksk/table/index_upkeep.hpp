@@ -155,6 +155,32 @@ std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& 
       return;
     }
     const TableIndex& index = detail::table_index_of<T, i>(spec, "update");
+    // An update that empties an optional member of a sparse index's key takes the item out of
+    // that index, whatever the index's other members are: nothing else need be given.
+    bool leaves = false;
+    const auto empties = [&]<std::size_t F>(std::integral_constant<std::size_t, F>) {
+      if constexpr (is_index_member<T, std::remove_cvref_t<decltype(i)>::value>(F) &&
+                    KeyFieldValue<field_type_t<T, F>>::optional) {
+        for (std::size_t a = first; a < user_actions; ++a) {
+          const backend::UpdateAction& given = actions[a];
+          if (given.path.steps.size() == 1 &&
+              given.path.steps.front().name == field_names_v<T>[F] &&
+              (given.kind == backend::UpdateAction::Kind::remove ||
+               (given.kind == backend::UpdateAction::Kind::set &&
+                given.value.kind == AttributeValue::Kind::null))) {
+            leaves = true;
+          }
+        }
+      }
+    };
+    [&]<std::size_t... F>(std::index_sequence<F...>) {
+      (empties(std::integral_constant<std::size_t, F>{}), ...);
+    }(std::make_index_sequence<field_count_v<T>>{});
+    if (leaves) {
+      actions.push_back({backend::UpdateAction::Kind::remove, top_level(index.pk_attribute), {}});
+      actions.push_back({backend::UpdateAction::Kind::remove, top_level(index.sk_attribute), {}});
+      return;
+    }
     T item = key;
     // Only the members the index's keys are formatted from are parsed back from the update:
     // instantiated for any other member, the parser would not compile for a bool.

@@ -109,6 +109,14 @@ PKSK_DECL std::chrono::system_clock::time_point ulid_time(std::string_view id) {
     throw ValidationError("pksk::ulid_time: \"" + std::string(id.substr(0, 40)) +
                           "\" is not an id (26 characters of Crockford's base32, in capitals)");
   }
+  // 48 bits of milliseconds reach the year 10889; a clock of nanoseconds, 2262.
+  constexpr auto clock_max = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::duration::max())
+                                 .count();
+  if (ms > static_cast<std::uint64_t>(clock_max)) {
+    throw ValidationError("pksk::ulid_time: the time of \"" + std::string(id) +
+                          "\" is past what std::chrono::system_clock holds");
+  }
   return std::chrono::system_clock::time_point(std::chrono::milliseconds(ms));
 }
 
