@@ -81,6 +81,11 @@ struct RawQuery {
   // DynamoDB's ConsistentRead: the read sees every write answered before it began. On a
   // secondary index (only ever eventually consistent), a ValidationError.
   bool consistent = false;
+  // DynamoDB's Select=COUNT: the caller wants only how many items pass the filter. A backend
+  // that honours it hands no item to the visitor and sets QueryOutcome::count; the page ends
+  // where it would end otherwise (limit, page_bytes), so that paging is the same. A backend
+  // that ignores it hands the items over as usual, and Table counts them.
+  bool count_only = false;
 };
 
 // A page of a scan: every item of the table in (pk, sk) order, or of one segment of a parallel
@@ -113,6 +118,9 @@ struct QueryOutcome {
   // Index queries: the table key of the last item evaluated, set with last_evaluated_sk.
   std::optional<std::string> last_evaluated_item_pk{};
   std::optional<std::string> last_evaluated_item_sk{};
+  // RawQuery::count_only honoured: the items of the page that passed the filter (DynamoDB's
+  // Count), none of them handed to the visitor. Empty: the items went to the visitor.
+  std::optional<std::size_t> count{};
 };
 
 // What a read hands each row to: visitor(item), and for a batch get visitor(index of the key,

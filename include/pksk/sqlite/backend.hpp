@@ -124,7 +124,9 @@ class Backend {
   // views into SQLite's memory valid only during the call, with DynamoDB's paging: the page ends
   // after `limit` items or once the items read reach `page_bytes` (the item that crosses the budget
   // is part of the page), and then names its last item as the cursor, even if nothing follows.
-  // A page_bytes of 0 thus ends every page after one item.
+  // A page_bytes of 0 thus ends every page after one item. With count_only, the page is read
+  // the same way, each row's body looked at only by the filter, and counted instead of handed
+  // over.
   PKSK_DECL backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
                                         backend::ItemVisitor visit);
 

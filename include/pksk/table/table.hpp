@@ -298,6 +298,16 @@ class Table {
     return result;
   }
 
+  // How many items query<R>(pk, options) would return (for a collection, its size(): the items
+  // of its members' types), every page read, no item decoded: DynamoDB's Select=COUNT, whose
+  // answers carry no items; on SQLite, the rows are read and filtered but not decoded. An item
+  // of R's types counts even if its body would not decode. `select` has no meaning here
+  // (ValidationError); `limit` bounds the items evaluated, as in query().
+  template <class R>
+  std::size_t count(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    return run_count<R>(pk, options);
+  }
+
   // One page: up to options.limit items evaluated, or 1 MB of data, as DynamoDB pages. With a
   // filter, a page may hold fewer items than were evaluated, or none, and still have a next.
   template <class R>
@@ -535,6 +545,24 @@ class Table {
     return pages(row_visitor<R, false>(result, plan, *s->decoder));
   }
 
+  // The sort-key condition of a query of R (options.sk, or for an entity its sort key's literal
+  // prefix), once the partition key is checked against what R's template can produce.
+  template <class R>
+  const KeyCondition* query_condition(const PartitionKey& pk, const BasicQueryOptions<R>& options,
+                                      const TableIndex* index) const {
+    const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
+    if constexpr (EntityType<R>) {
+      detail::check_partition_key<R>(spec_.name, pk, index);
+      if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
+    } else if constexpr (EntityType<typename detail::CollectionFirst<R>::type>) {
+      if (index == nullptr) {
+        detail::check_partition_key<typename detail::CollectionFirst<R>::type>(spec_.name, pk,
+                                                                               nullptr);
+      }
+    }
+    return condition;
+  }
+
   template <class R, class Result>
   std::optional<Cursor> run_query(const PartitionKey& pk, const BasicQueryOptions<R>& options,
                                   Result& result, bool all_pages,
@@ -542,16 +570,7 @@ class Table {
     if constexpr (!detail::readable_v<R>) {
       return std::nullopt;  // reported by detail::QueryResult<R>
     } else {
-      const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
-      if constexpr (EntityType<R>) {
-        detail::check_partition_key<R>(spec_.name, pk, index);
-        if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
-      } else if constexpr (EntityType<typename detail::CollectionFirst<R>::type>) {
-        if (index == nullptr) {
-          detail::check_partition_key<typename detail::CollectionFirst<R>::type>(spec_.name, pk,
-                                                                                 nullptr);
-        }
-      }
+      const KeyCondition* condition = query_condition<R>(pk, options, index);
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       const detail::ReadShape shape = detail::read_shape(options);
       return with_visitor(result, plan, [&](backend::ItemVisitor visit) {
@@ -562,11 +581,37 @@ class Table {
 
   // The pages of a query, each row handed to `visit`: every page up to the limit, or the first
   // page and the cursor after it. Not a template, so compiled once per Table<B> whatever the
-  // entities read; run_query<R> only works out the plan and the row visitor.
+  // entities read; run_query<R> only works out the plan and the row visitor. With `count`, the
+  // pages are asked for a count only (RawQuery::count_only), each page's added to *count; a
+  // backend that hands the items anyway hands them to `visit`, which then counts them.
   std::optional<Cursor> query_pages(const PartitionKey& pk, const detail::ReadShape& shape,
                                     const KeyCondition* condition, const detail::ReadPlanBase& plan,
                                     bool all_pages, const TableIndex* index,
-                                    backend::ItemVisitor visit);
+                                    backend::ItemVisitor visit, std::size_t* count = nullptr);
+
+  // count<R>: query<R>'s key condition and filter, narrowed to R's types (what query<R> keeps
+  // while decoding), every page counted.
+  template <class R>
+  std::size_t run_count(const PartitionKey& pk, const BasicQueryOptions<R>& options,
+                        const TableIndex* index = nullptr) {
+    if constexpr (!detail::readable_v<R>) {
+      return 0;  // reported by detail::QueryResult<R>
+    } else {
+      constexpr auto& types = detail::ReadTypes<R>::value;
+      if (!options.select.empty()) {
+        detail::throw_count_with_select(
+            spec_.name, EntityType<R> ? types.front() : std::string_view("ItemCollection"));
+      }
+      const KeyCondition* condition = query_condition<R>(pk, options, index);
+      detail::ReadPlanBase plan = detail::make_read_plan(spec_, options, /*scan=*/false);
+      detail::plan_type_filter(plan, spec_, types);
+      std::size_t n = 0;
+      query_pages(
+          pk, detail::read_shape(options), condition, plan, /*all_pages=*/true, index,
+          [&](const backend::ItemView&) { ++n; }, &n);
+      return n;
+    }
+  }
 
   template <class R, class Result>
   std::optional<Cursor> run_scan(const BasicQueryOptions<R>& options, Result& result,

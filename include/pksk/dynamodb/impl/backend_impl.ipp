@@ -128,7 +128,7 @@ struct Backend::Impl {
   static void for_each_member(detail::Exchange& x, Each&& each);
   static void read_page(detail::Exchange& x, const backend::TableSpec& spec,
                         const std::optional<backend::Condition>& client_filter,
-                        std::size_t& evaluated, backend::ItemVisitor visit,
+                        std::size_t& evaluated, std::size_t* count, backend::ItemVisitor visit,
                         pksk::detail::FunctionRef<void(simdjson::ondemand::object&)> on_last_key);
   [[noreturn]] void raise(detail::ServiceError error, int status, const backend::TableSpec& spec,
                           const std::optional<backend::ItemKey>& key, std::string_view what,

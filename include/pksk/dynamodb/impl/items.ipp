@@ -194,8 +194,13 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
   const TableIndex* index = query.index.empty() ? nullptr : spec.find_index(query.index);
   Lease x = send("Query", std::move(request.body), spec, std::nullopt, "query");
   backend::QueryOutcome outcome;
-  read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
-            [&](simdjson::ondemand::object& key) {
+  // A count-only query whose filter is all DynamoDB's has its Count; one that filters on the
+  // client counts the items the client filter keeps.
+  std::size_t counted = 0;
+  const auto count_item = [&](const backend::ItemView&) { ++counted; };
+  if (query.count_only && !request.count) visit = count_item;
+  read_page(*x, spec, request.client_filter, outcome.evaluated, request.count ? &counted : nullptr,
+            visit, [&](simdjson::ondemand::object& key) {
               const detail::LastKey last = detail::last_key(key, spec, index);
               if (index == nullptr) {
                 outcome.last_evaluated_sk = std::string(last.sk);
@@ -205,6 +210,7 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
                 outcome.last_evaluated_item_sk = std::string(last.sk);
               }
             });
+  if (query.count_only) outcome.count = counted;
   return outcome;
 }
 
@@ -214,7 +220,7 @@ inline backend::ScanOutcome Backend::Impl::scan(TableHandle table, const backend
   detail::ReadRequest request = detail::scan(spec, scan);
   Lease x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
   backend::ScanOutcome outcome;
-  read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
+  read_page(*x, spec, request.client_filter, outcome.evaluated, nullptr, visit,
             [&](simdjson::ondemand::object& key) {
               const detail::LastKey last = detail::last_key(key, spec, nullptr);
               outcome.last_evaluated_pk = std::string(last.pk);

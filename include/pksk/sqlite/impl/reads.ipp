@@ -30,6 +30,17 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
 inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backend::RawQuery& query,
                                                   backend::ItemVisitor visit) {
   using Op = KeyCondition::Op;
+  if (query.count_only) {
+    // The page read as any other, the visitor counting what passes the filter: no body is
+    // looked at but by the filter.
+    backend::RawQuery items = query;
+    items.count_only = false;
+    std::size_t matched = 0;
+    backend::QueryOutcome outcome =
+        this->query(table, items, [&](const backend::ItemView&) { ++matched; });
+    outcome.count = matched;
+    return outcome;
+  }
   Call k = enter(table);
 
   const TableIndex* index = nullptr;
