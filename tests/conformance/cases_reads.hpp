@@ -1,6 +1,27 @@
 // SPDX-License-Identifier: BSL-1.0
-// The conformance cases of count<R> (DynamoDB's Select=COUNT), included by cases.hpp: a count
-// equals the size of the query it stands for, over a matrix of options and across pages.
+// The conformance cases of count<R> (DynamoDB's Select=COUNT) and transact_get (DynamoDB's
+// TransactGetItems), included by cases.hpp: a count equals the size of the query it stands
+// for, over a matrix of options and across pages; a transactional read answers per key, and
+// refuses what DynamoDB refuses.
+
+#include <tuple>
+
+namespace conformance_reads {
+
+// Under Order's keys, with another type: what get and transact_get of an Order refuse.
+struct Impostor {
+  std::string customer_id;
+  std::string order_id;
+};
+
+}  // namespace conformance_reads
+
+template <>
+struct pksk::Entity<conformance_reads::Impostor> {
+  static constexpr std::string_view type = "Impostor";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+};
 
 namespace conformance_reads {
 
@@ -187,4 +208,89 @@ TEST_CASE("count refuses what it cannot mean; it counts an item that would not d
   CHECK(table.count<Order>(pk) == 9);
   CHECK(table.count<Orders>(pk) == 10);
   CHECK(table.query<Orders>(pk, {.keep_undecodable = true}).size() == 9);
+}
+
+TEST_CASE("transact_get reads several types at once; a missing key is nullopt",
+          "[conformance][transact_get]") {
+  using namespace conformance_reads;
+  Store store;
+  auto table = make_table(store);
+  fill_customer(table);
+  Cart cart{.id = "k1", .skus = {"a", "b"}};
+  table.put(cart);
+
+  auto [customer, shipped, missing, stored_cart] =
+      table.transact_get(Customer{.id = "c1"}, Order{.customer_id = "c1", .order_id = "2024-01-03"},
+                         Order{.customer_id = "c1", .order_id = "2030-01-01"}, Cart{.id = "k1"});
+  static_assert(std::is_same_v<decltype(customer), std::optional<Customer>>);
+  REQUIRE(customer);
+  CHECK(customer->name == "Ada");
+  REQUIRE(shipped);
+  CHECK(*shipped == order("2024-01-03", "shipped", 3));
+  CHECK_FALSE(missing);
+  REQUIRE(stored_cart);
+  CHECK(*stored_cart == cart);  // its version as written: 1
+
+  const auto [nothing] = table.transact_get(Customer{.id = "nobody"});
+  CHECK_FALSE(nothing);
+
+  // A range of one entity: an optional per key, in the order of the keys.
+  const std::vector<Order> keys{Order{.customer_id = "c1", .order_id = "2024-01-09"},
+                                Order{.customer_id = "c2", .order_id = "2024-01-09"},
+                                Order{.customer_id = "c1", .order_id = "2024-01-01"}};
+  const std::vector<std::optional<Order>> found = table.transact_get(keys);
+  REQUIRE(found.size() == 3);
+  REQUIRE(found[0]);
+  CHECK(found[0]->total == 9);
+  CHECK_FALSE(found[1]);
+  REQUIRE(found[2]);
+  CHECK(found[2]->total == 1);
+  CHECK(table.transact_get(std::vector<Order>{}).empty());
+}
+
+TEST_CASE("transact_get takes up to 100 keys, each item once", "[conformance][transact_get]") {
+  using namespace conformance_reads;
+  Store store;
+  auto table = make_table(store);
+  std::vector<Order> orders;
+  for (int i = 0; i < 101; ++i) orders.push_back(order(numbered("o", 1000 + i), "s", i));
+  table.put_all(orders);
+
+  std::vector<Order> keys(orders.begin(), orders.begin() + 100);
+  std::reverse(keys.begin(), keys.end());
+  const std::vector<std::optional<Order>> hundred = table.transact_get(keys);
+  REQUIRE(hundred.size() == 100);
+  for (std::size_t i = 0; i < hundred.size(); ++i) {
+    INFO("key " << i);
+    REQUIRE(hundred[i]);
+    CHECK(hundred[i]->order_id == keys[i].order_id);
+  }
+
+  CHECK_THROWS_AS(table.transact_get(orders), pksk::ValidationError);
+  CHECK_THROWS_WITH(table.transact_get(orders), Catch::Contains("not 101"));
+
+  // One item twice: refused, naming the item, as DynamoDB refuses the request.
+  const std::vector<Order> twice{orders[3], orders[7], orders[3]};
+  CHECK_THROWS_AS(table.transact_get(twice), pksk::ValidationError);
+  CHECK_THROWS_WITH(
+      table.transact_get(twice),
+      Catch::Contains("keys 0 and 2") && Catch::Contains("pk 'CUSTOMER#c1', sk '#ORDER#o1003'"));
+  CHECK_THROWS_AS(
+      table.transact_get(Order{.customer_id = "c1", .order_id = "o1001"}, Customer{.id = "c9"},
+                         Order{.customer_id = "c1", .order_id = "o1001"}),
+      pksk::ValidationError);
+}
+
+TEST_CASE("transact_get of a key holding another type fails as get does",
+          "[conformance][transact_get]") {
+  using namespace conformance_reads;
+  Store store;
+  auto table = make_table(store);
+  table.put(Customer{.id = "c1", .name = "Ada"});
+  table.put(Impostor{.customer_id = "c1", .order_id = "o1"});
+  const Order key{.customer_id = "c1", .order_id = "o1"};
+  CHECK_THROWS_AS(table.get(key), pksk::DecodeError);
+  CHECK_THROWS_AS(table.transact_get(Customer{.id = "c1"}, key), pksk::DecodeError);
+  CHECK_THROWS_WITH(table.transact_get(std::vector<Order>{key}),
+                    Catch::Contains("transact_get") && Catch::Contains("'Impostor'"));
 }

@@ -167,4 +167,21 @@ concept Backend =
       };
     };
 
+// A Backend that also reads several items as of one moment (DynamoDB's TransactGetItems). An
+// operation a backend may leave out: Table::transact_get needs it, and is a compile error
+// naming the backend without it; AnyBackend has it, and throws BackendError (errc::misuse)
+// when the backend it holds has not.
+template <class B>
+concept TransactGetBackend =
+    Backend<B> && requires(B& backend, std::span<const backend::ItemKey> keys,
+                           backend::IndexedItemVisitor indexed_visitor) {
+      requires requires(typename B::TableHandle& table) {
+        // visitor(index of the key, item) for each key found, every item as it was at one
+        // moment, all or nothing; TransactionCanceled with a reason per key when the read
+        // could not be made so (DynamoDB: a write of a transaction held one of the items).
+        // Table hands over 1 to 100 distinct keys.
+        { backend.transact_get(table, keys, indexed_visitor) } -> std::same_as<void>;
+      };
+    };
+
 }  // namespace pksk

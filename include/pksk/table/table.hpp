@@ -19,6 +19,7 @@
 // the class, so that separate compilation compiles it once per backend.
 
 #include <algorithm>
+#include <array>
 #include <bitset>
 #include <cstddef>
 #include <optional>
@@ -26,6 +27,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -50,6 +52,7 @@
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
 #include "detail/scratch.hpp"
+#include "detail/transact_get.hpp"
 #include "detail/versioning.hpp"
 #include "detail/write_conditions.hpp"
 #include "each.hpp"
@@ -67,6 +70,10 @@ namespace diagnostics {
 // version each item was read at could not be checked (optimistic locking).
 template <class Entity>
 struct a_batch_cannot_check_the_version_of_a_versioned_entity;
+// transact_get on a Table whose backend has no transact_get operation (TransactGetBackend):
+// the backend does not read several items as of one moment.
+template <class Backend>
+struct backend_has_no_transact_get_operation;
 }  // namespace diagnostics
 
 template <Backend B>
@@ -289,6 +296,58 @@ class Table {
     return out;
   }
 
+  // The items with these keys (only their key fields are read), all read as they were at one
+  // moment (DynamoDB's TransactGetItems; on SQLite, one read transaction): std::nullopt for a
+  // key with no item. 1 to 100 keys, no two naming one item (else ValidationError, as DynamoDB
+  // refuses); an item of another type under a key is a DecodeError, as for get. On DynamoDB a
+  // read canceled by a transaction writing one of the items is sent again as a conflict is,
+  // then fails with TransactionCanceled. Needs a TransactGetBackend: a compile error naming
+  // the backend otherwise.
+  //   auto [customer, order] = table.transact_get(Customer{.id = "1"}, Order{...});
+  template <EntityType... Ts>
+    requires(sizeof...(Ts) > 0)
+  std::tuple<std::optional<Ts>...> transact_get(const Ts&... keys) {
+    std::tuple<std::optional<Ts>...> found;
+    if constexpr (detail::diagnose_v<TransactGetBackend<B>,
+                                     diagnostics::backend_has_no_transact_get_operation<B>>) {
+      std::array<std::string, 2 * sizeof...(Ts)> texts;
+      std::array<backend::ItemKey, sizeof...(Ts)> all;
+      std::size_t i = 0;
+      ((detail::format_keys(spec_, keys, texts[2 * i], texts[2 * i + 1], "transact_get"),
+        all[i] = backend::ItemKey{texts[2 * i], texts[2 * i + 1]}, ++i),
+       ...);
+      const detail::ScratchLease s;
+      transact_get_keys(all, [&](std::size_t at, const backend::ItemView& row) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+          (void)((at == I && (read_into(row, *s->decoder, std::get<I>(found)), true)) || ...);
+        }(std::index_sequence_for<Ts...>{});
+      });
+    }
+    return found;
+  }
+
+  // The same for a range of keys of one entity: an optional per key, in the order of the keys
+  // (an empty range reads nothing).
+  template <class Range>
+    requires EntityType<std::ranges::range_value_t<Range>>
+  std::vector<std::optional<std::ranges::range_value_t<Range>>> transact_get(const Range& keys) {
+    using T = std::ranges::range_value_t<Range>;
+    std::vector<std::optional<T>> found;
+    if constexpr (detail::diagnose_v<TransactGetBackend<B>,
+                                     diagnostics::backend_has_no_transact_get_operation<B>>) {
+      std::vector<std::string> texts;
+      std::vector<backend::ItemKey> all;
+      format_all_keys(keys, texts, all, "transact_get");
+      found.resize(all.size());
+      if (all.empty()) return found;
+      const detail::ScratchLease s;
+      transact_get_keys(all, [&](std::size_t at, const backend::ItemView& row) {
+        read_into(row, *s->decoder, found[at]);
+      });
+    }
+    return found;
+  }
+
   // Every item of the partition that matches, all pages read: an ItemCollection, or for an
   // entity type T the items of type T (sort key beginning with T's literal prefix).
   template <class R>
@@ -408,6 +467,17 @@ class Table {
     if (row.type != type_name_v<T>)
       detail::throw_wrong_type(spec_.name, row, type_name_v<T>, operation);
   }
+
+  // A row of transact_get, into its key's slot.
+  template <EntityType T>
+  void read_into(const backend::ItemView& row, BodyDecoder& decoder, std::optional<T>& slot) {
+    check_type<T>(row, "transact_get");
+    detail::decode_row(body_format(), spec_.name, decoder, row, slot.emplace());
+  }
+
+  // The keys checked as DynamoDB checks a TransactGetItems request, then read by the backend.
+  void transact_get_keys(std::span<const backend::ItemKey> keys, backend::IndexedItemVisitor visit)
+    requires TransactGetBackend<B>;
 
   template <class Range>
   void format_all_keys(const Range& items, std::vector<std::string>& texts,

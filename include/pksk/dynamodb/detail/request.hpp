@@ -210,6 +210,23 @@ inline std::string batch_get_item(const backend::TableSpec& spec,
   return out;
 }
 
+// TransactGetItems: a Get of each key, at most 100, no two alike (Table checks both). The
+// answer's Responses are in the order of the keys.
+inline std::string transact_get_items(const backend::TableSpec& spec,
+                                      std::span<const backend::ItemKey> keys) {
+  std::string out = "{\"TransactItems\":[";
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i) out += ',';
+    out += "{\"Get\":{";
+    append_table_name(out, spec);
+    out += ",\"Key\":";
+    append_key(out, spec, keys[i]);
+    out += "}}";
+  }
+  out += "]}";
+  return out;
+}
+
 // ------------------------------------------------------------------------------------ reads
 
 // A Query or Scan body, and the part of the filter DynamoDB cannot take (see query()).

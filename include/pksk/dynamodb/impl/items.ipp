@@ -187,6 +187,30 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
   });
 }
 
+// TransactGetItems: the answer's Responses are in the order of the keys, each {} for a key
+// not found or {"Item": ...}. A TransactionCanceledException whose reasons are conflicts only
+// (a transaction was writing one of the items) is retried as a conflict is (RetryOptions).
+inline void Backend::Impl::transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                                        backend::IndexedItemVisitor visit) {
+  const backend::TableSpec& spec = table.spec();
+  Lease x = send("TransactGetItems", detail::transact_get_items(spec, keys), spec, std::nullopt,
+                 "transact_get", detail::Retry::always, detail::Cancellation::retry_conflicts);
+  for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
+    if (name != "Responses") return;
+    std::size_t i = 0;
+    for (auto entry : array_of(value)) {
+      if (i == keys.size()) break;
+      for_each_object_member(object_of(value_of(entry)),
+                             [&](std::string_view field, simdjson::ondemand::value item) {
+                               if (field != "Item") return;
+                               simdjson::ondemand::object object = object_of(item);
+                               visit(i, detail::item_view(object, spec));
+                             });
+      ++i;
+    }
+  });
+}
+
 inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backend::RawQuery& query,
                                                   backend::ItemVisitor visit) {
   const backend::TableSpec& spec = table.spec();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// Reads: get and batch_get, one row by key; query and scan, one page at a time with DynamoDB's
-// paging (a limit, a byte budget, the cursor of the page's last item), on the table or on an
-// index, each item handed to the visitor as views into SQLite's row.
+// Reads: get, batch_get and transact_get, one row by key; query and scan, one page at a time with
+// DynamoDB's paging (a limit, a byte budget, the cursor of the page's last item), on the table or
+// on an index, each item handed to the visitor as views into SQLite's row.
 
 #include "backend_impl.ipp"
 #include "statements.ipp"  // prepared(), a template
@@ -25,6 +25,17 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
   for (std::size_t i = 0; i < keys.size(); ++i) {
     read_item(k, keys[i], "batch get", [&](const backend::ItemView& item) { visit(i, item); });
   }
+}
+
+inline void Backend::Impl::transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                                        backend::IndexedItemVisitor visit) {
+  Call k = enter(table);
+  for (const backend::ItemKey& key : keys) check_key(k.t, "transact_get", key);
+  detail::ReadTransaction transaction(k.c, k.t.name, "transact_get");
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    read_item(k, keys[i], "transact_get", [&](const backend::ItemView& item) { visit(i, item); });
+  }
+  transaction.end();
 }
 
 inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backend::RawQuery& query,

@@ -138,6 +138,15 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
 }
 
 template <Backend B>
+void Table<B>::transact_get_keys(std::span<const backend::ItemKey> keys,
+                                 backend::IndexedItemVisitor visit)
+  requires TransactGetBackend<B>
+{
+  detail::check_transact_get_keys(spec_.name, keys);
+  backend_->transact_get(handle_, keys, visit);
+}
+
+template <Backend B>
 void Table<B>::check_scan(const detail::ReadShape& shape) const {
   const auto refuse = [&](std::string_view why) {
     throw ValidationError("pksk table " + detail::quoted(spec_.name) +
