@@ -473,6 +473,26 @@ TEST_CASE("each operation reaches the held backend once; rows reach the visitor 
         }) == pksk::errc::misuse);
 }
 
+TEST_CASE("transact_get reaches a held backend that has it; one that has not is a misuse") {
+  static_assert(!pksk::TransactGetBackend<Recording>);
+  std::map<std::string, int> calls;
+  Recording recording{&calls};
+  pksk::AnyBackend without = pksk::AnyBackend::ref(recording);
+  pksk::Table table{without, "t"};
+  CHECK(misuse_code_of([&] { (void)table.transact_get(Customer{.id = "1"}); }) ==
+        pksk::errc::misuse);
+  CHECK_THROWS_WITH(table.transact_get(Customer{.id = "1"}),
+                    Catch::Contains("has no transact_get operation"));
+
+  pksk::AnyBackend sqlite = pksk::sqlite::Backend{":memory:"};
+  pksk::Table shop{sqlite, "shop"};
+  shop.put(Customer{.id = "1", .name = "Ada"});
+  const auto [ada, nobody] = shop.transact_get(Customer{.id = "1"}, Customer{.id = "2"});
+  REQUIRE(ada);
+  CHECK(ada->name == "Ada");
+  CHECK_FALSE(nobody);
+}
+
 TEST_CASE("an AnyBackend can share a backend owned by a shared_ptr") {
   auto shared = std::make_shared<pksk::sqlite::Backend>(":memory:");
   pksk::AnyBackend backend{shared};

@@ -18,6 +18,7 @@
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -312,6 +313,39 @@ TEST_CASE("a thread's connection sees the other threads' commits and its own tab
     std::thread([&] { first.update(Hits{.id = "x"}, pksk::add(&Hits::n, 1LL)); }).join();
   }
   CHECK(first.get(Hits{.id = "x"})->n == 57);
+}
+
+TEST_CASE("transact_get reads one snapshot while another thread writes", "[threads]") {
+  support::TempDir dir;
+  pksk::sqlite::Backend backend{dir.file("t.db")};
+  Table table{backend, "pairs"};
+  table.put(Hits{.id = "x", .n = 0});
+  table.put(Hits{.id = "y", .n = 0});
+  // The writer moves both items to the next value in one transaction, again and again: any
+  // state committed has them equal.
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    for (long long n = 1; !done.load(); ++n) {
+      table.transact().put(Hits{.id = "x", .n = n}).put(Hits{.id = "y", .n = n}).commit();
+    }
+  });
+  // At least 1000 reads, and on until they have met 100 states (a read is faster than a
+  // commit, and the threads share the cores with whatever else runs).
+  int reads = 0;
+  int mixed = 0;
+  std::set<long long> seen;
+  const auto deadline = Clock::now() + std::chrono::seconds(30);
+  while ((reads < 1000 || seen.size() <= 100) && Clock::now() < deadline) {
+    const auto [x, y] = table.transact_get(Hits{.id = "x"}, Hits{.id = "y"});
+    ++reads;
+    if (x->n != y->n) ++mixed;
+    seen.insert(x->n);
+  }
+  done.store(true);
+  writer.join();
+  CHECK(mixed == 0);
+  CHECK(reads >= 1000);
+  CHECK(seen.size() > 100);  // the reads did meet the writes, state after state
 }
 
 TEST_CASE("a thread that used a destroyed Backend uses a new one at the same place", "[threads]") {

@@ -26,11 +26,22 @@ struct Order {
   std::optional<std::string> note;
 };
 
+struct Customer {
+  std::string id;
+  std::string name;
+};
+
 template <>
 struct pksk::Entity<Order> {
   static constexpr std::string_view type = "Order";
   static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
   static constexpr std::string_view sk = "#ORDER#{order_id}";
+};
+template <>
+struct pksk::Entity<Customer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "A";
 };
 
 namespace {
@@ -45,14 +56,15 @@ std::string av_body(const Order& o) {
   return body;
 }
 
-// A backend that renders each update as the DynamoDB backend sends it and keeps the JSON: what
-// Table adds to the user's actions. It answers nothing else.
+// A backend that renders each update and query as the DynamoDB backend sends it and keeps the
+// JSON: what Table adds to the user's actions and options. It answers nothing else.
 class RecordingBackend {
  public:
   using TableHandle = int;
   static constexpr pksk::BodyFormat body_format = pksk::BodyFormat::attribute_value;
 
   std::vector<std::string> updates;
+  std::vector<std::string> queries;
 
   TableHandle open_table(const pksk::backend::TableSpec& spec) {
     spec_ = spec;
@@ -62,8 +74,9 @@ class RecordingBackend {
     updates.push_back(request::update_item(spec_, r));
   }
   bool get(TableHandle, pksk::backend::ItemKey, pksk::backend::ItemVisitor) { return false; }
-  pksk::backend::QueryOutcome query(TableHandle, const pksk::backend::RawQuery&,
+  pksk::backend::QueryOutcome query(TableHandle, const pksk::backend::RawQuery& q,
                                     pksk::backend::ItemVisitor) {
+    queries.push_back(request::query(spec_, q).body);
     return {};
   }
   pksk::backend::ScanOutcome scan(TableHandle, const pksk::backend::RawScan&,
@@ -276,4 +289,54 @@ TEST_CASE("Scan of one segment with a filter", "[dynamodb][golden]") {
         R"j("TotalSegments":4,"ConsistentRead":true,)j"
         R"j("ExpressionAttributeNames":{"#n0":"type","#n1":"status"},)j"
         R"j("ExpressionAttributeValues":{":v0":{"S":"Order"},":v1":{"S":"pending"}}})j");
+}
+
+TEST_CASE("TransactGetItems: a Get per key, in the order of the keys", "[dynamodb][golden]") {
+  const std::vector<pksk::backend::ItemKey> keys{{"CUSTOMER#1", "A"},
+                                                 {"CUSTOMER#1", "#ORDER#\"o1\""}};
+  CHECK(request::transact_get_items(spec, keys) ==
+        R"j({"TransactItems":[{"Get":{"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#1"},)j"
+        R"j("sk":{"S":"A"}}}},{"Get":{"TableName":"shop","Key":{"pk":{"S":"CUSTOMER#1"},)j"
+        R"j("sk":{"S":"#ORDER#\"o1\""}}}}]})j");
+}
+
+TEST_CASE("A count-only Query is Select=COUNT, unless the client filters", "[dynamodb][golden]") {
+  const std::string_view members[] = {"total"};
+  const pksk::backend::RawQuery q{
+      .pk = "CUSTOMER#1", .limit = 7, .projection = members, .count_only = true};
+  const request::ReadRequest r = request::query(spec, q);
+  CHECK(r.count);
+  // No projection: DynamoDB refuses one beside Select=COUNT.
+  CHECK(r.body == R"j({"TableName":"shop","KeyConditionExpression":"#n0 = :v0","Select":"COUNT",)j"
+                  R"j("Limit":7,"ExpressionAttributeNames":{"#n0":"pk"},)j"
+                  R"j("ExpressionAttributeValues":{":v0":{"S":"CUSTOMER#1"}}})j");
+  // A filter on the sort key is the client's: the items come back to be filtered and counted.
+  const pksk::backend::Condition on_sk =
+      pksk::Filter(pksk::contains(pksk::sort_key, "x")).resolve("sk", "type");
+  const pksk::backend::RawQuery client{.pk = "CUSTOMER#1", .filter = &on_sk, .count_only = true};
+  const request::ReadRequest items = request::query(spec, client);
+  CHECK_FALSE(items.count);
+  REQUIRE(items.client_filter);
+  CHECK(items.body.find("Select") == std::string::npos);
+}
+
+TEST_CASE("Table's count: the types counted, then the user's filter", "[dynamodb][golden]") {
+  RecordingBackend backend;
+  pksk::Table table{backend, "shop"};
+  const pksk::PartitionKey pk{"CUSTOMER#123"};
+  CHECK(table.count<Order>(pk, {.filter = attr(&Order::total) > 1.0}) == 0);
+  CHECK(table.count<pksk::ItemCollection<Customer, Order>>(pk, {.limit = 5}) == 0);
+  REQUIRE(backend.queries.size() == 2);
+  CHECK(backend.queries[0] ==
+        R"j({"TableName":"shop","KeyConditionExpression":"#n0 = :v0 AND begins_with(#n1, :v1)",)j"
+        R"j("FilterExpression":"(#n2 = :v2) AND (#n3 > :v3)","Select":"COUNT",)j"
+        R"j("ExpressionAttributeNames":{"#n0":"pk","#n1":"sk","#n2":"type","#n3":"total"},)j"
+        R"j("ExpressionAttributeValues":{":v0":{"S":"CUSTOMER#123"},":v1":{"S":"#ORDER#"},)j"
+        R"j(":v2":{"S":"Order"},":v3":{"N":"1"}}})j");
+  CHECK(backend.queries[1] ==
+        R"j({"TableName":"shop","KeyConditionExpression":"#n0 = :v0",)j"
+        R"j("FilterExpression":"#n1 IN (:v1, :v2)","Select":"COUNT","Limit":5,)j"
+        R"j("ExpressionAttributeNames":{"#n0":"pk","#n1":"type"},)j"
+        R"j("ExpressionAttributeValues":{":v0":{"S":"CUSTOMER#123"},":v1":{"S":"Customer"},)j"
+        R"j(":v2":{"S":"Order"}}})j");
 }

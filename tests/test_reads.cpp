@@ -54,6 +54,24 @@ class CountingBackend : public support::ForwardingBackend {
 };
 static_assert(pksk::Backend<CountingBackend>);
 
+// A Backend written before RawQuery::count_only: it hands every item over, and never sets
+// QueryOutcome::count. Counts the count-only requests it is given.
+class PreCountBackend : public support::ForwardingBackend {
+ public:
+  using ForwardingBackend::ForwardingBackend;
+
+  int count_only = 0;
+
+  pksk::backend::QueryOutcome query(TableHandle t, const pksk::backend::RawQuery& q,
+                                    pksk::backend::ItemVisitor visit) {
+    count_only += q.count_only ? 1 : 0;
+    pksk::backend::RawQuery items = q;
+    items.count_only = false;
+    return inner().query(t, items, visit);
+  }
+};
+static_assert(pksk::Backend<PreCountBackend>);
+
 Order make_order(std::string id, double total, std::string status = "pending") {
   return Order{.customer_id = "1",
                .order_id = std::move(id),
@@ -654,4 +672,30 @@ TEST_CASE("API.md section 4, filters and the reads beyond the key, as written") 
   CHECK(every.size() == 5);
   CHECK(part.items.size() <= 5);
   CHECK(slim.size() == 5);
+}
+
+TEST_CASE("count on a backend that ignores count_only counts the items it hands over") {
+  pksk::sqlite::Backend sqlite{":memory:"};
+  pksk::Table direct{sqlite, "shop"};
+  load_five(direct);
+  direct.put(Invoice{.customer_id = "1", .number = "9", .amount = 1});
+  PreCountBackend pre{sqlite};
+  pksk::Table table{pre, "shop"};
+  using CustomerOrders = pksk::ItemCollection<Customer, Order>;
+  const std::vector<pksk::QueryOptions> matrix{
+      {},
+      {.limit = 3},
+      {.filter = attr(&Order::status) != "cancelled"},
+      {.sk = pksk::lt("#ORDER#o3")},  // the invoice too, which is neither
+      {.filter = pksk::type_is<Customer>() || attr(&Order::total) > 25.0},
+  };
+  for (std::size_t i = 0; i < matrix.size(); ++i) {
+    INFO("options " << i);
+    CHECK(table.count<Order>(pk, matrix[i]) == direct.query<Order>(pk, matrix[i]).size());
+    CHECK(table.count<CustomerOrders>(pk, matrix[i]) ==
+          direct.query<CustomerOrders>(pk, matrix[i]).size());
+  }
+  CHECK(table.count<Order>(pk) == 5);
+  CHECK(table.count<CustomerOrders>(pk) == 6);
+  CHECK(pre.count_only == 2 * static_cast<int>(matrix.size()) + 2);
 }

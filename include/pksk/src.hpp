@@ -27,6 +27,7 @@
 #include "table/impl/item_encoding.ipp"
 #include "table/impl/messages.ipp"
 #include "table/impl/read_plan.ipp"
+#include "table/impl/transact_get.ipp"
 #include "table/impl/versioning.ipp"
 
 // Table's members that are not templates of their own, for the backends the library ships (the

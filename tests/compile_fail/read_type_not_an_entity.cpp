@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // Every read of a type that has no pksk::Entity specialization (query, query_page, scan,
-// scan_page, each, scan_each and an index's query): the one error names the type read.
+// scan_page, each, scan_each, count and an index's query and count): the one error names the
+// type read.
 // expect: read_type_is_neither_an_entity_nor_an_item_collection<Note>
 #include <string>
 
@@ -24,5 +25,6 @@ int main() {
   std::size_t n = notes.size() + page.items.size() + all.size() + part.items.size();
   for (const Note& note : table.each<Note>(pk)) n += note.text.size();
   for (const Note& note : table.scan_each<Note>()) n += note.text.size();
+  n += table.count<Note>(pk) + table.index("gsi1").count<Note>(pk);
   return static_cast<int>(n + indexed.size());
 }

@@ -242,3 +242,87 @@ TEST_CASE("a provider that gives no keys fails when the Backend is made") {
   }
   CHECK(fake.requests.empty());
 }
+
+namespace {
+
+// TransactGetItems' refusal when a transaction is writing one of the items (DynamoDB's
+// TransactionConflict), or when a key is otherwise refused.
+HttpResponse canceled_answer(std::string_view second_reason) {
+  return HttpResponse{
+      .status = 400,
+      .body = R"({"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException",)"
+              R"("message":"Transaction cancelled","CancellationReasons":[{"Code":"None"},)"
+              R"({"Code":")" +
+              std::string(second_reason) + R"(","Message":"refused"}]})"};
+}
+
+const std::string two_notes_answer =
+    R"({"Responses":[{"Item":{"pk":{"S":"NOTE#1"},"sk":{"S":"N"},"type":{"S":"Note"},)"
+    R"("id":{"S":"1"},"text":{"S":"one"}}},{}]})";
+
+}  // namespace
+
+TEST_CASE("transact_get is one TransactGetItems; a conflict is retried, then TransactionCanceled") {
+  FakeDynamoDB fake;
+  pksk::dynamodb::Backend backend{options(fake)};
+  pksk::Table table{backend, "notes"};
+  int calls = 0;
+  fake.answer = [&](const HttpRequest&) {
+    return ++calls < 3 ? canceled_answer("TransactionConflict")
+                       : HttpResponse{.status = 200, .body = two_notes_answer};
+  };
+  const auto [one, two] = table.transact_get(Note{.id = "1"}, Note{.id = "2"});
+  CHECK(calls == 3);
+  REQUIRE(one);
+  CHECK(one->text == "one");
+  CHECK_FALSE(two);
+  const HttpRequest& sent = fake.requests.back();
+  CHECK(header(sent, "X-Amz-Target") == "DynamoDB_20120810.TransactGetItems");
+  CHECK(sent.body == R"({"TransactItems":[{"Get":{"TableName":"notes","Key":{"pk":{"S":"NOTE#1"},)"
+                     R"("sk":{"S":"N"}}}},{"Get":{"TableName":"notes","Key":{"pk":{"S":"NOTE#2"},)"
+                     R"("sk":{"S":"N"}}}}]})");
+
+  // Conflicts past Options::retry.max_attempts: the cancellation, with its reasons.
+  calls = 0;
+  fake.answer = [&](const HttpRequest&) { return ++calls, canceled_answer("TransactionConflict"); };
+  try {
+    (void)table.transact_get(std::vector<Note>{Note{.id = "1"}, Note{.id = "2"}});
+    FAIL("the read was answered");
+  } catch (const pksk::TransactionCanceled& e) {
+    using R = pksk::CancellationReason;
+    CHECK(e.reasons() == std::vector<R>{R::none, R::conflict});
+    CHECK(e.retryable());
+    CHECK(e.native().type == "TransactionCanceledException");
+  }
+  CHECK(calls == 3);
+
+  // A reason that another attempt would not change is not retried.
+  calls = 0;
+  fake.answer = [&](const HttpRequest&) { return ++calls, canceled_answer("ValidationError"); };
+  CHECK_THROWS_AS(table.transact_get(Note{.id = "1"}, Note{.id = "2"}), pksk::TransactionCanceled);
+  CHECK(calls == 1);
+}
+
+TEST_CASE("count is Select=COUNT, every page's Count summed") {
+  FakeDynamoDB fake;
+  pksk::dynamodb::Backend backend{options(fake)};
+  pksk::Table table{backend, "notes"};
+  std::vector<std::string> bodies;
+  fake.answer = [&](const HttpRequest& request) {
+    bodies.push_back(request.body);
+    if (bodies.size() == 1) {
+      return HttpResponse{.status = 200,
+                          .body = R"({"Count":4,"ScannedCount":6,"LastEvaluatedKey":)"
+                                  R"({"pk":{"S":"NOTE#1"},"sk":{"S":"N"}}})"};
+    }
+    return HttpResponse{.status = 200, .body = R"({"Count":1,"ScannedCount":2})"};
+  };
+  CHECK(table.count<Note>(pksk::partition(Note{.id = "1"}),
+                          {.filter = pksk::attr(&Note::text) != "x"}) == 5);
+  REQUIRE(bodies.size() == 2);
+  CHECK_THAT(bodies[0], Catch::Contains(R"("Select":"COUNT")") &&
+                            !Catch::Contains("ProjectionExpression") &&
+                            !Catch::Contains("ExclusiveStartKey"));
+  CHECK_THAT(bodies[1], Catch::Contains(R"("Select":"COUNT")") &&
+                            Catch::Contains(R"("ExclusiveStartKey":{"pk":{"S":"NOTE#1"})"));
+}

@@ -48,6 +48,10 @@ class ForwardingBackend {
                  pksk::backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
     inner_->batch_get(t, k, visit, unprocessed);
   }
+  void transact_get(TableHandle t, std::span<const pksk::backend::ItemKey> k,
+                    pksk::backend::IndexedItemVisitor visit) {
+    inner_->transact_get(t, k, visit);
+  }
 
  protected:
   pksk::sqlite::Backend& inner() const noexcept { return *inner_; }

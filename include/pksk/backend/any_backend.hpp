@@ -140,6 +140,11 @@ class AnyBackend {
                  backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) const {
     checked(table).batch_get(backend_.get(), table.handle_.get(), keys, visit, unprocessed);
   }
+  // TransactGetBackend: a BackendError (errc::misuse) if the held backend has no transact_get.
+  void transact_get(const TableHandle& table, std::span<const backend::ItemKey> keys,
+                    backend::IndexedItemVisitor visit) const {
+    checked(table).transact_get(backend_.get(), table.handle_.get(), keys, visit);
+  }
 
  private:
   const detail::any_backend::VTable& checked() const {
@@ -168,7 +173,7 @@ class AnyBackend {
   std::shared_ptr<void> backend_{};
 };
 
-static_assert(Backend<AnyBackend>);
+static_assert(TransactGetBackend<AnyBackend>);
 static_assert(detail::RunTimeBodyFormat<AnyBackend> && !detail::ConstantBodyFormat<AnyBackend>);
 
 }  // namespace pksk

@@ -81,6 +81,11 @@ struct RawQuery {
   // DynamoDB's ConsistentRead: the read sees every write answered before it began. On a
   // secondary index (only ever eventually consistent), a ValidationError.
   bool consistent = false;
+  // DynamoDB's Select=COUNT: the caller wants only how many items pass the filter. A backend
+  // that honours it hands no item to the visitor and sets QueryOutcome::count; the page ends
+  // where it would end otherwise (limit, page_bytes), so that paging is the same. A backend
+  // that ignores it hands the items over as usual, and Table counts them.
+  bool count_only = false;
 };
 
 // A page of a scan: every item of the table in (pk, sk) order, or of one segment of a parallel
@@ -113,6 +118,9 @@ struct QueryOutcome {
   // Index queries: the table key of the last item evaluated, set with last_evaluated_sk.
   std::optional<std::string> last_evaluated_item_pk{};
   std::optional<std::string> last_evaluated_item_sk{};
+  // RawQuery::count_only honoured: the items of the page that passed the filter (DynamoDB's
+  // Count), none of them handed to the visitor. Empty: the items went to the visitor.
+  std::optional<std::size_t> count{};
 };
 
 }  // namespace backend
@@ -151,6 +159,23 @@ concept Backend =
         { backend.batch_write(table, writes, unprocessed) } -> std::same_as<void>;
         // visitor(index of the key, item) for each key found; keys not read go to `unprocessed`.
         { backend.batch_get(table, keys, indexed_visitor, unprocessed) } -> std::same_as<void>;
+      };
+    };
+
+// A Backend that also reads several items as of one moment (DynamoDB's TransactGetItems). An
+// operation a backend may leave out: Table::transact_get needs it, and is a compile error
+// naming the backend without it; AnyBackend has it, and throws BackendError (errc::misuse)
+// when the backend it holds has not.
+template <class B>
+concept TransactGetBackend =
+    Backend<B> && requires(B& backend, std::span<const backend::ItemKey> keys,
+                           backend::IndexedItemVisitor indexed_visitor) {
+      requires requires(typename B::TableHandle& table) {
+        // visitor(index of the key, item) for each key found, every item as it was at one
+        // moment, all or nothing; TransactionCanceled with a reason per key when the read
+        // could not be made so (DynamoDB: a write of a transaction held one of the items).
+        // Table hands over 1 to 100 distinct keys.
+        { backend.transact_get(table, keys, indexed_visitor) } -> std::same_as<void>;
       };
     };
 

@@ -97,6 +97,15 @@ class Backend {
                            backend::IndexedItemVisitor visit,
                            std::vector<std::size_t>& unprocessed);
 
+  // TransactGetItems: visit(i, item) for each keys[i] found, every item as it was at one
+  // moment. Canceled because a transaction was writing one of the items, it is sent again as
+  // a conflict is (RetryOptions); then TransactionCanceled with a reason per key.
+  PKSK_DECL void transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                              backend::IndexedItemVisitor visit);
+
+  // Query; with count_only, Select=COUNT (no items in the answer), unless part of the filter
+  // names a key attribute, which DynamoDB's FilterExpression cannot: the items then come back,
+  // that part is applied here, and what it keeps is counted.
   PKSK_DECL backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
                                         backend::ItemVisitor visit);
 
@@ -107,7 +116,7 @@ class Backend {
   std::shared_ptr<Shared> shared_;
 };
 
-static_assert(pksk::Backend<Backend>);
+static_assert(pksk::TransactGetBackend<Backend>);
 
 }  // namespace pksk::dynamodb
 

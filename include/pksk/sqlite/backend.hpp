@@ -120,11 +120,18 @@ class Backend {
                            backend::IndexedItemVisitor visit,
                            std::vector<std::size_t>& unprocessed);
 
+  // visit(i, item) for each keys[i] found, in the order of the keys, every item read in one
+  // SQLite read transaction: as they all were at one moment, whatever is written meanwhile.
+  PKSK_DECL void transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                              backend::IndexedItemVisitor visit);
+
   // One page of a partition in sort-key byte order, each item handed to visit(backend::ItemView) as
   // views into SQLite's memory valid only during the call, with DynamoDB's paging: the page ends
   // after `limit` items or once the items read reach `page_bytes` (the item that crosses the budget
   // is part of the page), and then names its last item as the cursor, even if nothing follows.
-  // A page_bytes of 0 thus ends every page after one item.
+  // A page_bytes of 0 thus ends every page after one item. With count_only, the page is read
+  // the same way, each row's body looked at only by the filter, and counted instead of handed
+  // over.
   PKSK_DECL backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
                                         backend::ItemVisitor visit);
 
@@ -140,7 +147,7 @@ class Backend {
   std::shared_ptr<detail::Shared> shared_;
 };
 
-static_assert(pksk::Backend<Backend>);
+static_assert(pksk::TransactGetBackend<Backend>);
 
 }  // namespace pksk::sqlite
 

@@ -3,6 +3,7 @@
 // IndexRef<B>: a handle on one secondary index of a Table (Table::index), whose queries read
 // the index through the Table's own query loop.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,12 @@ class IndexRef {
     Page<query_result_t<R>> page;
     page.next = table_->template run_query<R>(pk, options, page.items, /*all_pages=*/false, index_);
     return page;
+  }
+
+  // How many items query<R>(pk, options) would return, as Table::count counts a table query.
+  template <class R>
+  std::size_t count(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    return table_->template run_count<R>(pk, options, index_);
   }
 
   template <class R>

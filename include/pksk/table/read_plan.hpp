@@ -9,6 +9,7 @@
 #include <bitset>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -163,6 +164,23 @@ backend::Condition type_is_condition(const backend::TableSpec& spec) {
 // key condition already keeps to the type's sort-key prefix).
 PKSK_DECL void plan_filter(ReadPlanBase& plan, const backend::TableSpec& spec, const Filter& filter,
                            std::string_view only_type, bool scan);
+
+// The types a read of R keeps: R's for an entity, its members' for a collection (what size()
+// counts; the rest go to unknown()).
+template <class R>
+struct ReadTypes {
+  static constexpr std::array<std::string_view, 1> value{type_name_v<R>};
+};
+template <class... Ts>
+struct ReadTypes<ItemCollection<Ts...>> : CollectionTypes<ItemCollection<Ts...>> {};
+
+// The plan's filter, narrowed to the items of these types (`type = T`, or `type IN (...)`),
+// which a count keeps server-side where a read keeps them while decoding.
+PKSK_DECL void plan_type_filter(ReadPlanBase& plan, const backend::TableSpec& spec,
+                                std::span<const std::string_view> types);
+
+// A count with a projection (`select`), which reads no member at all.
+[[noreturn]] PKSK_DECL void throw_count_with_select(std::string_view table, std::string_view type);
 
 // A projection's member of an entity the read does not read.
 [[noreturn]] PKSK_DECL void throw_member_not_read(const backend::TableSpec& spec,

@@ -19,6 +19,7 @@
 // the class, so that separate compilation compiles it once per backend.
 
 #include <algorithm>
+#include <array>
 #include <bitset>
 #include <cstddef>
 #include <optional>
@@ -26,6 +27,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -50,6 +52,7 @@
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
 #include "detail/scratch.hpp"
+#include "detail/transact_get.hpp"
 #include "detail/versioning.hpp"
 #include "detail/write_conditions.hpp"
 #include "each.hpp"
@@ -67,6 +70,10 @@ namespace diagnostics {
 // version each item was read at could not be checked (optimistic locking).
 template <class Entity>
 struct a_batch_cannot_check_the_version_of_a_versioned_entity;
+// transact_get on a Table whose backend has no transact_get operation (TransactGetBackend):
+// the backend does not read several items as of one moment.
+template <class Backend>
+struct backend_has_no_transact_get_operation;
 }  // namespace diagnostics
 
 template <Backend B>
@@ -321,6 +328,58 @@ class Table {
     return out;
   }
 
+  // The items with these keys (only their key fields are read), all read as they were at one
+  // moment (DynamoDB's TransactGetItems; on SQLite, one read transaction): std::nullopt for a
+  // key with no item. 1 to 100 keys, no two naming one item (else ValidationError, as DynamoDB
+  // refuses); an item of another type under a key is a DecodeError, as for get. On DynamoDB a
+  // read canceled by a transaction writing one of the items is sent again as a conflict is,
+  // then fails with TransactionCanceled. Needs a TransactGetBackend: a compile error naming
+  // the backend otherwise.
+  //   auto [customer, order] = table.transact_get(Customer{.id = "1"}, Order{...});
+  template <EntityType... Ts>
+    requires(sizeof...(Ts) > 0)
+  std::tuple<std::optional<Ts>...> transact_get(const Ts&... keys) {
+    std::tuple<std::optional<Ts>...> found;
+    if constexpr (detail::diagnose_v<TransactGetBackend<B>,
+                                     diagnostics::backend_has_no_transact_get_operation<B>>) {
+      std::array<std::string, 2 * sizeof...(Ts)> texts;
+      std::array<backend::ItemKey, sizeof...(Ts)> all;
+      std::size_t i = 0;
+      ((detail::format_keys(spec_, keys, texts[2 * i], texts[2 * i + 1], "transact_get"),
+        all[i] = backend::ItemKey{texts[2 * i], texts[2 * i + 1]}, ++i),
+       ...);
+      const detail::ScratchLease s;
+      transact_get_keys(all, [&](std::size_t at, const backend::ItemView& row) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+          (void)((at == I && (read_into(row, *s->decoder, std::get<I>(found)), true)) || ...);
+        }(std::index_sequence_for<Ts...>{});
+      });
+    }
+    return found;
+  }
+
+  // The same for a range of keys of one entity: an optional per key, in the order of the keys
+  // (an empty range reads nothing).
+  template <class Range>
+    requires EntityType<std::ranges::range_value_t<Range>>
+  std::vector<std::optional<std::ranges::range_value_t<Range>>> transact_get(const Range& keys) {
+    using T = std::ranges::range_value_t<Range>;
+    std::vector<std::optional<T>> found;
+    if constexpr (detail::diagnose_v<TransactGetBackend<B>,
+                                     diagnostics::backend_has_no_transact_get_operation<B>>) {
+      std::vector<std::string> texts;
+      std::vector<backend::ItemKey> all;
+      format_all_keys(keys, texts, all, "transact_get");
+      found.resize(all.size());
+      if (all.empty()) return found;
+      const detail::ScratchLease s;
+      transact_get_keys(all, [&](std::size_t at, const backend::ItemView& row) {
+        read_into(row, *s->decoder, found[at]);
+      });
+    }
+    return found;
+  }
+
   // Every item of the partition that matches, all pages read: an ItemCollection, or for an
   // entity type T the items of type T (sort key beginning with T's literal prefix).
   template <class R>
@@ -330,6 +389,20 @@ class Table {
       run_query<R>(pk, options, result, /*all_pages=*/true);
     }
     return result;
+  }
+
+  // How many items query<R>(pk, options) would return (for a collection, its size(): the items
+  // of its members' types), every page read, no item decoded: DynamoDB's Select=COUNT, whose
+  // answers carry no items; on SQLite, the rows are read and filtered but not decoded. An item
+  // of R's types counts even if its body would not decode. `select` has no meaning here
+  // (ValidationError); `limit` bounds the items evaluated, as in query().
+  template <class R>
+  std::size_t count(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
+    if constexpr (detail::table_read_checked_v<R>) {
+      return run_count<R>(pk, options);
+    } else {
+      return 0;  // reported by table_read_checked_v
+    }
   }
 
   // One page: up to options.limit items evaluated, or 1 MB of data, as DynamoDB pages. With a
@@ -435,6 +508,17 @@ class Table {
     if (row.type != type_name_v<T>)
       detail::throw_wrong_type(spec_.name, row, type_name_v<T>, operation);
   }
+
+  // A row of transact_get, into its key's slot.
+  template <EntityType T>
+  void read_into(const backend::ItemView& row, BodyDecoder& decoder, std::optional<T>& slot) {
+    check_type<T>(row, "transact_get");
+    detail::decode_row(body_format(), spec_.name, decoder, row, slot.emplace());
+  }
+
+  // The keys checked as DynamoDB checks a TransactGetItems request, then read by the backend.
+  void transact_get_keys(std::span<const backend::ItemKey> keys, backend::IndexedItemVisitor visit)
+    requires TransactGetBackend<B>;
 
   template <class Range>
   void format_all_keys(const Range& items, std::vector<std::string>& texts,
@@ -572,6 +656,26 @@ class Table {
     return pages(row_visitor<R, false>(result, plan, *s->decoder));
   }
 
+  // The sort-key condition of a query of R (options.sk, or for an entity its sort key's literal
+  // prefix), once the partition key is checked against what R's template can produce.
+  template <class R>
+  const KeyCondition* query_condition(const PartitionKey& pk, const BasicQueryOptions<R>& options,
+                                      const TableIndex* index) const {
+    const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
+    if constexpr (EntityType<R>) {
+      detail::check_partition_key<R>(spec_.name, pk, index);
+      if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
+    } else if constexpr (EntityType<typename detail::CollectionFirst<R>::type>) {
+      if (index == nullptr) {
+        detail::check_partition_key<typename detail::CollectionFirst<R>::type>(spec_.name, pk,
+                                                                               nullptr);
+      } else {
+        detail::check_index_collection(spec_.name, pk, *index, std::type_identity<R>{});
+      }
+    }
+    return condition;
+  }
+
   template <class R, class Result>
   std::optional<Cursor> run_query(const PartitionKey& pk, const BasicQueryOptions<R>& options,
                                   Result& result, bool all_pages,
@@ -579,18 +683,7 @@ class Table {
     if constexpr (!detail::readable_v<R>) {
       return std::nullopt;  // reported by detail::QueryResult<R>
     } else {
-      const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
-      if constexpr (EntityType<R>) {
-        detail::check_partition_key<R>(spec_.name, pk, index);
-        if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
-      } else if constexpr (EntityType<typename detail::CollectionFirst<R>::type>) {
-        if (index == nullptr) {
-          detail::check_partition_key<typename detail::CollectionFirst<R>::type>(spec_.name, pk,
-                                                                                 nullptr);
-        } else {
-          detail::check_index_collection(spec_.name, pk, *index, std::type_identity<R>{});
-        }
-      }
+      const KeyCondition* condition = query_condition<R>(pk, options, index);
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       const detail::ReadShape shape = detail::read_shape(options);
       return with_visitor(result, plan, [&](backend::ItemVisitor visit) {
@@ -601,11 +694,37 @@ class Table {
 
   // The pages of a query, each row handed to `visit`: every page up to the limit, or the first
   // page and the cursor after it. Not a template, so compiled once per Table<B> whatever the
-  // entities read; run_query<R> only works out the plan and the row visitor.
+  // entities read; run_query<R> only works out the plan and the row visitor. With `count`, the
+  // pages are asked for a count only (RawQuery::count_only), each page's added to *count; a
+  // backend that hands the items anyway hands them to `visit`, which then counts them.
   std::optional<Cursor> query_pages(const PartitionKey& pk, const detail::ReadShape& shape,
                                     const KeyCondition* condition, const detail::ReadPlanBase& plan,
                                     bool all_pages, const TableIndex* index,
-                                    backend::ItemVisitor visit);
+                                    backend::ItemVisitor visit, std::size_t* count = nullptr);
+
+  // count<R>: query<R>'s key condition and filter, narrowed to R's types (what query<R> keeps
+  // while decoding), every page counted.
+  template <class R>
+  std::size_t run_count(const PartitionKey& pk, const BasicQueryOptions<R>& options,
+                        const TableIndex* index = nullptr) {
+    if constexpr (!detail::readable_v<R>) {
+      return 0;  // reported by detail::QueryResult<R>
+    } else {
+      constexpr auto& types = detail::ReadTypes<R>::value;
+      if (!options.select.empty()) {
+        detail::throw_count_with_select(
+            spec_.name, EntityType<R> ? types.front() : std::string_view("ItemCollection"));
+      }
+      const KeyCondition* condition = query_condition<R>(pk, options, index);
+      detail::ReadPlanBase plan = detail::make_read_plan(spec_, options, /*scan=*/false);
+      detail::plan_type_filter(plan, spec_, types);
+      std::size_t n = 0;
+      query_pages(
+          pk, detail::read_shape(options), condition, plan, /*all_pages=*/true, index,
+          [&](const backend::ItemView&) { ++n; }, &n);
+      return n;
+    }
+  }
 
   template <class R, class Result>
   std::optional<Cursor> run_scan(const BasicQueryOptions<R>& options, Result& result,

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "../../error.hpp"
 #include "../backend.hpp"
 #include "../body_format_of.hpp"
 
@@ -34,6 +35,9 @@ struct VTable {
                       std::vector<std::size_t>& unprocessed);
   void (*batch_get)(void* backend, void* table, std::span<const backend::ItemKey> keys,
                     backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
+  // The optional operation: for a backend without it, a BackendError when called.
+  void (*transact_get)(void* backend, void* table, std::span<const backend::ItemKey> keys,
+                       backend::IndexedItemVisitor visit);
 };
 
 // The functions restore the types and forward; the concept asks the operations to accept a
@@ -83,15 +87,25 @@ struct Thunks {
                         backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed) {
     self(backend).batch_get(handle(table), keys, visit, unprocessed);
   }
+  static void transact_get(void* backend, void* table, std::span<const backend::ItemKey> keys,
+                           backend::IndexedItemVisitor visit) {
+    if constexpr (TransactGetBackend<B>) {
+      self(backend).transact_get(handle(table), keys, visit);
+    } else {
+      throw BackendError(errc::misuse,
+                         "pksk::AnyBackend: the backend it holds has no transact_get operation "
+                         "(it is not a pksk::TransactGetBackend)");
+    }
+  }
 };
 
 // One per backend type in the program (an inline variable): its address tells which type an
 // AnyBackend or one of its handles holds.
 template <Backend B>
 inline constexpr VTable vtable_for{
-    &Thunks<B>::open_table,  &Thunks<B>::get,       &Thunks<B>::query, &Thunks<B>::scan,
-    &Thunks<B>::put,         &Thunks<B>::update,    &Thunks<B>::erase, &Thunks<B>::transact,
-    &Thunks<B>::batch_write, &Thunks<B>::batch_get,
+    &Thunks<B>::open_table,  &Thunks<B>::get,       &Thunks<B>::query,        &Thunks<B>::scan,
+    &Thunks<B>::put,         &Thunks<B>::update,    &Thunks<B>::erase,        &Thunks<B>::transact,
+    &Thunks<B>::batch_write, &Thunks<B>::batch_get, &Thunks<B>::transact_get,
 };
 
 }  // namespace pksk::detail::any_backend

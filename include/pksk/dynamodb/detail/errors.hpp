@@ -47,6 +47,20 @@ inline CancellationReason cancellation_reason(std::string_view code, std::string
   return CancellationReason::validation;  // ValidationError and any code not known here
 }
 
+// Whether a canceled transaction's reasons are all passing ones (a conflict with another
+// transaction, throttling) or none: the same request may go through when sent again.
+inline bool canceled_transiently(const std::vector<CancellationReason>& reasons) {
+  bool transient = false;
+  for (const CancellationReason reason : reasons) {
+    if (reason == CancellationReason::conflict || reason == CancellationReason::throttled) {
+      transient = true;
+    } else if (reason != CancellationReason::none) {
+      return false;
+    }
+  }
+  return transient;
+}
+
 // What DynamoDB's refusal means to a caller, from its error type and HTTP status. The types
 // are DynamoDB's documented error codes; a type not known here keeps its status's meaning.
 inline errc error_code_of(std::string_view type, int status) {

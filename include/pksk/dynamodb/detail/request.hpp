@@ -224,13 +224,31 @@ inline std::string batch_get_item(const backend::TableSpec& spec,
   return out;
 }
 
+// TransactGetItems: a Get of each key, at most 100, no two alike (Table checks both). The
+// answer's Responses are in the order of the keys.
+inline std::string transact_get_items(const backend::TableSpec& spec,
+                                      std::span<const backend::ItemKey> keys) {
+  std::string out = "{\"TransactItems\":[";
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i) out += ',';
+    out += "{\"Get\":{";
+    append_table_name(out, spec);
+    out += ",\"Key\":";
+    append_key(out, spec, keys[i]);
+    out += "}}";
+  }
+  out += "]}";
+  return out;
+}
+
 // ------------------------------------------------------------------------------------ reads
 
 // A Query or Scan body, and the part of the filter DynamoDB cannot take (see query()).
 struct ReadRequest {
   std::string body;
   std::optional<backend::Condition>
-      client_filter;  // to apply to each item returned, before decoding
+      client_filter;   // to apply to each item returned, before decoding
+  bool count = false;  // Select=COUNT: the answer holds a Count and no Items
 };
 
 inline bool names_attribute(const backend::Condition& c, std::string_view a, std::string_view b) {
@@ -314,7 +332,8 @@ inline void append_projection(std::string& out, const backend::TableSpec& spec,
 // FilterExpression that names a key attribute, so conjuncts of the filter that name the
 // partition or sort key (contains(sort_key, ...)) are left out of the request and handed back
 // as client_filter, for the backend to apply to each returned item: Limit still counts items
-// before any filter, as in DynamoDB.
+// before any filter, as in DynamoDB. A count-only query is Select=COUNT, unless part of its
+// filter is the client's: its items then come back to be filtered and counted.
 inline ReadRequest query(const backend::TableSpec& spec, const backend::RawQuery& q) {
   backend::ExpressionPlaceholders names;
   ReadRequest request;
@@ -351,7 +370,12 @@ inline ReadRequest query(const backend::TableSpec& spec, const backend::RawQuery
     }
     if (!client.children.empty()) request.client_filter = std::move(client);
   }
-  append_projection(out, spec, q.projection, names);
+  request.count = q.count_only && !request.client_filter;
+  if (request.count) {
+    out += ",\"Select\":\"COUNT\"";
+  } else {
+    append_projection(out, spec, q.projection, names);
+  }
   if (q.limit != 0) out += ",\"Limit\":" + std::to_string(q.limit);
   if (q.exclusive_start_sk && keys.index == nullptr) {
     out += ",\"ExclusiveStartKey\":";

@@ -58,12 +58,13 @@ inline void Backend::Impl::for_each_member(detail::Exchange& x, Each&& each) {
 }
 
 // A Query or Scan answer: Items to the visitor (those the client-side filter keeps),
-// ScannedCount as the items evaluated, LastEvaluatedKey to on_last_key. One function for
-// queries and scans alike: on_last_key is a FunctionRef too.
+// ScannedCount as the items evaluated, Count (Select=COUNT's answer) to *count when asked for,
+// LastEvaluatedKey to on_last_key. One function for queries and scans alike: on_last_key is a
+// FunctionRef too.
 inline void Backend::Impl::read_page(
     detail::Exchange& x, const backend::TableSpec& spec,
     const std::optional<backend::Condition>& client_filter, std::size_t& evaluated,
-    backend::ItemVisitor visit,
+    std::size_t* count, backend::ItemVisitor visit,
     pksk::detail::FunctionRef<void(simdjson::ondemand::object&)> on_last_key) {
   for_each_member(x, [&](std::string_view name, simdjson::ondemand::value value) {
     if (name == "Items") {
@@ -79,10 +80,10 @@ inline void Backend::Impl::read_page(
         }
         visit(item);
       }
-    } else if (name == "ScannedCount") {
+    } else if (name == "ScannedCount" || (count != nullptr && name == "Count")) {
       std::uint64_t n = 0;
       if (auto error = value.get_uint64().get(n)) fail_parse(error);
-      evaluated = static_cast<std::size_t>(n);
+      (name == "Count" ? *count : evaluated) = static_cast<std::size_t>(n);
     } else if (name == "LastEvaluatedKey") {
       simdjson::ondemand::object key = object_of(value);
       on_last_key(key);

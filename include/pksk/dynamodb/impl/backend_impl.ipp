@@ -45,8 +45,10 @@ namespace pksk::dynamodb::detail {
 enum class Retry : unsigned char { always, when_not_applied };
 
 // How a TransactionCanceledException is reported: as a transaction's (TransactionCanceled with
-// its reasons), or, for one write sent as a transaction, as that write's own error.
-enum class Cancellation : unsigned char { as_transaction, as_single_write };
+// its reasons), or, for one write sent as a transaction, as that write's own error; or, for a
+// read (TransactGetItems), retried first when its reasons are conflicts or throttling only, as
+// a conflict is, and reported as a transaction's when the retries run out.
+enum class Cancellation : unsigned char { as_transaction, as_single_write, retry_conflicts };
 
 // attribute_exists(pk) AND condition.
 inline backend::Condition exists_and(const backend::TableSpec& spec,
@@ -128,7 +130,7 @@ struct Backend::Impl {
   static void for_each_member(detail::Exchange& x, Each&& each);
   static void read_page(detail::Exchange& x, const backend::TableSpec& spec,
                         const std::optional<backend::Condition>& client_filter,
-                        std::size_t& evaluated, backend::ItemVisitor visit,
+                        std::size_t& evaluated, std::size_t* count, backend::ItemVisitor visit,
                         pksk::detail::FunctionRef<void(simdjson::ondemand::object&)> on_last_key);
   [[noreturn]] void raise(detail::ServiceError error, int status, const backend::TableSpec& spec,
                           const std::optional<backend::ItemKey>& key, std::string_view what,
@@ -185,6 +187,8 @@ struct Backend::Impl {
                          std::vector<std::size_t>& unprocessed);
   void batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
                  backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
+  void transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                    backend::IndexedItemVisitor visit);
   backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
                               backend::ItemVisitor visit);
   backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,

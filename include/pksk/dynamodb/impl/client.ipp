@@ -141,6 +141,7 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
   std::string last_failure;
   NativeError last_native{NativeError::Origin::dynamodb};
   errc last_code = errc::unavailable;
+  std::optional<detail::ServiceError> canceled;  // Cancellation::retry_conflicts: the last one
   bool renewed = false;  // the credentials, once, after an ExpiredTokenException
   for (int attempt = 1;; ++attempt) {
     const std::shared_ptr<const Credentials> signer = credentials();
@@ -152,6 +153,7 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
       x.response = options.transport(x.request);
     }
     if (x.response.status == 200) return lease;
+    canceled.reset();
     bool maybe_applied = false;
     if (x.response.status == 0) {
       last_failure = "no answer: " + x.response.transport_error;
@@ -167,6 +169,11 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
         renew_credentials(signer.get());
         renewed = true;
         continue;
+      }
+      if (cancellation == detail::Cancellation::retry_conflicts &&
+          last_code == errc::transaction_canceled && detail::canceled_transiently(error.reasons)) {
+        last_code = errc::conflict;
+        canceled = error;
       }
       if (x.response.status < 500 && !is_retryable(last_code)) {
         raise(std::move(error), static_cast<int>(x.response.status), spec, key, what, cancellation);
@@ -188,6 +195,10 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
     }
     const auto elapsed = std::chrono::steady_clock::now() - start;
     if (attempt >= options.retry.max_attempts || elapsed >= options.retry.max_total) {
+      if (canceled) {
+        raise(std::move(*canceled), static_cast<int>(x.response.status), spec, key, what,
+              cancellation);
+      }
       throw BackendError(last_code,
                          detail::context(spec.name, std::string(what) + key_text(key)) +
                              "failed after " + std::to_string(attempt) +

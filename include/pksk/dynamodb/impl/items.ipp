@@ -217,6 +217,30 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
   });
 }
 
+// TransactGetItems: the answer's Responses are in the order of the keys, each {} for a key
+// not found or {"Item": ...}. A TransactionCanceledException whose reasons are conflicts only
+// (a transaction was writing one of the items) is retried as a conflict is (RetryOptions).
+inline void Backend::Impl::transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                                        backend::IndexedItemVisitor visit) {
+  const backend::TableSpec& spec = table.spec();
+  Lease x = send("TransactGetItems", detail::transact_get_items(spec, keys), spec, std::nullopt,
+                 "transact_get", detail::Retry::always, detail::Cancellation::retry_conflicts);
+  for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
+    if (name != "Responses") return;
+    std::size_t i = 0;
+    for (auto entry : array_of(value)) {
+      if (i == keys.size()) break;
+      for_each_object_member(object_of(value_of(entry)),
+                             [&](std::string_view field, simdjson::ondemand::value item) {
+                               if (field != "Item") return;
+                               simdjson::ondemand::object object = object_of(item);
+                               visit(i, detail::item_view(object, spec));
+                             });
+      ++i;
+    }
+  });
+}
+
 inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backend::RawQuery& query,
                                                   backend::ItemVisitor visit) {
   const backend::TableSpec& spec = table.spec();
@@ -224,8 +248,13 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
   const TableIndex* index = query.index.empty() ? nullptr : spec.find_index(query.index);
   Lease x = send("Query", std::move(request.body), spec, std::nullopt, "query");
   backend::QueryOutcome outcome;
-  read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
-            [&](simdjson::ondemand::object& key) {
+  // A count-only query whose filter is all DynamoDB's has its Count; one that filters on the
+  // client counts the items the client filter keeps.
+  std::size_t counted = 0;
+  const auto count_item = [&](const backend::ItemView&) { ++counted; };
+  if (query.count_only && !request.count) visit = count_item;
+  read_page(*x, spec, request.client_filter, outcome.evaluated, request.count ? &counted : nullptr,
+            visit, [&](simdjson::ondemand::object& key) {
               const detail::LastKey last = detail::last_key(key, spec, index);
               if (index == nullptr) {
                 outcome.last_evaluated_sk = std::string(last.sk);
@@ -235,6 +264,7 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
                 outcome.last_evaluated_item_sk = std::string(last.sk);
               }
             });
+  if (query.count_only) outcome.count = counted;
   return outcome;
 }
 
@@ -244,7 +274,7 @@ inline backend::ScanOutcome Backend::Impl::scan(TableHandle table, const backend
   detail::ReadRequest request = detail::scan(spec, scan);
   Lease x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
   backend::ScanOutcome outcome;
-  read_page(*x, spec, request.client_filter, outcome.evaluated, visit,
+  read_page(*x, spec, request.client_filter, outcome.evaluated, nullptr, visit,
             [&](simdjson::ondemand::object& key) {
               const detail::LastKey last = detail::last_key(key, spec, nullptr);
               outcome.last_evaluated_pk = std::string(last.pk);

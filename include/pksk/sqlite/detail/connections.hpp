@@ -73,7 +73,7 @@ struct TableStatements {
 struct ConnectionState {
   // Declared first, destroyed last: statements are finalized before their connection closes.
   Connection conn;
-  std::array<Statement, 3> control;  // BEGIN IMMEDIATE, COMMIT, ROLLBACK
+  std::array<Statement, 4> control;  // BEGIN IMMEDIATE, COMMIT, ROLLBACK, BEGIN (transaction.hpp)
   std::vector<std::unique_ptr<TableStatements>> tables;
   std::chrono::milliseconds busy_timeout{0};
   // The end of the current wait for a lock; zero while not waiting.

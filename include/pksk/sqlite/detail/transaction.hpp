@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// Write transactions on one connection: BEGIN IMMEDIATE, COMMIT and ROLLBACK as statements
-// prepared once, and WriteTransaction, which rolls back whatever leaves its scope uncommitted.
+// Transactions on one connection: BEGIN IMMEDIATE, BEGIN, COMMIT and ROLLBACK as statements
+// prepared once; WriteTransaction, which rolls back whatever leaves its scope uncommitted, and
+// ReadTransaction, whose reads all see the database as it was at the first of them.
 
 #include <sqlite3.h>
 
@@ -17,9 +18,10 @@ namespace pksk::sqlite::detail {
 
 // BEGIN IMMEDIATE, COMMIT and ROLLBACK, prepared once per connection on first use: every
 // conditional write, update, transaction and batch runs two of them, and sqlite3_exec would
-// parse and prepare each again (a few microseconds a write).
-enum class Control : unsigned char { begin, commit, rollback };
-inline constexpr std::array<const char*, 3> control_sql{"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"};
+// parse and prepare each again (a few microseconds a write). BEGIN (deferred) starts a read.
+enum class Control : unsigned char { begin, commit, rollback, begin_read };
+inline constexpr std::array<const char*, 4> control_sql{"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK",
+                                                        "BEGIN"};
 
 inline sqlite3_stmt* control(ConnectionState& c, Control which, std::string_view table,
                              std::string_view operation) {
@@ -72,6 +74,32 @@ class WriteTransaction {
     done_ = true;
   }
   ~WriteTransaction() {
+    if (!done_) rollback(conn_);
+  }
+
+ private:
+  ConnectionState& conn_;
+  std::string_view table_;
+  std::string_view what_;
+  bool done_ = false;
+};
+
+// One read transaction (a deferred BEGIN): SQLite takes its snapshot at the first read and
+// keeps it to the end, so that the reads in its scope see no write committed between them
+// (with WAL, writers go on meanwhile). Ended by end(), or when its scope is left.
+class ReadTransaction {
+ public:
+  ReadTransaction(ConnectionState& conn, std::string_view table, std::string_view what)
+      : conn_(conn), table_(table), what_(what) {
+    run_control(conn_, Control::begin_read, table_, what_);
+  }
+  ReadTransaction(const ReadTransaction&) = delete;
+  ReadTransaction& operator=(const ReadTransaction&) = delete;
+  void end() {
+    run_control(conn_, Control::commit, table_, what_);
+    done_ = true;
+  }
+  ~ReadTransaction() {
     if (!done_) rollback(conn_);
   }
 

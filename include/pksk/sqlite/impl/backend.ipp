@@ -74,6 +74,10 @@ PKSK_DECL void Backend::batch_get(TableHandle table, std::span<const backend::It
                                   std::vector<std::size_t>& unprocessed) {
   Impl{shared_}.batch_get(table, keys, visit, unprocessed);
 }
+PKSK_DECL void Backend::transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                                     backend::IndexedItemVisitor visit) {
+  Impl{shared_}.transact_get(table, keys, visit);
+}
 PKSK_DECL backend::QueryOutcome Backend::query(TableHandle table, const backend::RawQuery& query,
                                                backend::ItemVisitor visit) {
   return Impl{shared_}.query(table, query, visit);

@@ -100,6 +100,8 @@ struct Backend::Impl {
   bool get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit);
   void batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
                  backend::IndexedItemVisitor visit, std::vector<std::size_t>& unprocessed);
+  void transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                    backend::IndexedItemVisitor visit);
   backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
                               backend::ItemVisitor visit);
   backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,

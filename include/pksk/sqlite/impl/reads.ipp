@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// Reads: get and batch_get, one row by key; query and scan, one page at a time with DynamoDB's
-// paging (a limit, a byte budget, the cursor of the page's last item), on the table or on an
-// index, each item handed to the visitor as views into SQLite's row.
+// Reads: get, batch_get and transact_get, one row by key; query and scan, one page at a time with
+// DynamoDB's paging (a limit, a byte budget, the cursor of the page's last item), on the table or
+// on an index, each item handed to the visitor as views into SQLite's row.
 
 #include "backend_impl.ipp"
 #include "statements.ipp"  // prepared(), a template
@@ -27,9 +27,31 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
   }
 }
 
+inline void Backend::Impl::transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
+                                        backend::IndexedItemVisitor visit) {
+  Call k = enter(table);
+  for (const backend::ItemKey& key : keys) check_key(k.t, "transact_get", key);
+  detail::ReadTransaction transaction(k.c, k.t.name, "transact_get");
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    read_item(k, keys[i], "transact_get", [&](const backend::ItemView& item) { visit(i, item); });
+  }
+  transaction.end();
+}
+
 inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backend::RawQuery& query,
                                                   backend::ItemVisitor visit) {
   using Op = KeyCondition::Op;
+  if (query.count_only) {
+    // The page read as any other, the visitor counting what passes the filter: no body is
+    // looked at but by the filter.
+    backend::RawQuery items = query;
+    items.count_only = false;
+    std::size_t matched = 0;
+    backend::QueryOutcome outcome =
+        this->query(table, items, [&](const backend::ItemView&) { ++matched; });
+    outcome.count = matched;
+    return outcome;
+  }
   Call k = enter(table);
 
   const TableIndex* index = nullptr;

@@ -39,6 +39,37 @@ PKSK_DECL void plan_filter(ReadPlanBase& plan, const backend::TableSpec& spec, c
   }
 }
 
+PKSK_DECL void plan_type_filter(ReadPlanBase& plan, const backend::TableSpec& spec,
+                                std::span<const std::string_view> types) {
+  backend::Condition type = type_is_condition(spec, types.front());
+  if (types.size() > 1) {
+    type.op = backend::Condition::Op::in;
+    for (const std::string_view other : types.subspan(1)) {
+      type.operands.push_back(
+          {backend::Operand::Kind::value, {}, AttributeValue::from_string(std::string(other))});
+    }
+  }
+  if (!plan.filter) {
+    plan.filter = std::move(type);
+    return;
+  }
+  // The type first: the SQLite backend then rejects another type's row by its type column.
+  backend::Condition both{backend::Condition::Op::all, {}, {}};
+  both.children.push_back(std::move(type));
+  if (plan.filter->op == backend::Condition::Op::all) {
+    for (backend::Condition& c : plan.filter->children) both.children.push_back(std::move(c));
+  } else {
+    both.children.push_back(std::move(*plan.filter));
+  }
+  plan.filter = std::move(both);
+}
+
+PKSK_DECL void throw_count_with_select(std::string_view table, std::string_view type) {
+  throw ValidationError(table_context(table, "count", type) +
+                        "select names members to read, and a count reads none (DynamoDB's " +
+                        "Select=COUNT takes no projection): leave select empty");
+}
+
 PKSK_DECL void throw_member_not_read(const backend::TableSpec& spec, const SelectedMember& member) {
   throw ValidationError("pksk table " + detail::quoted(spec.name) + ": select names the member " +
                         detail::quoted(member.name) + " of " + detail::quoted(member.type) +

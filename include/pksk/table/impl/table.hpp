@@ -88,7 +88,8 @@ template <Backend B>
 std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail::ReadShape& shape,
                                             const KeyCondition* condition,
                                             const detail::ReadPlanBase& plan, bool all_pages,
-                                            const TableIndex* index, backend::ItemVisitor visit) {
+                                            const TableIndex* index, backend::ItemVisitor visit,
+                                            std::size_t* count) {
   if (shape.segment != 0 || shape.segments != 0) {
     throw ValidationError("pksk table " + detail::quoted(spec_.name) +
                           ": segment and segments are for scans, not queries");
@@ -102,7 +103,8 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
                         .filter = plan.filter_ptr(),
                         .projection = plan.projection,
                         .index = index ? std::string_view(index->name) : std::string_view(),
-                        .consistent = shape.consistent};
+                        .consistent = shape.consistent,
+                        .count_only = count != nullptr};
   if (shape.start) {
     cursors().check(*shape.start, pk, condition, index);
     raw.exclusive_start_sk = shape.start->sk;
@@ -111,6 +113,7 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
   }
   if (!all_pages) {
     backend::QueryOutcome outcome = backend_->query(handle_, raw, visit);
+    if (count != nullptr) *count += outcome.count.value_or(0);
     if (!outcome.last_evaluated_sk) return std::nullopt;
     if (!index) return cursors().make({}, pk.value, std::move(*outcome.last_evaluated_sk));
     return cursors().make(index->name, pk.value, std::move(*outcome.last_evaluated_sk),
@@ -120,6 +123,7 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
   std::string resume_after, resume_pk, resume_sk;
   detail::read_every_page(raw.limit, [&] {
     backend::QueryOutcome outcome = backend_->query(handle_, raw, visit);
+    if (count != nullptr) *count += outcome.count.value_or(0);
     if (!outcome.last_evaluated_sk) return detail::PageRead{outcome.evaluated, false};
     resume_after = std::move(*outcome.last_evaluated_sk);
     raw.exclusive_start_sk = resume_after;
@@ -131,6 +135,15 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
     return detail::PageRead{outcome.evaluated, true};
   });
   return std::nullopt;
+}
+
+template <Backend B>
+void Table<B>::transact_get_keys(std::span<const backend::ItemKey> keys,
+                                 backend::IndexedItemVisitor visit)
+  requires TransactGetBackend<B>
+{
+  detail::check_transact_get_keys(spec_.name, keys);
+  backend_->transact_get(handle_, keys, visit);
 }
 
 template <Backend B>
