@@ -24,6 +24,7 @@
 #include "table/impl/batch.ipp"
 #include "table/impl/cursor_signing.ipp"
 #include "table/impl/decode_row.ipp"
+#include "table/impl/fan_out.ipp"
 #include "table/impl/item_encoding.ipp"
 #include "table/impl/messages.ipp"
 #include "table/impl/read_plan.ipp"

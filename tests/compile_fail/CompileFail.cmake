@@ -56,6 +56,8 @@ foreach(case IN ITEMS
     "key_unsupported_type|key_field_must_be_a_string_an_integer_or_an_enum"
     "key_spec_unknown|malformed_key_template_unknown_format_spec"
     "key_spec_wrong_type|key_format_spec_does_not_apply_to_the_member_type"
+    "fan_out_member_not_in_sort_key|fan_out_member_must_be_a_field_of_the_sort_key"
+    "query_buckets_without_bucket|query_buckets_needs_one_time_bucket_in_the_partition_key"
     "member_type_unsupported|member_type_is_not_one_pksk_can_store"
     "collection_partition_shape|item_collection_members_have_different_partition_key_shapes"
     "collection_table_query_index_only|item_collection_members_have_different_partition_key_shapes"

@@ -226,3 +226,75 @@ TEST_CASE("a failed condition carries the stored item with return_stored_on_fail
   CHECK(newer.rev == 2);
   CHECK(newer.skus == std::vector<std::string>{"a", "b"});
 }
+
+TEST_CASE("a fan-out over time buckets returns exactly the items in range, in order",
+          "[conformance]") {
+  using namespace std::chrono;
+  Store store;
+  auto table = make_table(store);
+  const sys_days jan1{year{2024} / 1 / 1};
+  std::vector<Meter> all;  // every 20 hours for 5 months: Jan to May
+  for (int i = 0; i < 180; ++i) {
+    all.push_back(Meter{.device = "d1", .at = jan1 + hours{20 * i}, .value = i});
+    table.put(all.back());
+  }
+  table.put(Meter{.device = "d2", .at = jan1 + days{40}, .value = -1});  // another device
+  const auto from = sys_days{year{2024} / 1 / 20} + hours{3};
+  const auto to = sys_days{year{2024} / 4 / 10};  // three months and a bit: four buckets
+  std::vector<Meter> expected;
+  for (const Meter& m : all) {
+    if (from <= m.at && m.at <= to) expected.push_back(m);
+  }
+  REQUIRE(expected.size() > 90);
+  CHECK(table.query_buckets<Meter>(Meter{.device = "d1"}, from, to) == expected);
+  // Newest first, with a limit over the whole.
+  const auto newest =
+      table.query_buckets<Meter>(Meter{.device = "d1"}, from, to, {.forward = false, .limit = 10});
+  CHECK(newest == std::vector<Meter>(expected.rbegin(), expected.rbegin() + 10));
+  // A filter: pages of 30 items evaluated hold fewer, so buckets are read in several pages.
+  const auto late = table.query_buckets<Meter>(
+      Meter{.device = "d1"}, from, to, {.limit = 30, .filter = pksk::attr(&Meter::value) >= 80});
+  std::vector<Meter> expected_late;
+  for (const Meter& m : expected) {
+    if (m.value >= 80 && expected_late.size() < 30) expected_late.push_back(m);
+  }
+  REQUIRE(expected_late.size() == 30);
+  CHECK(late == expected_late);
+  // No bucket in range: nothing.
+  CHECK(table.query_buckets<Meter>(Meter{.device = "d1"}, to, from).empty());
+}
+
+TEST_CASE("a fan-out over shards with a limit equals the unsharded query's first items",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  for (int i = 0; i < 120; ++i) {
+    const std::string order = numbered("2024-", 1000 + i);
+    table.put(Sale{.sku = "p1", .order = order, .qty = i});
+    table.put(Tally{.sku = "p1", .order = order, .qty = i});
+  }
+  const pksk::PartitionKey tally = pksk::partition(Tally{.sku = "p1"});
+  for (const bool forward : {true, false}) {
+    for (const std::size_t limit : {std::size_t{1}, std::size_t{7}, std::size_t{50}}) {
+      std::vector<std::string> sharded, plain;
+      for (const Sale& s :
+           table.query_shards<Sale>(Sale{.sku = "p1"}, {.forward = forward, .limit = limit})) {
+        sharded.push_back(s.order);
+      }
+      for (const Tally& t : table.query<Tally>(tally, {.forward = forward, .limit = limit})) {
+        plain.push_back(t.order);
+      }
+      CHECK(sharded == plain);
+    }
+  }
+  CHECK(table.query_shards<Sale>(Sale{.sku = "p1"}).size() == 120);
+  // The shards are really eight partitions.
+  std::size_t in_one = 0;
+  for (unsigned shard = 0; shard < 8; ++shard) {
+    const pksk::PartitionKey pk{numbered("PRODUCT#p1#", shard)};
+    const std::size_t n = table.query<Sale>(pk).size();
+    CHECK(n < 40);
+    in_one += n;
+  }
+  CHECK(in_one == 120);
+}

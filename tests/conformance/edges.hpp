@@ -4,6 +4,7 @@
 // profile and tickets share partitions only in an index ("tix"), and whose refunds are a sparse
 // index through an optional member ("refunds").
 
+#include <chrono>
 #include <optional>
 #include <pksk/pksk.hpp>
 #include <string>
@@ -33,6 +34,26 @@ struct Session {
   friend bool operator==(const Session&, const Session&) = default;
 };
 
+// Time-bucketed readings (a month per partition) and write-sharded sales (8 shards), read by
+// fan-out; Tally holds the same sales unsharded, for comparison.
+struct Meter {
+  std::string device;
+  std::chrono::system_clock::time_point at;
+  int value{};
+  friend bool operator==(const Meter&, const Meter&) = default;
+};
+struct Sale {
+  std::string sku;
+  std::string order;
+  int qty{};
+  friend bool operator==(const Sale&, const Sale&) = default;
+};
+struct Tally {
+  std::string sku;
+  std::string order;
+  int qty{};
+};
+
 }  // namespace conformance
 
 template <>
@@ -58,4 +79,22 @@ struct pksk::Entity<conformance::Session> {
   static constexpr std::string_view sk = "SESSION#{session}";
   static constexpr std::array indexes = {
       pksk::Index{"tix", "ATTENDEE#{speaker}", "PASS#{session}"}};
+};
+template <>
+struct pksk::Entity<conformance::Meter> {
+  static constexpr std::string_view type = "Meter";
+  static constexpr std::string_view pk = "DEVICE#{device}#{at:month}";
+  static constexpr std::string_view sk = "{at}";
+};
+template <>
+struct pksk::Entity<conformance::Sale> {
+  static constexpr std::string_view type = "Sale";
+  static constexpr std::string_view pk = "PRODUCT#{sku}#{order:shard(8)}";
+  static constexpr std::string_view sk = "{order}";
+};
+template <>
+struct pksk::Entity<conformance::Tally> {
+  static constexpr std::string_view type = "Tally";
+  static constexpr std::string_view pk = "TALLY#{sku}";
+  static constexpr std::string_view sk = "{order}";
 };

@@ -56,6 +56,7 @@
 #include "detail/versioning.hpp"
 #include "detail/write_conditions.hpp"
 #include "each.hpp"
+#include "fan_out.hpp"
 #include "fwd.hpp"
 #include "index_ref.hpp"
 #include "index_upkeep.hpp"
@@ -446,6 +447,51 @@ class Table {
     return Each<B, R>(*this, pk, options);
   }
 
+  // The items of an entity T whose partition key holds a time bucket ("DEVICE#{device}#
+  // {at:month}"), over the buckets from the one holding `from` to the one holding `to`: every
+  // item of T whose member lies in [from, to], from every bucket, merged in sort-key order (a
+  // k-way merge of the buckets read lazily: a limit, the most items returned, stops the reads).
+  // `proto` gives the partition key's other members. Options as for query<T>, but start (no
+  // cursor yet). The spread member must be a field of the sort-key template (compile error).
+  template <EntityType T>
+  std::vector<T> query_buckets(const T& proto, std::chrono::system_clock::time_point from,
+                               std::chrono::system_clock::time_point to,
+                               const BasicQueryOptions<T>& options = {}) {
+    using Field = detail::FanOutField<T, /*Bucket=*/true>;
+    if constexpr (Field::ok) {
+      std::vector<PartitionKey> pks;
+      T item = proto;
+      for (const auto start : detail::bucket_starts(Field::segment.spec.spec, from, to)) {
+        get_field<Field::segment.field>(item) = start;
+        pks.push_back(partition(item));
+      }
+      if (!options.forward) std::reverse(pks.begin(), pks.end());
+      return detail::merge_partitions(*this, pks, check_fan_out(options), [&](const T& t) {
+        const auto& at = get_field<Field::segment.field>(t);
+        return from <= at && at <= to;
+      });
+    } else {
+      return {};
+    }
+  }
+
+  // The items of an entity T whose partition key holds a shard ("PRODUCT#{sku}#
+  // {order:shard(8)}"), from every shard, merged in sort-key order as query_buckets merges.
+  template <EntityType T>
+  std::vector<T> query_shards(const T& proto, const BasicQueryOptions<T>& options = {}) {
+    using Field = detail::FanOutField<T, /*Bucket=*/false>;
+    if constexpr (Field::ok) {
+      std::vector<PartitionKey> pks;
+      for (unsigned shard = 0; shard < Field::segment.spec.shards; ++shard) {
+        pks.push_back(detail::shard_partition_key(proto, shard));
+      }
+      return detail::merge_partitions(*this, pks, check_fan_out(options),
+                                      [](const T&) { return true; });
+    } else {
+      return {};
+    }
+  }
+
   // The items of scan<R>(options) as a lazy range, as each() for a query.
   template <class R>
   Each<B, R> scan_each(const BasicQueryOptions<R>& options = {}) {
@@ -739,6 +785,16 @@ class Table {
         return scan_pages(shape, plan, all_pages, visit);
       });
     }
+  }
+
+  // A fan-out read has no cursor yet: options.start is refused.
+  template <class T>
+  const BasicQueryOptions<T>& check_fan_out(const BasicQueryOptions<T>& options) const {
+    if (options.start) {
+      throw ValidationError("pksk table " + detail::quoted(spec_.name) +
+                            ": a fan-out read (query_buckets, query_shards) takes no cursor");
+    }
+    return options;
   }
 
   // What DynamoDB refuses in a scan request, refused before the plan is worked out.
