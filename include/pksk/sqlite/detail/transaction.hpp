@@ -59,21 +59,22 @@ inline void rollback(ConnectionState& c) noexcept {
   }
 }
 
-// One write transaction (BEGIN IMMEDIATE), rolled back unless committed: a failed write leaves
-// no trace.
-class WriteTransaction {
+// A transaction begun by `begin`, rolled back unless committed: what a scope started, the
+// scope ends, however it is left.
+class ScopedTransaction {
  public:
-  WriteTransaction(ConnectionState& conn, std::string_view table, std::string_view what)
+  ScopedTransaction(ConnectionState& conn, Control begin, std::string_view table,
+                    std::string_view what)
       : conn_(conn), table_(table), what_(what) {
-    run_control(conn_, Control::begin, table_, what_);
+    run_control(conn_, begin, table_, what_);
   }
-  WriteTransaction(const WriteTransaction&) = delete;
-  WriteTransaction& operator=(const WriteTransaction&) = delete;
+  ScopedTransaction(const ScopedTransaction&) = delete;
+  ScopedTransaction& operator=(const ScopedTransaction&) = delete;
   void commit() {
     run_control(conn_, Control::commit, table_, what_);
     done_ = true;
   }
-  ~WriteTransaction() {
+  ~ScopedTransaction() {
     if (!done_) rollback(conn_);
   }
 
@@ -84,30 +85,21 @@ class WriteTransaction {
   bool done_ = false;
 };
 
+// One write transaction (BEGIN IMMEDIATE): a failed write leaves no trace.
+class WriteTransaction : public ScopedTransaction {
+ public:
+  WriteTransaction(ConnectionState& conn, std::string_view table, std::string_view what)
+      : ScopedTransaction(conn, Control::begin, table, what) {}
+};
+
 // One read transaction (a deferred BEGIN): SQLite takes its snapshot at the first read and
 // keeps it to the end, so that the reads in its scope see no write committed between them
 // (with WAL, writers go on meanwhile). Ended by end(), or when its scope is left.
-class ReadTransaction {
+class ReadTransaction : public ScopedTransaction {
  public:
   ReadTransaction(ConnectionState& conn, std::string_view table, std::string_view what)
-      : conn_(conn), table_(table), what_(what) {
-    run_control(conn_, Control::begin_read, table_, what_);
-  }
-  ReadTransaction(const ReadTransaction&) = delete;
-  ReadTransaction& operator=(const ReadTransaction&) = delete;
-  void end() {
-    run_control(conn_, Control::commit, table_, what_);
-    done_ = true;
-  }
-  ~ReadTransaction() {
-    if (!done_) rollback(conn_);
-  }
-
- private:
-  ConnectionState& conn_;
-  std::string_view table_;
-  std::string_view what_;
-  bool done_ = false;
+      : ScopedTransaction(conn, Control::begin_read, table, what) {}
+  void end() { commit(); }
 };
 
 }  // namespace pksk::sqlite::detail
