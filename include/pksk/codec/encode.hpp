@@ -5,7 +5,8 @@
 // traits that say which member types pksk can store, which decode.hpp shares. No JSON parser
 // here: this is what filters, conditions and updates need, in every translation unit.
 //
-// Body format: one object, members in declaration order named as the fields; an empty optional
+// Body format: one object, members in declaration order under their stored names
+// (key/stored_names.hpp: the fields' names unless the record declares others); an empty optional
 // is omitted (a map's empty optional entry is a null); numbers are JSON numbers (std::to_chars:
 // exact integers, shortest round-trip floating point); enums are their enumerator's name; time
 // points ISO 8601 UTC text with the clock's full precision; set<string> an array, map an object,
