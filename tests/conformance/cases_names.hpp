@@ -120,13 +120,34 @@ TEST_CASE("stored names: every update action, a projection and the version",
                   pksk::ConditionFailed);
   CHECK_THROWS_AS(table.put(classic_order("2020-12-06", 1)), pksk::ConditionFailed);
 
+  // A transaction's writes and checks name the same attributes.
+  ClassicOrder other = classic_order("2020-12-09", 2);
+  table.put(other);
+  table.transact()
+      .put(classic_order("2020-12-08", 1))
+      .update(o, pksk::add(&ClassicOrder::amount, 1.0))
+      .check(other, pksk::when(attr(&ClassicOrder::gift_note) == "with love" &&
+                               attr(&ClassicOrder::amount) == 2.0))
+      .commit();
+  CHECK(table.get(ClassicOrder{.customer_id = "123", .order_id = "2020-12-08"})->rev == 1);
+  o = *table.get(key);
+  CHECK(o.amount == 65.98);
+  CHECK(o.rev == 4);
+  CHECK_THROWS_AS(table.transact()
+                      .update(o, pksk::set(&ClassicOrder::status, "x"))
+                      .check(other, pksk::when(attr(&ClassicOrder::amount) > 2.0))
+                      .commit(),
+                  pksk::TransactionCanceled);
+  table.erase(ClassicOrder{.customer_id = "123", .order_id = "2020-12-08", .rev = 1});
+  table.erase(other);
+
   // Only the selected members are read, by their stored names.
   const auto slim = table.query<ClassicOrder>(
       pksk::PartitionKey{"CUSTOMER#123"},
       {.select =
            pksk::members(&ClassicOrder::amount, &ClassicOrder::gift_note, &ClassicOrder::price)});
   REQUIRE(slim.size() == 1);
-  CHECK(slim[0].amount == 64.98);
+  CHECK(slim[0].amount == 65.98);
   CHECK(slim[0].gift_note == "again");
   CHECK(slim[0].price == Price{"EUR", 6498});
   CHECK(slim[0].status.empty());
