@@ -4,7 +4,7 @@
 // the difference by K, so that opening, preparing and warming up cancel out.
 //
 //   pksk_bench_driver --mode=prepare|rows|floor|newest10|pksk|pksk_newest10|pksk_any|
-//                            pksk_any_newest10 [--queries=K]
+//                            pksk_any_newest10|pksk_renamed|pksk_renamed_newest10 [--queries=K]
 //                     [--customers=N] [--data-dir=DIR]
 //
 // Prints the checksum of what the K queries decoded, so two sides can be seen to agree.
@@ -18,6 +18,7 @@
 #include "floor.hpp"
 #include "index_side.hpp"
 #include "options.hpp"
+#include "renamed_side.hpp"
 #include "setup.hpp"
 
 using namespace bench;
@@ -63,6 +64,7 @@ int main(int argc, char** argv) try {
   const std::string path = ensure_dataset(options.data_dir, options.customers);
   if (mode == "prepare") {
     ensure_index_dataset(options.data_dir, options.customers);
+    ensure_renamed_dataset(options.data_dir, options.customers);
     return 0;
   }
   const CustomerStream stream(options.customers);
@@ -94,6 +96,14 @@ int main(int argc, char** argv) try {
     PkskAnySide side(path);  // Table<AnyBackend> over the same SQLite file
     const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
     const bool newest = mode == "pksk_any_newest10";
+    checksum = run(stream, queries, [&](std::size_t at) {
+      return newest ? side.newest(pks[at]) : side.collection(pks[at]);
+    });
+  } else if (mode == "pksk_renamed" || mode == "pksk_renamed_newest10") {
+    // The same collections, stored under PascalCase names with one renamed (renamed_side.hpp).
+    PkskRenamedSide side(ensure_renamed_dataset(options.data_dir, options.customers));
+    const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
+    const bool newest = mode == "pksk_renamed_newest10";
     checksum = run(stream, queries, [&](std::size_t at) {
       return newest ? side.newest(pks[at]) : side.collection(pks[at]);
     });

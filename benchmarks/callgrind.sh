@@ -7,7 +7,9 @@
 #
 #   benchmarks/callgrind.sh [build-dir] [K] [customers]      (defaults: build/bench 200 1000)
 #   SIDES="rows floor newest10 pksk pksk_newest10" to choose the sides; add pksk_any and
-#   pksk_any_newest10 for Table<AnyBackend> over the same file (ratios to pksk printed).
+#   pksk_any_newest10 for Table<AnyBackend> over the same file, pksk_renamed and
+#   pksk_renamed_newest10 for entities with stored names of their own (PascalCase, a rename) on
+#   the same items (ratios to pksk printed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/bench}
@@ -56,3 +58,5 @@ ratio pksk floor "pksk / floor (collection)"
 ratio pksk_newest10 newest10 "pksk / floor (A + newest 10)"
 ratio pksk_any pksk "AnyBackend / sqlite::Backend (collection)"
 ratio pksk_any_newest10 pksk_newest10 "AnyBackend / sqlite::Backend (A + newest 10)"
+ratio pksk_renamed pksk "stored names / C++ names (collection)"
+ratio pksk_renamed_newest10 pksk_newest10 "stored names / C++ names (A + newest 10)"

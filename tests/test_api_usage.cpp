@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// ../shared/API.md §1–3 and §6's count as written: plain structs with no operator==, no macro,
+// ../shared/API.md §1–3, §6 and §7 as written: plain structs with no operator==, no macro,
 // designated initializers that leave members out. If this file stops compiling, the contract
 // broke.
 #include <catch2/catch.hpp>
@@ -262,4 +262,51 @@ TEST_CASE("API.md section 6 as written") {
             .size() == 1);
   CHECK(table.index("refunds").count<Ticket>(pksk::partition<"refunds">(Ticket{.event = "e1"})) ==
         0);
+}
+
+// §7: a table someone else designed.
+namespace api7 {
+// The classic layout (seed 004): PK, SK, Type, CustomerId, OrderId.
+struct Order {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+};
+}  // namespace api7
+template <>
+struct pksk::Entity<api7::Order> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;  // customer_id -> CustomerId
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};  // one member by name
+};
+
+TEST_CASE("API.md section 7, a table someone else designed, as written") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table classic{
+      backend, "classic", {.pk_attribute = "PK", .sk_attribute = "SK", .type_attribute = "Type"}};
+
+  using Order = api7::Order;
+  const Order o{
+      .customer_id = "123", .order_id = "2020-12-06", .status = "shipped", .amount = 59.98};
+  classic.put(o);
+  std::string body;
+  pksk::encode_body(o, body);
+  CHECK(body == R"({"CustomerId":"123","OrderId":"2020-12-06","Status":"shipped","Total":59.98})");
+
+  // Key templates and member pointers keep using the C++ names.
+  const std::optional<Order> got =
+      classic.get(Order{.customer_id = "123", .order_id = "2020-12-06"});
+  REQUIRE(got);
+  CHECK(got->amount == 59.98);
+  CHECK(got->status == "shipped");
+  const pksk::PartitionKey pk = pksk::partition(o);
+  CHECK(pk.value == "CUSTOMER#123");
+  CHECK(classic.query<Order>(pk, {.filter = pksk::attr(&Order::amount) > 50.0}).size() == 1);
+  CHECK(classic.query<Order>(pk, {.filter = pksk::attr(&Order::amount) > 60.0}).empty());
+  const Order updated = classic.update(Order{.customer_id = "123", .order_id = "2020-12-06"},
+                                       pksk::add(&Order::amount, 5.0));
+  CHECK(updated.amount == 64.98);
 }

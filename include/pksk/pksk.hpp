@@ -27,6 +27,7 @@
 #include "key/entity.hpp"
 #include "key/index.hpp"
 #include "key/key.hpp"
+#include "key/stored_names.hpp"
 #include "key/typed_condition.hpp"
 #include "key/ulid.hpp"
 #include "model/collection.hpp"

@@ -17,6 +17,7 @@
 #include "backend/impl/emulation.ipp"
 #include "backend/impl/messages.ipp"
 #include "codec/impl/decoder_handle.ipp"
+#include "codec/impl/json_key.ipp"
 #include "codec/impl/parsed_item.ipp"
 #include "detail/impl/quoted.ipp"
 #include "key/impl/ulid.ipp"

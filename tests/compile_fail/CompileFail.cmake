@@ -89,7 +89,11 @@ foreach(case IN ITEMS
     "key_condition_not_a_field|key_condition_names_a_member_that_is_not_a_field_of_the_key_template"
     "key_condition_skips_a_field|key_condition_members_are_not_the_key_templates_first_fields_in_order"
     "key_condition_begins_with_integer|key_condition_begins_with_on_a_field_that_is_not_a_string"
-    "key_condition_range_on_enum|key_condition_orders_an_enum_field_whose_keys_sort_by_enumerator_name")
+    "key_condition_range_on_enum|key_condition_orders_an_enum_field_whose_keys_sort_by_enumerator_name"
+    "rename_no_member|rename_names_no_member_of_the_entity"
+    "rename_same_name|two_members_are_stored_under_one_attribute_name"
+    "rename_empty_name|rename_gives_a_member_an_empty_attribute_name"
+    "rename_twice|member_is_renamed_twice")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")

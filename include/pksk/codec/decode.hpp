@@ -23,6 +23,7 @@
 #include "../error.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
+#include "detail/json_key.hpp"
 #include "detail/json_path.hpp"
 #include "detail/json_reader.hpp"
 #include "detail/json_reader_attribute_value.hpp"
@@ -116,9 +117,26 @@ template <class Reader, class T, std::size_t I>
       }
       decode_value<Reader>(value, get_field<I>(out));
     } catch (PathedFailure& failure) {
-      failure.prepend_member(field_names_v<T>[I]);
+      failure.prepend_member(stored_names_v<T>[I]);
       throw;
     }
+  }
+}
+
+// Whether member I's stored name is printable ASCII with nothing to escape, as every C++ name
+// is: such a name is compared with a key's raw bytes, any other with the key unescaped.
+template <class T, std::size_t I>
+inline constexpr bool plain_stored_name_v = is_plain_json_name(stored_names_v<T>[I]);
+
+// Whether an object's key (its first byte given) is member I's stored name.
+template <class T, std::size_t I>
+[[gnu::always_inline]] inline bool key_names_member(const ondemand::raw_json_string& key,
+                                                    char first) {
+  constexpr std::string_view name = stored_names_v<T>[I];
+  if constexpr (plain_stored_name_v<T, I>) {
+    return first == name[0] && key.unsafe_is_equal(name);
+  } else {
+    return raw_json_key_equals(key.raw(), name);
   }
 }
 
@@ -133,7 +151,7 @@ template <class Reader, class T, std::size_t... I>
   const ondemand::raw_json_string key = field.key();
   // A key is quoted in the input, so its first byte is readable even when it is "".
   const char first = *key.raw();
-  (void)((first == field_names_v<T>[I][0] && key.unsafe_is_equal(field_names_v<T>[I]) &&
+  (void)((key_names_member<T, I>(key, first) &&
           (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
          ...);
 }
@@ -145,7 +163,7 @@ template <class Reader, class T, std::size_t... I>
                                                        std::bitset<sizeof...(I)>& seen,
                                                        std::index_sequence<I...>) {
   const char first = *key.raw();
-  (void)((first == field_names_v<T>[I][0] && key.unsafe_is_equal(field_names_v<T>[I]) &&
+  (void)((key_names_member<T, I>(key, first) &&
           (decode_field<Reader, T, I>(value, out), seen.set(I), true)) ||
          ...);
 }
@@ -210,8 +228,7 @@ template <class Reader, class T, std::size_t... I>
                                                           std::index_sequence<I...>) {
   const ondemand::raw_json_string key = field.key();
   const char first = *key.raw();
-  (void)((wanted.test(I) && first == field_names_v<T>[I][0] &&
-          key.unsafe_is_equal(field_names_v<T>[I]) &&
+  (void)((wanted.test(I) && key_names_member<T, I>(key, first) &&
           (decode_field<Reader, T, I>(field.value(), out), seen.set(I), true)) ||
          ...);
 }

@@ -5,7 +5,8 @@
 // traits that say which member types pksk can store, which decode.hpp shares. No JSON parser
 // here: this is what filters, conditions and updates need, in every translation unit.
 //
-// Body format: one object, members in declaration order named as the fields; an empty optional
+// Body format: one object, members in declaration order under their stored names
+// (key/stored_names.hpp: the fields' names unless the record declares others); an empty optional
 // is omitted (a map's empty optional entry is a null); numbers are JSON numbers (std::to_chars:
 // exact integers, shortest round-trip floating point); enums are their enumerator's name; time
 // points ISO 8601 UTC text with the clock's full precision; set<string> an array, map an object,
@@ -33,6 +34,7 @@
 #include "../detail/utf8.hpp"
 #include "../error.hpp"
 #include "../key/key.hpp"
+#include "../key/stored_names.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
@@ -128,30 +130,89 @@ const T& default_record() {
 
 // ---------------------------------------------------------------------------------- encode
 
+// The size of `name` as JSON string content: escaped as append_json_string_rest escapes it.
+constexpr std::size_t json_escaped_size(std::string_view name) noexcept {
+  std::size_t n = 0;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (!kJsonEscape[byte]) {
+      n += 1;
+    } else if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' ||
+               c == '\t') {
+      n += 2;
+    } else {
+      n += 6;
+    }
+  }
+  return n;
+}
+
+// Writes `name` as JSON string content at out[at], escaped as append_json_string_rest does.
+constexpr void put_json_escaped(std::string_view name, char* out, std::size_t& at) noexcept {
+  constexpr char hex[] = "0123456789abcdef";
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (!kJsonEscape[byte]) {
+      out[at++] = c;
+      continue;
+    }
+    out[at++] = '\\';
+    switch (c) {
+      case '"':
+        out[at++] = '"';
+        break;
+      case '\\':
+        out[at++] = '\\';
+        break;
+      case '\b':
+        out[at++] = 'b';
+        break;
+      case '\f':
+        out[at++] = 'f';
+        break;
+      case '\n':
+        out[at++] = 'n';
+        break;
+      case '\r':
+        out[at++] = 'r';
+        break;
+      case '\t':
+        out[at++] = 't';
+        break;
+      default:
+        out[at++] = 'u';
+        out[at++] = '0';
+        out[at++] = '0';
+        out[at++] = hex[byte >> 4];
+        out[at++] = hex[byte & 0xF];
+    }
+  }
+}
+
 // `,"name":` for every field of T, in one static buffer: what a JSON writer appends before a
 // member's value (from the second byte after an opening brace), so that a field costs one
-// append and not four. Field names are identifiers: nothing to escape.
+// append and not four. The names are the stored names (stored_names.hpp), escaped as JSON.
 template <class T>
 struct FieldJson {
   static constexpr std::size_t size = [] {
     std::size_t n = 1;
-    for (std::string_view name : field_names_v<T>) n += name.size() + 5;
+    for (std::string_view name : stored_names_v<T>) n += json_escaped_size(name) + 5;
     return n;
   }();
   static constexpr std::array<std::size_t, field_count_v<T> + 1> offsets = [] {
     std::array<std::size_t, field_count_v<T> + 1> out{};
     for (std::size_t i = 0; i < field_count_v<T>; ++i)
-      out[i + 1] = out[i] + field_names_v<T>[i].size() + 5;
+      out[i + 1] = out[i] + json_escaped_size(stored_names_v<T>[i]) + 5;
     return out;
   }();
   // Each field's `,"name":"`: the last quote opens a string value (get_string_open).
   static constexpr std::array<char, size> chars = [] {
     std::array<char, size> out{};
     std::size_t at = 0;
-    for (std::string_view name : field_names_v<T>) {
+    for (std::string_view name : stored_names_v<T>) {
       out[at++] = ',';
       out[at++] = '"';
-      for (char c : name) out[at++] = c;
+      put_json_escaped(name, out.data(), at);
       out[at++] = '"';
       out[at++] = ':';
       out[at++] = '"';
@@ -212,7 +273,7 @@ void encode_fields(Writer& w, const T& record) {
       if constexpr (is_string_set_v<Field> && Writer::omits_empty_sets) {
         if (field.empty()) return;
       }
-      constexpr std::string_view name = field_names_v<T>[decltype(index)::value];
+      constexpr std::string_view name = stored_names_v<T>[decltype(index)::value];
       if constexpr (std::is_same_v<Field, std::string> && defers_utf8_v<Writer> &&
                     writes_string_fields_v<Writer>) {
         // The string's UTF-8 is checked with the whole text (defers_utf8): nothing here throws.

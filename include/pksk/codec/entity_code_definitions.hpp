@@ -15,6 +15,7 @@
 #include "../detail/json_writer.hpp"
 #include "../detail/padded_buffer.hpp"
 #include "../key/key.hpp"
+#include "../key/stored_names.hpp"
 #include "attribute_value_json.hpp"
 #include "body_format.hpp"
 #include "body_patch.hpp"
@@ -132,7 +133,7 @@ bool EntityCode<T>::finish_json(const AttributeValue& named, T& out, Mask& seen)
     // scalar field holding another kind of value) decoded from its JSON below.
     bool pending = false;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (void)((name == field_names_v<T>[I] &&
+      (void)((name == stored_names_v<T>[I] &&
               (detail::assign_plain_scalar(value, get_field<I>(out)) ? void(seen.set(I))
                                                                      : void(pending = true),
                true)) ||

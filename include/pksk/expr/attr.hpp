@@ -25,6 +25,7 @@
 #include "../error.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
+#include "../key/stored_names.hpp"
 #include "../reflect/member_pointer.hpp"
 #include "../reflect/reflect.hpp"
 #include "expression.hpp"
@@ -202,7 +203,7 @@ struct UpdateTargetCheck<Member, Index> {
 
 template <class T, class M>
 backend::AttributePath::Step member_step(M T::*member) {
-  return {std::string(field_names_v<T>[member_index(member)]), 0, false};
+  return {std::string(stored_names_v<T>[member_index(member)]), 0, false};
 }
 
 }  // namespace detail

@@ -24,6 +24,7 @@
 #include "../key/entity.hpp"
 #include "../key/index.hpp"
 #include "../key/key.hpp"
+#include "../key/stored_names.hpp"
 #include "../reflect/reflect.hpp"
 #include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
@@ -138,7 +139,7 @@ std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& 
   for_each_index<T>([&](auto i) {
     bool touched = false;
     for (std::size_t a = first; a < user_actions; ++a) {
-      const std::size_t field = field_index<T>(actions[a].path.steps.front().name);
+      const std::size_t field = stored_field_index<T>(actions[a].path.steps.front().name);
       touched = touched || (field < field_count_v<T> && is_index_member<T, i>(field));
     }
     if (!touched) {
@@ -190,7 +191,7 @@ std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& 
         const std::string_view member = field_names_v<T>[F];
         const backend::UpdateAction* given = nullptr;
         for (std::size_t a = first; a < user_actions; ++a) {
-          if (actions[a].path.steps.front().name == member) given = &actions[a];
+          if (actions[a].path.steps.front().name == stored_names_v<T>[F]) given = &actions[a];
         }
         using Member = field_type_t<T, F>;
         bool assigned = false;

@@ -16,6 +16,7 @@
 #include "../expr/filter.hpp"
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
+#include "../key/stored_names.hpp"
 #include "../model/collection.hpp"
 #include "../reflect/reflect.hpp"
 #include "detail/base64url.hpp"
@@ -60,7 +61,7 @@ struct filter_names_a_member_of_an_entity_the_query_does_not_read;
 struct SelectedMember {
   std::string_view type;  // type_name_v<T>: static storage
   std::size_t index = 0;  // in field_names_v<T>
-  std::string_view name;  // field_names_v<T>[index]: static storage
+  std::string_view name;  // stored_names_v<T>[index]: static storage
 
   friend bool operator==(const SelectedMember&, const SelectedMember&) = default;
 };
@@ -76,7 +77,7 @@ Members<Ts...> members(Ms Ts::*... member) {
   static_assert(sizeof...(Ts) > 0, "pksk: members() needs at least one member");
   static_assert((EntityType<Ts> && ...), "pksk: members() names members of entities");
   return {{SelectedMember{type_name_v<Ts>, detail::member_index(member),
-                          field_names_v<Ts>[detail::member_index(member)]}...}};
+                          stored_names_v<Ts>[detail::member_index(member)]}...}};
 }
 
 namespace detail {

@@ -26,6 +26,7 @@
 #include "../../backend/backend.hpp"
 #include "../../backend/emulation/evaluate.hpp"
 #include "../../codec/attribute_value_read.hpp"
+#include "../../codec/detail/json_key.hpp"
 #include "../../detail/padded_buffer.hpp"
 #include "../../error.hpp"
 #include "../../expr/expression.hpp"
@@ -124,8 +125,8 @@ class RowFilter {
         needs_type_ = true;
       } else {
         bool known = false;
-        for (const std::string_view n : body_names_) known = known || n == name;
-        if (!known) body_names_.push_back(name);
+        for (const BodyName& n : body_names_) known = known || n.name == name;
+        if (!known) body_names_.push_back({name, pksk::detail::is_plain_json_name(name)});
       }
     }
     for (const backend::Condition& child : c.children) collect(child);
@@ -150,7 +151,7 @@ class RowFilter {
         simdjson::ondemand::field field;
         if (auto error = std::move(member).get(field)) throw_invalid_json(error);
         simdjson::ondemand::value value = field.value();
-        // Raw keys, as the codec matches them: member names are identifiers, never escaped.
+        // Raw keys, as the codec matches them: plain names are compared with their raw bytes.
         if (!on_member(field.key(), value)) break;
       }
     } catch (const PathedFailure& failure) {
@@ -166,8 +167,9 @@ class RowFilter {
     for_each_member(
         row, [&](simdjson::ondemand::raw_json_string key, simdjson::ondemand::value& value) {
           const std::string_view* wanted = nullptr;
-          for (const std::string_view& n : body_names_) {
-            if (wanted == nullptr && key.unsafe_is_equal(n)) wanted = &n;
+          for (const BodyName& n : body_names_) {
+            if (wanted == nullptr && pksk::detail::json_key_is(key, n.name, n.plain))
+              wanted = &n.name;
           }
           if (wanted == nullptr) return true;  // On-Demand skips the value
           auto& entry = item_.map.emplace_back(AttributeValue::Member{std::string(*wanted), {}});
@@ -211,8 +213,10 @@ class RowFilter {
                           (c.operands[1].value.kind == AttributeValue::Kind::number ||
                            c.operands[1].value.kind == AttributeValue::Kind::string);
       const std::string& name = simple ? c.operands[0].path.steps[0].name : spec_.pk_attribute;
+      // A name JSON may escape (a renamed member's "Total \"net\"") is left to the evaluator:
+      // the comparisons here match raw keys.
       if (!simple || name == spec_.pk_attribute || name == spec_.sk_attribute ||
-          name == spec_.type_attribute) {
+          name == spec_.type_attribute || !pksk::detail::is_plain_json_name(name)) {
         comparisons_.clear();
         return;
       }
@@ -345,7 +349,13 @@ class RowFilter {
   bool needs_pk_ = false;
   bool needs_sk_ = false;
   bool needs_type_ = false;
-  std::vector<std::string_view> body_names_;  // views into the condition
+  // A top-level attribute the filter reads from the body, and whether its name is plain
+  // (is_plain_json_name): compared with a key's raw bytes.
+  struct BodyName {
+    std::string_view name;  // a view into the condition
+    bool plain = true;
+  };
+  std::vector<BodyName> body_names_;
   AttributeValue item_;
   std::vector<Comparison> comparisons_;  // every part, when all are comparisons read in place
   std::vector<bool> seen_;               // per comparison, in the row being read

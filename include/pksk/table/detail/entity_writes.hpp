@@ -18,6 +18,7 @@
 #include "../../expr/expression.hpp"
 #include "../../key/entity.hpp"
 #include "../../key/key.hpp"
+#include "../../key/stored_names.hpp"
 #include "../../reflect/reflect.hpp"
 
 namespace pksk {
@@ -87,7 +88,7 @@ template <EntityType T>
 void assign_key_member_actions(const T& key, std::vector<backend::UpdateAction>& actions) {
   constexpr auto& keys = key_members_v<T>;
   [&]<std::size_t... K>(std::index_sequence<K...>) {
-    (assign_key_member_action(actions[K], field_names_v<T>[keys.index[K]],
+    (assign_key_member_action(actions[K], stored_names_v<T>[keys.index[K]],
                               get_field<keys.index[K]>(key)),
      ...);
   }(std::make_index_sequence<keys.count>{});
@@ -98,7 +99,7 @@ void add_key_member_actions(const T& key, std::vector<backend::UpdateAction>& ac
   constexpr auto& keys = key_members_v<T>;
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (actions.push_back({backend::UpdateAction::Kind::set_if_not_exists,
-                        top_level(field_names_v<T>[keys.index[K]]),
+                        top_level(stored_names_v<T>[keys.index[K]]),
                         to_attribute_value(get_field<keys.index[K]>(key))}),
      ...);
   }(std::make_index_sequence<keys.count>{});

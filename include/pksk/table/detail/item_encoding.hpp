@@ -23,6 +23,7 @@
 #include "../../key/entity.hpp"
 #include "../../key/index.hpp"
 #include "../../key/key.hpp"
+#include "../../key/stored_names.hpp"
 #include "../../reflect/reflect.hpp"
 #include "../index_upkeep.hpp"
 #include "entity_writes.hpp"
@@ -30,10 +31,12 @@
 
 namespace pksk::detail {
 
-// An entity member named as a key attribute or the discriminator would be overwritten by
-// them (DynamoDB has one namespace of attributes per item). `members`: the entity's.
+// An entity member stored under the name of a key attribute or the discriminator would be
+// overwritten by them (DynamoDB has one namespace of attributes per item). `members`: the
+// entity's C++ names, `stored`: the names they are stored under (stored_names_v).
 PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
                                        std::span<const std::string_view> members,
+                                       std::span<const std::string_view> stored,
                                        std::string_view type, std::string_view operation);
 
 // The keys' error, said of the table, the operation and the entity type.
@@ -75,7 +78,8 @@ void refuse_reserved_members_once(const TableSpecOfTable& spec, std::string_view
   static std::atomic<std::uint64_t> passed{0};
   if (passed.load(std::memory_order_relaxed) == spec.serial) [[likely]]
     return;
-  detail::refuse_reserved_members(spec, field_names_v<T>, type_name_v<T>, operation);
+  detail::refuse_reserved_members(spec, field_names_v<T>, stored_names_v<T>, type_name_v<T>,
+                                  operation);
   passed.store(spec.serial, std::memory_order_relaxed);
 }
 

@@ -15,6 +15,7 @@
 #include "../../detail/config.hpp"
 #include "../../error.hpp"
 #include "../../key/entity.hpp"
+#include "../../key/stored_names.hpp"
 #include "../../reflect/reflect.hpp"
 
 namespace pksk::detail {
@@ -29,7 +30,7 @@ struct VersionedWrite {
 
 template <VersionedEntity T>
 VersionedWrite versioned_write(const T& item, bool other_conditions) {
-  return {type_name_v<T>, field_names_v<T>[version_index_v<T>],
+  return {type_name_v<T>, stored_names_v<T>[version_index_v<T>],
           static_cast<long long>(get_field<version_index_v<T>>(item)), other_conditions};
 }
 

@@ -22,6 +22,7 @@
 #include "../../key/entity.hpp"
 #include "../../key/index.hpp"
 #include "../../key/key.hpp"
+#include "../../key/stored_names.hpp"
 #include "../../reflect/reflect.hpp"
 #include "../index_upkeep.hpp"
 #include "entity_writes.hpp"
@@ -83,7 +84,7 @@ std::optional<backend::Condition> write_condition(const backend::TableSpec& spec
   ConditionParts parts;
   (detail::add_condition<T>(spec, parts, conditions), ...);
   if constexpr (VersionedEntity<T>) {
-    parts.version_is(spec.pk_attribute, field_names_v<T>[version_index_v<T>],
+    parts.version_is(spec.pk_attribute, stored_names_v<T>[version_index_v<T>],
                      get_field<version_index_v<T>>(item));
   }
   return std::move(parts).combined();
@@ -108,8 +109,10 @@ std::optional<backend::Condition> update_parts(const backend::TableSpec& spec, c
     if constexpr (requires { part.action; }) {
       static_assert(std::is_base_of_v<Update<T>, P>,
                     "pksk: an update action names a member of another entity than the key's");
-      const std::string& member = part.action.path.steps.front().name;
-      const std::size_t index = field_index<T>(member);
+      const std::size_t index = stored_field_index<T>(part.action.path.steps.front().name);
+      const std::string_view member = index < field_count_v<T>
+                                          ? field_names_v<T>[index]
+                                          : std::string_view(part.action.path.steps.front().name);
       if (index < field_count_v<T> && is_key_member<T>(index)) {
         throw ValidationError(table_context(spec.name, "update", type_name_v<T>) + "the member " +
                               detail::quoted(member) +
@@ -133,7 +136,7 @@ std::optional<backend::Condition> update_parts(const backend::TableSpec& spec, c
   }
   if constexpr (VersionedEntity<T>) {
     const auto current = get_field<version_index_v<T>>(key);
-    const std::string_view member = field_names_v<T>[version_index_v<T>];
+    const std::string_view member = stored_names_v<T>[version_index_v<T>];
     conditions.version_is(spec.pk_attribute, member, current);
     actions.push_back({backend::UpdateAction::Kind::set, top_level(member),
                        AttributeValue::from_number(std::to_string(current + 1))});

@@ -19,16 +19,20 @@ namespace pksk::detail {
 
 PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
                                        std::span<const std::string_view> members,
+                                       std::span<const std::string_view> stored,
                                        std::string_view type, std::string_view operation) {
-  for (const std::string_view member : members) {
+  for (std::size_t i = 0; i < stored.size(); ++i) {
+    const std::string_view member = stored[i];
     bool index_key = false;
     for (const TableIndex& index : spec.indexes) {
       index_key = index_key || member == index.pk_attribute || member == index.sk_attribute;
     }
     if (member == spec.pk_attribute || member == spec.sk_attribute ||
         member == spec.type_attribute || index_key) {
+      const std::string stored_as =
+          members[i] == member ? std::string() : " (stored as " + detail::quoted(member) + ")";
       throw ValidationError(table_context(spec.name, operation, type) + "the member " +
-                            detail::quoted(member) +
+                            detail::quoted(members[i]) + stored_as +
                             " has the name of a key attribute, an index key attribute or the "
                             "type attribute; rename it or set TableOptions' attribute names");
     }

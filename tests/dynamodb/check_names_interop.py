@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
+"""Holds pksk's stored attribute names against boto3, the AWS SDK for Python, on DynamoDB Local.
+
+    check_names_interop.py <names_interop executable> <file holding DynamoDB Local's endpoint>
+
+pksk writes seed 004's table (PK, SK, Type; CustomerId, OrderId, Total, ... in PascalCase) and
+boto3 reads it back: every item must hold exactly the attribute names and types a DynamoDB user
+expects. Then boto3 writes a customer and its orders in that layout and pksk must read them
+typed. Needs boto3 (in scripts/python-venv.sh's venv, with moto). Exits non-zero on a
+difference, printing it.
+"""
+
+import os
+import subprocess
+import sys
+
+import boto3
+
+
+def main():
+    program, endpoint_file = sys.argv[1], sys.argv[2]
+    with open(endpoint_file, encoding="utf-8") as f:
+        endpoint = f.readline().strip()
+    table = f"names_interop_{os.getpid()}"
+    client = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
+                          aws_access_key_id="pksk", aws_secret_access_key="interop")
+    failures = []
+
+    def run(command):
+        done = subprocess.run([program, command, endpoint, table], capture_output=True,
+                              text=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"names_interop {command} failed ({done.returncode}): {done.stderr}")
+        return done.stdout
+
+    # pksk writes; boto3 reads exactly what a DynamoDB user expects.
+    run("write")
+    expected = {
+        ("CUSTOMER#123", "A"): {
+            "PK": {"S": "CUSTOMER#123"}, "SK": {"S": "A"}, "Type": {"S": "Customer"},
+            "CustomerId": {"S": "123"}, "FullName": {"S": "Ada Lovelace"},
+            "Email": {"S": "ada@example.com"}},
+        ("CUSTOMER#123", "#ORDER#2020-12-06"): {
+            "PK": {"S": "CUSTOMER#123"}, "SK": {"S": "#ORDER#2020-12-06"},
+            "Type": {"S": "Order"}, "CustomerId": {"S": "123"}, "OrderId": {"S": "2020-12-06"},
+            "Status": {"S": "shipped"}, "Total": {"N": "59.98"}, "Skus": {"L": []},
+            "Quantities": {"M": {}}, "ItemCount": {"N": "0"}, "Paid": {"BOOL": False},
+            "ShipTo": {"M": {"StreetName": {"S": ""}, "ZipCode": {"N": "0"}}}},
+        ("CUSTOMER#123", "#ORDER#2020-12-07"): {
+            "PK": {"S": "CUSTOMER#123"}, "SK": {"S": "#ORDER#2020-12-07"},
+            "Type": {"S": "Order"}, "CustomerId": {"S": "123"}, "OrderId": {"S": "2020-12-07"},
+            "Status": {"S": "pending"}, "Total": {"N": "12.5"}, "Gift Note": {"S": "for you"},
+            "Labels": {"SS": ["gift", "rush"]}, "Skus": {"L": [{"S": "sku-1"}, {"S": "sku-2"}]},
+            "Quantities": {"M": {"sku-1": {"N": "2"}}}, "ItemCount": {"N": "3"},
+            "Paid": {"BOOL": True},
+            "ShipTo": {"M": {"StreetName": {"S": "Rue de Rivoli"}, "ZipCode": {"N": "75001"}}}},
+    }
+    for (pk, sk), item in expected.items():
+        got = client.get_item(TableName=table, Key={"PK": {"S": pk}, "SK": {"S": sk}},
+                              ConsistentRead=True).get("Item")
+        if got is not None and "Labels" in got:
+            got["Labels"]["SS"] = sorted(got["Labels"]["SS"])
+        if got != item:
+            failures.append(f"item {pk} / {sk}:\n  expected {item}\n  boto3 read {got}")
+    # The collection as seed 004 shows it, newest order first with the customer.
+    page = client.query(TableName=table, KeyConditionExpression="PK = :pk",
+                        ExpressionAttributeValues={":pk": {"S": "CUSTOMER#123"}},
+                        ProjectionExpression="PK, SK, #t, CustomerId, OrderId",
+                        ExpressionAttributeNames={"#t": "Type"}, ConsistentRead=True)
+    rows = [(i["SK"]["S"], i["Type"]["S"], i["CustomerId"]["S"], i.get("OrderId", {}).get("S"))
+            for i in page["Items"]]
+    want = [("#ORDER#2020-11-25", "Order", "123", "2020-11-25"),
+            ("#ORDER#2020-12-01", "Order", "123", "2020-12-01"),
+            ("#ORDER#2020-12-06", "Order", "123", "2020-12-06"),
+            ("#ORDER#2020-12-07", "Order", "123", "2020-12-07"),
+            ("A", "Customer", "123", None)]
+    if rows != want:
+        failures.append(f"query of CUSTOMER#123:\n  expected {want}\n  boto3 read {rows}")
+
+    # boto3 writes in that layout; pksk reads typed.
+    client.put_item(TableName=table, Item={
+        "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "A"}, "Type": {"S": "Customer"},
+        "CustomerId": {"S": "456"}, "FullName": {"S": "Grace Hopper"},
+        "Email": {"S": "grace@example.com"}})
+    client.put_item(TableName=table, Item={
+        "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#ORDER#2021-01-02"}, "Type": {"S": "Order"},
+        "CustomerId": {"S": "456"}, "OrderId": {"S": "2021-01-02"}, "Status": {"S": "paid"},
+        "Total": {"N": "100.25"}, "Gift Note": {"S": "cheers"}, "Labels": {"SS": ["b", "a"]},
+        "Skus": {"L": [{"S": "s1"}]}, "Quantities": {"M": {"s1": {"N": "4"}}},
+        "ItemCount": {"N": "4"}, "Paid": {"BOOL": True},
+        "ShipTo": {"M": {"StreetName": {"S": "Main St"}, "ZipCode": {"N": "10001"}}},
+        "Audit": {"S": "an attribute pksk does not map"}})
+    # Absent attributes take their members' defaults.
+    client.put_item(TableName=table, Item={
+        "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#ORDER#2021-01-03"}, "Type": {"S": "Order"},
+        "CustomerId": {"S": "456"}, "OrderId": {"S": "2021-01-03"}, "Total": {"N": "7"}})
+    client.put_item(TableName=table, Item={
+        "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#RETURN#1"}, "Type": {"S": "Return"}})
+    read = run("read")
+    want_read = (
+        "Order 456 2021-01-02 paid 100.25 note=cheers labels=a;b; skus=s1; quantities=s1:4; "
+        "items=4 paid=1 ship_to=Main St,10001\n"
+        "Order 456 2021-01-03  7 note=- labels= skus= quantities= items=0 paid=0 ship_to=,0\n"
+        "Customer 456 Grace Hopper grace@example.com\n"
+        "unknown 1\n")
+    if read != want_read:
+        failures.append(f"pksk read of boto3's items:\n  expected {want_read!r}\n  got {read!r}")
+
+    client.delete_table(TableName=table)
+    for failure in failures:
+        print(failure)
+    if failures:
+        sys.exit(1)
+    print("pksk and boto3 agree on the stored names of seed 004's table")
+
+
+if __name__ == "__main__":
+    main()

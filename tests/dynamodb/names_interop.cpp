@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: BSL-1.0
+// pksk's half of the stored-names interop test (check_names_interop.py drives it with boto3):
+//
+//   names_interop write <endpoint> <table>   creates the table (PK, SK, Type) and writes seed
+//                                             004's customer 123 and its orders
+//   names_interop read <endpoint> <table>    reads customer 456's collection, which boto3 wrote,
+//                                             and prints every item typed, one line each
+//
+// The entities store their attributes in PascalCase, one renamed, as a DynamoDB user's table
+// names them.
+
+#include <iostream>
+#include <map>
+#include <optional>
+#include <pksk/dynamodb.hpp>
+#include <pksk/entity_code.hpp>  // the entities' code, with PKSK_SEPARATE_COMPILATION too
+#include <pksk/pksk.hpp>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+struct Address {
+  std::string street_name;
+  int zip_code{};
+};
+struct Customer {
+  std::string id;
+  std::string full_name;
+  std::string email;
+};
+struct Order {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+  std::optional<std::string> gift_note;
+  std::set<std::string> labels;
+  std::vector<std::string> skus;
+  std::map<std::string, int> quantities;
+  long long item_count{};
+  bool paid{};
+  Address ship_to;
+};
+
+}  // namespace
+
+template <>
+struct pksk::Attributes<Address> {
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+};
+template <>
+struct pksk::Entity<Customer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"id", "CustomerId"}};
+};
+template <>
+struct pksk::Entity<Order> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"},
+                                         pksk::Rename{"gift_note", "Gift Note"}};
+};
+
+namespace {
+
+pksk::dynamodb::Options options(std::string endpoint) {
+  return {.endpoint = std::move(endpoint),
+          .region = "us-east-1",
+          .credentials = pksk::dynamodb::Credentials{"pksk", "interop", ""},
+          .create_missing_tables = true};
+}
+
+pksk::TableOptions classic() {
+  return {.pk_attribute = "PK", .sk_attribute = "SK", .type_attribute = "Type"};
+}
+
+void write(pksk::dynamodb::Backend& backend, const std::string& name) {
+  pksk::Table table{backend, name, classic()};
+  table.put(Customer{.id = "123", .full_name = "Ada Lovelace", .email = "ada@example.com"});
+  for (const char* id : {"2020-11-25", "2020-12-01", "2020-12-06"}) {
+    table.put(Order{.customer_id = "123",
+                    .order_id = id,
+                    .status = "shipped",
+                    .amount = 59.98,
+                    .gift_note = std::nullopt,
+                    .labels = {},
+                    .skus = {},
+                    .quantities = {},
+                    .item_count = 0,
+                    .paid = false,
+                    .ship_to = {}});
+  }
+  table.put(Order{.customer_id = "123",
+                  .order_id = "2020-12-07",
+                  .status = "pending",
+                  .amount = 12.5,
+                  .gift_note = "for you",
+                  .labels = {"gift", "rush"},
+                  .skus = {"sku-1", "sku-2"},
+                  .quantities = {{"sku-1", 2}},
+                  .item_count = 3,
+                  .paid = true,
+                  .ship_to = {"Rue de Rivoli", 75001}});
+}
+
+void read(pksk::dynamodb::Backend& backend, const std::string& name) {
+  pksk::Table table{backend, name, classic()};
+  using CustomerOrders = pksk::ItemCollection<Customer, Order>;
+  const auto all = table.query<CustomerOrders>(pksk::partition(Customer{.id = "456"}));
+  for (const auto& item : all) {
+    if (const auto* c = std::get_if<Customer>(&item)) {
+      std::cout << "Customer " << c->id << " " << c->full_name << " " << c->email << "\n";
+    } else {
+      const auto& o = std::get<Order>(item);
+      std::cout << "Order " << o.customer_id << " " << o.order_id << " " << o.status << " "
+                << o.amount << " note=" << o.gift_note.value_or("-") << " labels=";
+      for (const std::string& l : o.labels) std::cout << l << ";";
+      std::cout << " skus=";
+      for (const std::string& s : o.skus) std::cout << s << ";";
+      std::cout << " quantities=";
+      for (const auto& [sku, n] : o.quantities) std::cout << sku << ":" << n << ";";
+      std::cout << " items=" << o.item_count << " paid=" << o.paid
+                << " ship_to=" << o.ship_to.street_name << "," << o.ship_to.zip_code << "\n";
+    }
+  }
+  std::cout << "unknown " << all.unknown().size() << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::cerr << "usage: names_interop write|read <endpoint> <table>\n";
+    return 2;
+  }
+  try {
+    pksk::dynamodb::Backend backend{options(argv[2])};
+    const std::string_view command = argv[1];
+    if (command == "write") {
+      write(backend, argv[3]);
+    } else if (command == "read") {
+      read(backend, argv[3]);
+    } else {
+      std::cerr << "unknown command " << command << "\n";
+      return 2;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "names_interop: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
