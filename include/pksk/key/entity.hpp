@@ -15,6 +15,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "../detail/diagnose.hpp"
 #include "../reflect/reflect.hpp"
 
 namespace pksk {
@@ -42,7 +43,20 @@ concept VersionedEntity = EntityType<T> && requires {
   { Entity<T>::version } -> std::convertible_to<std::string_view>;
 };
 
+namespace diagnostics {
+// Entity<T>::version declared as something other than the version member's name ("rev"): a
+// member pointer, say, which would otherwise leave the entity silently without locking.
+template <class Entity>
+struct entity_version_must_be_the_name_of_its_version_member;
+}  // namespace diagnostics
+
 namespace detail {
+
+// Reading it reports an Entity<T>::version that is not a name.
+template <class T>
+inline constexpr bool version_spelled_v = diagnose_v<!requires {
+  Entity<T>::version;
+} || VersionedEntity<T>, diagnostics::entity_version_must_be_the_name_of_its_version_member<T>>;
 
 template <class T>
 struct version_member_not_found {

@@ -81,6 +81,7 @@ inline constexpr bool has_conditions_v = (is_condition_part_v<std::remove_cvref_
 template <EntityType T, class... Conditions>
 std::optional<backend::Condition> write_condition(const backend::TableSpec& spec, const T& item,
                                                   const Conditions&... conditions) {
+  [[maybe_unused]] constexpr bool version_spelled = version_spelled_v<T>;
   ConditionParts parts;
   (detail::add_condition<T>(spec, parts, conditions), ...);
   if constexpr (VersionedEntity<T>) {
@@ -102,6 +103,7 @@ std::optional<backend::Condition> update_parts(const backend::TableSpec& spec, c
                                                std::vector<backend::UpdateAction>& actions,
                                                std::optional<UnsetIndexMember>& unset,
                                                Parts&&... parts) {
+  [[maybe_unused]] constexpr bool version_spelled = version_spelled_v<T>;
   const std::size_t first = actions.size();  // after the key members' actions, if given first
   ConditionParts conditions;
   const auto take = [&]<class Part>(Part&& part) {
