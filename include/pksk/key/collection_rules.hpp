@@ -420,12 +420,37 @@ struct TableRulesCheck<true, Ts...> {
 // What a query of the collection on the table (rather than an index) requires: the table's
 // rules, reported at the query when the members share partitions in an index only (else the
 // collection itself has reported them, or they hold).
+// Whether a table query must report the table's rules: only for members that are all entities
+// with valid keys (anything else the collection itself reports), and only when they share
+// partitions in an index but not in the table.
+template <bool EntitiesWithValidKeys, class... Ts>
+struct TableRulesNeeded {
+  static constexpr bool value = false;
+};
+template <class... Ts>
+struct TableRulesNeeded<true, Ts...> {
+  static constexpr bool value =
+      collection_findings_v<Ts...>.mismatches != 0 && shares_an_index_v<Ts...>;
+};
+
+template <class... Ts>
+struct EntitiesWithValidKeys {
+  template <bool Entities, class Unused = void>
+  struct Keys {
+    static constexpr bool value = false;
+  };
+  template <class Unused>
+  struct Keys<true, Unused> {
+    static constexpr bool value = (entity_keys_valid_v<Ts> && ...);
+  };
+  static constexpr bool value = Keys<(EntityType<Ts> && ...)>::value;
+};
+
 template <class... Ts>
 struct TableCollectionCheck {
-  static constexpr bool ok = TableRulesCheck < (entity_keys_valid_v<Ts> && ...) &&
-                             collection_findings_v<Ts...>.mismatches != 0 &&
-                             shares_an_index_v<Ts...>,
-                        Ts... > ::ok;
+  static constexpr bool needed =
+      TableRulesNeeded<EntitiesWithValidKeys<Ts...>::value, Ts...>::value;
+  static constexpr bool ok = TableRulesCheck<needed, Ts...>::ok;
 };
 
 // What ItemCollection<Ts...> requires of its members: valid key templates, one partition-key

@@ -78,6 +78,13 @@ struct CollectionFirst<ItemCollection<T, Ts...>> {
   using type = T;
 };
 
+// An ItemCollection whose members are all entities (one that is not is reported by the
+// collection itself, and nothing is compiled for it here).
+template <class R>
+inline constexpr bool entity_collection_v = false;
+template <class... Ts>
+inline constexpr bool entity_collection_v<ItemCollection<Ts...>> = (EntityType<Ts> && ...);
+
 }  // namespace detail
 
 // What query<R> returns: R itself for an ItemCollection, std::vector<T> for an entity T.

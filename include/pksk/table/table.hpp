@@ -711,7 +711,7 @@ class Table {
     if constexpr (EntityType<R>) {
       detail::check_partition_key<R>(spec_.name, pk, index);
       if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
-    } else if constexpr (EntityType<typename detail::CollectionFirst<R>::type>) {
+    } else if constexpr (detail::entity_collection_v<R>) {
       if (index == nullptr) {
         detail::check_partition_key<typename detail::CollectionFirst<R>::type>(spec_.name, pk,
                                                                                nullptr);
