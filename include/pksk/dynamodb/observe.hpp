@@ -74,10 +74,10 @@ struct RequestRecord {
 };
 
 // Called once per request, on the thread that made the call, after its last attempt, with the
-// request's record; from every thread that uses the Backend, concurrently. Never called when
-// empty: an empty hook costs the request nothing (no clock read, no allocation). Whatever it
-// throws is caught and dropped: the call's outcome (its result, or its own error) is the same
-// with or without the hook.
+// request's record; from every thread that uses the Backend, concurrently. Empty (and no
+// consumed capacity asked for), a request is not measured at all: no clock read, no
+// allocation. Whatever it throws is caught and dropped: the call's outcome (its result, or its
+// own error) is the same with or without the hook.
 using RequestHook = std::function<void(const RequestRecord&)>;
 
 // While one lives, the capacity of each request this thread sends through a DynamoDB Backend

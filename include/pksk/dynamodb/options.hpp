@@ -87,8 +87,8 @@ struct Options {
   std::vector<std::string> exactly_once_tables{};
   // Called once per request (DescribeTable and CreateTable too), after its last attempt, with
   // what it was, how long it took, how often it was sent, what it consumed and how it failed
-  // (observe.hpp): on the calling thread, from every thread, concurrently. Empty: nothing is
-  // measured. What it throws is dropped.
+  // (observe.hpp): on the calling thread, from every thread, concurrently. Empty, and
+  // return_consumed_capacity none: nothing is measured. What it throws is dropped.
   RequestHook on_request{};
   // Asks DynamoDB what each item request consumed (free of charge): in on_request's record and
   // in the thread's CapacityTally scopes (observe.hpp).
