@@ -340,6 +340,42 @@ TEST_CASE("the hook runs on the calling thread, and what it throws changes no ou
   CHECK(table.get(Note{.id = "1"})->text == "hi");
 }
 
+TEST_CASE("a hook may call the backend itself: its requests are recorded after the outer one") {
+  FakeDynamoDB fake;
+  Recorder recorder;
+  pksk::dynamodb::Options options = stubbed(fake);
+  pksk::Table<pksk::dynamodb::Backend>* audit = nullptr;
+  bool auditing = false;
+  const pksk::dynamodb::RequestHook record = recorder.hook();
+  options.on_request = [&](const RequestRecord& r) {
+    record(r);
+    if (audit == nullptr || auditing || r.operation != "PutItem") return;
+    auditing = true;  // the audit's own put is recorded, not audited
+    audit->put(Note{.id = "audit", .text = std::string(r.operation)});
+    auditing = false;
+  };
+  options.return_consumed_capacity = ReturnConsumedCapacity::total;
+  fake.answer = [](const HttpRequest& request) {
+    if (header(request, "X-Amz-Target") == "DynamoDB_20120810.DescribeTable")
+      return HttpResponse{.status = 200, .body = stub_service::active_table};
+    const bool is_audit = request.body.find("audit") != std::string::npos;
+    return HttpResponse{.status = 200,
+                        .body = is_audit ? R"({"ConsumedCapacity":{"CapacityUnits":2}})"
+                                         : R"({"ConsumedCapacity":{"CapacityUnits":1}})"};
+  };
+  pksk::dynamodb::Backend backend{options};
+  pksk::Table table{backend, "notes"};
+  audit = &table;
+  (void)recorder.operations();
+  table.put(Note{.id = "1", .text = "hello"});
+  const std::vector<Kept> records = recorder.records;
+  REQUIRE(records.size() == 2);
+  // The outer put's record went first, whole; the audit's own, made from the hook, after it.
+  CHECK(records[0].consumed->units == 1);
+  CHECK(records[1].consumed->units == 2);
+  CHECK(records[0].request_bytes != records[1].request_bytes);
+}
+
 TEST_CASE("consumed capacity is asked for, summed over tables, and split as DynamoDB splits it") {
   FakeDynamoDB fake;
   Recorder recorder;
