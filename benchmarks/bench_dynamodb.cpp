@@ -2,10 +2,13 @@
 // The DynamoDB backend against hand-written code doing the same work, in one run:
 //
 //   BM_DynamoQuery/pksk   table.query<CustomerOrders>(pk) of a 1,000-item collection
+//   BM_DynamoQuery/pksk_hook  the same, with Options::on_request set (a hook that does nothing):
+//                         what measuring each request costs
 //   BM_DynamoQuery/hand   the same Query requests (signed, over one reused libcurl handle)
 //                         with the answer decoded by hand with simdjson On-Demand
 //   BM_DynamoUpdate/pksk  table.update(order, add(&Order::total, 1.0)): one UpdateItem with
 //                         ReturnValues ALL_NEW, the item as written decoded into an Order
+//   BM_DynamoUpdate/pksk_hook  the same, with the hook set
 //   BM_DynamoUpdate/hand  the same request body (captured from pksk once), signed and sent over
 //                         one reused libcurl handle, its Attributes decoded by hand
 //   BM_DecodeQuery/pksk   the bytes of that answer decoded into entities as the backend does
@@ -71,11 +74,22 @@ Order updated_order() {
   return o;
 }
 
-// The table, filled once per process.
+pksk::dynamodb::Options hooked_options() {
+  pksk::dynamodb::Options o = options();
+  o.on_request = [](const pksk::dynamodb::RequestRecord& record) {
+    benchmark::DoNotOptimize(record.latency);
+  };
+  return o;
+}
+
+// The table, filled once per process; `hooked` is the same table through a backend whose
+// requests are measured (Options::on_request).
 struct Fixture {
   pksk::dynamodb::Backend backend{options()};
+  pksk::dynamodb::Backend hooked_backend{hooked_options()};
   std::string name = "bench_" + std::to_string(::getpid());
   pksk::Table<pksk::dynamodb::Backend> table{backend, name};
+  pksk::Table<pksk::dynamodb::Backend> hooked{hooked_backend, name};
   Fixture() {
     table.put(Customer{.id = "42", .name = "Ada Lovelace", .email = "ada@example.com"});
     std::vector<Order> orders;
@@ -248,12 +262,11 @@ std::uint64_t checksum(const CustomerOrders& items) {
 
 // ------------------------------------------------------------------------------------- cases
 
-void BM_DynamoQuery_pksk(benchmark::State& state) {
-  Fixture& f = Fixture::get();
+void query_through(benchmark::State& state, pksk::Table<pksk::dynamodb::Backend>& table) {
   const pksk::PartitionKey pk{"CUSTOMER#42"};
   std::uint64_t sum = 0;
   for (auto _ : state) {
-    const CustomerOrders all = f.table.query<CustomerOrders>(pk);
+    const CustomerOrders all = table.query<CustomerOrders>(pk);
     if (all.size() != kOrders + 1) state.SkipWithError("wrong number of items");
     sum = checksum(all);
     benchmark::DoNotOptimize(sum);
@@ -261,7 +274,18 @@ void BM_DynamoQuery_pksk(benchmark::State& state) {
   state.counters["checksum"] = static_cast<double>(sum);
   state.SetItemsProcessed(state.iterations() * (kOrders + 1));
 }
+
+void BM_DynamoQuery_pksk(benchmark::State& state) {
+  query_through(state, Fixture::get().table);
+}
 BENCHMARK(BM_DynamoQuery_pksk)->Name("BM_DynamoQuery/pksk")->Unit(benchmark::kMillisecond);
+
+void BM_DynamoQuery_pksk_hook(benchmark::State& state) {
+  query_through(state, Fixture::get().hooked);
+}
+BENCHMARK(BM_DynamoQuery_pksk_hook)
+    ->Name("BM_DynamoQuery/pksk_hook")
+    ->Unit(benchmark::kMillisecond);
 
 void BM_DynamoQuery_hand(benchmark::State& state) {
   Fixture& f = Fixture::get();
@@ -312,17 +336,27 @@ const std::string& update_body() {
   return captured;
 }
 
-void BM_DynamoUpdate_pksk(benchmark::State& state) {
-  Fixture& f = Fixture::get();
+void update_through(benchmark::State& state, pksk::Table<pksk::dynamodb::Backend>& table) {
   const Order key = updated_order();
   double total = 0;
   for (auto _ : state) {
-    total = f.table.update(key, pksk::add(&Order::total, 1.0)).total;
+    total = table.update(key, pksk::add(&Order::total, 1.0)).total;
     benchmark::DoNotOptimize(total);
   }
   state.SetItemsProcessed(state.iterations());
 }
+
+void BM_DynamoUpdate_pksk(benchmark::State& state) {
+  update_through(state, Fixture::get().table);
+}
 BENCHMARK(BM_DynamoUpdate_pksk)->Name("BM_DynamoUpdate/pksk")->Unit(benchmark::kMicrosecond);
+
+void BM_DynamoUpdate_pksk_hook(benchmark::State& state) {
+  update_through(state, Fixture::get().hooked);
+}
+BENCHMARK(BM_DynamoUpdate_pksk_hook)
+    ->Name("BM_DynamoUpdate/pksk_hook")
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_DynamoUpdate_hand(benchmark::State& state) {
   (void)Fixture::get();

@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: BSL-1.0
 // What each kind of write costs on DynamoDB, in capacity units, with exactly_once_writes off
-// and on: every request the backend sends is sent with ReturnConsumedCapacity=TOTAL (added to
-// its body and signed again by the transport below), and the units DynamoDB reports are summed
-// per write. The table of docs/guide.md ("What a write costs") is this program's output, on
-// DynamoDB Local: PKSK_DYNAMODB_ENDPOINT=http://127.0.0.1:8000 pksk_capacity_dynamodb
+// and on: the backend asks DynamoDB what each request consumed
+// (Options::return_consumed_capacity), a CapacityTally sums it per write, and Options::on_request
+// names the requests each write made. The table of docs/guide.md ("Writes, lost answers and
+// exactly once") is this program's output, on DynamoDB Local:
+//   PKSK_DYNAMODB_ENDPOINT=http://127.0.0.1:8000 pksk_capacity_dynamodb
 
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <pksk/dynamodb.hpp>
-#include <pksk/dynamodb/detail/http.hpp>  // libcurl and SigV4, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 namespace capacity {
 struct Account {
@@ -31,29 +28,7 @@ struct pksk::Entity<capacity::Account> {
   static constexpr std::string_view sk = "A";
 };
 
-namespace {
-
 using capacity::Account;
-
-struct Tally {
-  double read = 0;
-  double write = 0;
-  int requests = 0;
-  std::string operations;
-};
-
-// Sums "ReadCapacityUnits" and "WriteCapacityUnits" in an answer (a TransactWriteItems answer
-// holds one ConsumedCapacity per table; a GetItem's, CapacityUnits alone counts as read).
-double sum_of(std::string_view body, std::string_view field) {
-  double sum = 0;
-  for (std::size_t at = body.find(field); at != std::string_view::npos;
-       at = body.find(field, at + 1)) {
-    sum += std::strtod(std::string(body.substr(at + field.size() + 1, 32)).c_str(), nullptr);
-  }
-  return sum;
-}
-
-}  // namespace
 
 int main() {
   const char* endpoint = std::getenv("PKSK_DYNAMODB_ENDPOINT");
@@ -61,57 +36,35 @@ int main() {
     std::fprintf(stderr, "set PKSK_DYNAMODB_ENDPOINT\n");
     return 2;
   }
-  const pksk::dynamodb::Credentials keys{"pksk", "capacity", ""};
-  Tally* current = nullptr;
-  pksk::dynamodb::detail::CurlHandle http;
-  const auto transport = [&](const pksk::dynamodb::HttpRequest& given) {
-    pksk::dynamodb::HttpRequest request = given;
-    std::string operation;
-    for (const auto& h : request.headers) {
-      if (h.name == "X-Amz-Target") operation = h.value.substr(h.value.find('.') + 1);
-    }
-    const bool measured = current != nullptr && operation != "DescribeTable";
-    if (measured) {
-      request.body.pop_back();  // the closing brace
-      request.body += R"(,"ReturnConsumedCapacity":"TOTAL"})";
-      pksk::dynamodb::detail::sign_v4(
-          request, keys, "us-east-1", "dynamodb",
-          pksk::dynamodb::detail::amz_timestamp(std::chrono::system_clock::now()));
-    }
-    pksk::dynamodb::HttpResponse response;
-    http.send(request, std::chrono::seconds(3), std::chrono::seconds(10), response);
-    if (measured && response.status == 200) {
-      const double write = sum_of(response.body, "\"WriteCapacityUnits\"");
-      const double read = sum_of(response.body, "\"ReadCapacityUnits\"");
-      const double total = sum_of(response.body, "\"CapacityUnits\"");
-      current->write += write;
-      current->read += read + (write == 0 && read == 0 && operation == "GetItem" ? total : 0);
-      if (write == 0 && read == 0 && operation != "GetItem") current->write += total;
-      ++current->requests;
-      current->operations += (current->operations.empty() ? "" : " + ") + operation;
-    }
-    return response;
+  std::string* requests = nullptr;  // the requests of the write being measured, when one is
+  const auto name_request = [&](const pksk::dynamodb::RequestRecord& record) {
+    if (requests == nullptr) return;
+    if (!requests->empty()) *requests += " + ";
+    *requests += record.operation;
   };
 
   std::printf("| write | exactly_once_writes | requests | write units | read units |\n");
   std::printf("|---|---|---|---|---|\n");
   for (const bool once : {false, true}) {
-    pksk::dynamodb::Backend backend{{.endpoint = endpoint,
-                                     .region = "us-east-1",
-                                     .credentials = keys,
-                                     .transport = transport,
-                                     .create_missing_tables = true,
-                                     .exactly_once_writes = once}};
+    pksk::dynamodb::Backend backend{
+        {.endpoint = endpoint,
+         .region = "us-east-1",
+         .credentials = pksk::dynamodb::Credentials{"pksk", "capacity", ""},
+         .create_missing_tables = true,
+         .exactly_once_writes = once,
+         .on_request = name_request,
+         .return_consumed_capacity = pksk::dynamodb::ReturnConsumedCapacity::total}};
     pksk::Table table{backend, std::string("capacity_") + (once ? "once" : "plain")};
     const Account small{.id = "a", .balance = 10, .owner = "ada"};
     table.put(small);  // the item the others find
     const auto measure = [&](const char* what, auto&& write) {
-      Tally tally;
-      current = &tally;
+      std::string made;
+      requests = &made;
+      const pksk::dynamodb::CapacityTally tally;
       write();
-      current = nullptr;
-      std::printf("| %s | %s | %s | %g | %g |\n", what, once ? "on" : "off",
-                  tally.operations.c_str(), tally.write, tally.read);
+      requests = nullptr;
+      std::printf("| %s | %s | %s | %g | %g |\n", what, once ? "on" : "off", made.c_str(),
+                  tally.consumed().write_units, tally.consumed().read_units);
     };
     measure("put", [&] { table.put(small); });
     measure("conditional put (if_absent)",

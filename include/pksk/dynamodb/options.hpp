@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The DynamoDB backend's options: where it sends requests and through what, with which
-// credentials, how it retries, and whether it creates missing tables and writes exactly once.
+// credentials, how it retries, whether it creates missing tables and writes exactly once, and
+// what it tells the program about each request.
 
 #include <chrono>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "credentials.hpp"
 #include "credentials/options.hpp"
+#include "observe.hpp"
 #include "transport.hpp"
 
 namespace pksk::dynamodb {
@@ -83,6 +85,14 @@ struct Options {
   // ExactlyOnce (below).
   bool exactly_once_writes = false;
   std::vector<std::string> exactly_once_tables{};
+  // Called once per request (DescribeTable and CreateTable too), after its last attempt, with
+  // what it was, how long it took, how often it was sent, what it consumed and how it failed
+  // (observe.hpp): on the calling thread, from every thread, concurrently. Empty, and
+  // return_consumed_capacity none: nothing is measured. What it throws is dropped.
+  RequestHook on_request{};
+  // Asks DynamoDB what each item request consumed (free of charge): in on_request's record and
+  // in the thread's CapacityTally scopes (observe.hpp).
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::none;
 };
 
 // While one lives, the updates and conditional puts and erases that this thread sends through

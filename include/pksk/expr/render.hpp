@@ -166,14 +166,17 @@ std::string render_condition(const backend::Condition& c, Names& names) {
   return {};
 }
 
+// The actions, and `last` after them when there is one (a backend's own action, rendered without
+// copying the caller's).
 template <class Names>
-std::string render_update(std::span<const backend::UpdateAction> actions, Names& names) {
+std::string render_update(std::span<const backend::UpdateAction> actions, Names& names,
+                          const backend::UpdateAction* last = nullptr) {
   std::string set, add, remove;
   const auto clause = [](std::string& to, const std::string& text) {
     if (!to.empty()) to += ", ";
     to += text;
   };
-  for (const backend::UpdateAction& a : actions) {
+  const auto render = [&](const backend::UpdateAction& a) {
     const std::string path = render_path(a.path, names);
     switch (a.kind) {
       case backend::UpdateAction::Kind::set: {
@@ -202,7 +205,9 @@ std::string render_update(std::span<const backend::UpdateAction> actions, Names&
         clause(remove, path);
         break;
     }
-  }
+  };
+  for (const backend::UpdateAction& a : actions) render(a);
+  if (last != nullptr) render(*last);
   std::string out;
   const auto section = [&](const char* keyword, const std::string& body) {
     if (body.empty()) return;

@@ -75,13 +75,11 @@ inline void append_condition(std::string& out, const backend::Condition* conditi
 }
 
 // An update sets the discriminator too, so that an item it creates has its type.
-inline std::vector<backend::UpdateAction> actions_with_type(const backend::TableSpec& spec,
-                                                            const backend::UpdateRequest& request) {
-  std::vector<backend::UpdateAction> actions(request.actions.begin(), request.actions.end());
-  actions.push_back({backend::UpdateAction::Kind::set,
-                     backend::AttributePath{{{spec.type_attribute, 0, false}}},
-                     AttributeValue::from_string(std::string(request.type))});
-  return actions;
+inline backend::UpdateAction type_action(const backend::TableSpec& spec,
+                                         const backend::UpdateRequest& request) {
+  return {backend::UpdateAction::Kind::set,
+          backend::AttributePath{{{spec.type_attribute, 0, false}}},
+          AttributeValue::from_string(std::string(request.type))};
 }
 
 // The members of one action, shared by the single-item requests and TransactWriteItems.
@@ -102,7 +100,8 @@ inline void append_update(std::string& out, const backend::TableSpec& spec,
   out += ",\"Key\":";
   append_key(out, spec, update.key);
   out += ",\"UpdateExpression\":";
-  append_json_string(out, render_update(actions_with_type(spec, update), names));
+  const backend::UpdateAction type = type_action(spec, update);
+  append_json_string(out, pksk::detail::render_update(update.actions, names, &type));
   append_condition(out, update.condition, names);
   names.append_json(out);
 }
@@ -134,7 +133,9 @@ inline std::string put_item(const backend::TableSpec& spec, const backend::PutRe
 // ReturnValues ALL_NEW: Table returns the item as written.
 inline std::string update_item(const backend::TableSpec& spec,
                                const backend::UpdateRequest& update) {
-  std::string out = "{";
+  std::string out;
+  out.reserve(512);  // a small update's body whole: no regrowth while it is written
+  out += '{';
   append_update(out, spec, update);
   out += ",\"ReturnValues\":\"ALL_NEW\"";
   append_stored_on_failure(out, update.returns);

@@ -44,7 +44,8 @@ inline void Backend::Impl::for_each_object_member(simdjson::ondemand::object obj
   }
 }
 
-// each(name, value) for the members of the answer's top-level object.
+// each(name, value) for the members of the answer's top-level object; its ConsumedCapacity,
+// when asked for, is read into the request's observation instead.
 template <class Each>
 inline void Backend::Impl::for_each_member(detail::Exchange& x, Each&& each) {
   std::string& body = x.response.body;
@@ -54,7 +55,58 @@ inline void Backend::Impl::for_each_member(detail::Exchange& x, Each&& each) {
     fail_parse(error);
   simdjson::ondemand::object root;
   if (auto error = x.document.get_object().get(root)) fail_parse(error);
-  for_each_object_member(root, each);
+  if (!x.observation.wants_capacity) {
+    for_each_object_member(root, each);
+    return;
+  }
+  x.observation.answer_read = true;
+  for_each_object_member(root, [&](std::string_view name, simdjson::ondemand::value value) {
+    if (name == "ConsumedCapacity") {
+      read_capacity(x.observation, value);
+    } else {
+      each(name, value);
+    }
+  });
+}
+
+// An answer's ConsumedCapacity: an object, or an array of one per table (batches,
+// transactions), whose CapacityUnits (and ReadCapacityUnits and WriteCapacityUnits, when
+// DynamoDB splits them) are summed. A member of another shape is passed over.
+inline void Backend::Impl::read_capacity(detail::Observation& seen,
+                                         simdjson::ondemand::value value) {
+  ConsumedCapacity sum;
+  bool split = false;
+  const auto add = [&](simdjson::ondemand::object entry) {
+    for_each_object_member(entry, [&](std::string_view name, simdjson::ondemand::value units) {
+      double* into = name == "CapacityUnits"        ? &sum.units
+                     : name == "ReadCapacityUnits"  ? &sum.read_units
+                     : name == "WriteCapacityUnits" ? &sum.write_units
+                                                    : nullptr;
+      if (into == nullptr) return;
+      split = split || into != &sum.units;
+      double n = 0;
+      if (!units.get_double().get(n)) *into += n;
+    });
+  };
+  simdjson::ondemand::json_type type;
+  if (auto error = value.type().get(type)) fail_parse(error);
+  std::string_view text;
+  if (type == simdjson::ondemand::json_type::array) {
+    simdjson::ondemand::array entries = array_of(value);
+    if (auto error = entries.raw_json().get(text)) fail_parse(error);
+    if (auto error = entries.reset().error()) fail_parse(error);
+    for (auto entry : entries) add(object_of(value_of(entry)));
+  } else if (type == simdjson::ondemand::json_type::object) {
+    simdjson::ondemand::object entry = object_of(value);
+    if (auto error = entry.raw_json().get(text)) fail_parse(error);
+    if (auto error = entry.reset().error()) fail_parse(error);
+    add(entry);
+  } else {
+    return;
+  }
+  if (!split) (detail::is_read(seen.operation) ? sum.read_units : sum.write_units) = sum.units;
+  seen.consumed = sum;
+  seen.consumed_json = text;
 }
 
 // A Query or Scan answer: Items to the visitor (those the client-side filter keeps),

@@ -59,13 +59,39 @@ inline backend::Condition exists_and(const backend::TableSpec& spec,
   return backend::Condition{backend::Condition::Op::all, {}, {std::move(exists), condition}};
 }
 
+// What is known of a request that is observed (Options::on_request, return_consumed_capacity)
+// until it is reported; left as it is, empty, for a request that is not.
+struct Observation {
+  bool wants_capacity = false;  // ReturnConsumedCapacity went with it: read the answer's
+  bool answer_read = false;     // the answer's members were walked (its capacity read)
+  std::string_view operation{};
+  std::string_view table{};
+  int attempts = 0;
+  std::chrono::steady_clock::time_point start{};
+  std::chrono::steady_clock::time_point attempt_start{};  // the last attempt's
+  std::chrono::steady_clock::time_point end{};
+  std::optional<ConsumedCapacity> consumed{};
+  std::string_view consumed_json{};
+};
+
 // A request and its answer, reused by one thread: buffers keep their capacity.
 struct Exchange {
   HttpRequest request;
   HttpResponse response;
   simdjson::ondemand::parser parser;
   simdjson::ondemand::document document;
+  Observation observation;
 };
+
+// The item requests that take ReturnConsumedCapacity (the control plane's do not), and those
+// of them whose units are read units.
+inline bool reports_capacity(std::string_view operation) noexcept {
+  return operation != "DescribeTable" && operation != "CreateTable" && operation != "UpdateTable";
+}
+inline bool is_read(std::string_view operation) noexcept {
+  return operation == "GetItem" || operation == "Query" || operation == "Scan" ||
+         operation == "BatchGetItem";
+}
 
 }  // namespace pksk::dynamodb::detail
 
@@ -95,6 +121,8 @@ struct Backend::Shared {
     bool exactly_once;  // Options::exactly_once_tables names it
   };
   std::vector<std::unique_ptr<OpenTable>> tables;
+  // Options::on_request is set or return_consumed_capacity asks: requests are measured.
+  bool observing = false;
 };
 
 struct Backend::Impl {
@@ -105,6 +133,7 @@ struct Backend::Impl {
   // The calling thread's exchange, or a fresh one when a visitor calls back into the backend
   // while the thread's own is still being read.
   using Lease = pksk::detail::ThreadLease<detail::Exchange>;
+  class Answer;
   static Credentials provided(const CredentialsProvider& provider, std::string_view source);
   void adopt(Credentials fresh);
   std::shared_ptr<const Credentials> credentials();
@@ -113,10 +142,22 @@ struct Backend::Impl {
   bool exactly_once(TableHandle table) const;
   std::string request_token();
   static std::string key_text(const std::optional<backend::ItemKey>& key);
-  Lease send(std::string_view operation, std::string body, const backend::TableSpec& spec,
-             std::optional<backend::ItemKey> key, std::string_view what,
-             detail::Retry retry = detail::Retry::always,
-             detail::Cancellation cancellation = detail::Cancellation::as_transaction);
+  Answer send(std::string_view operation, std::string body, const backend::TableSpec& spec,
+              std::optional<backend::ItemKey> key, std::string_view what,
+              detail::Retry retry = detail::Retry::always,
+              detail::Cancellation cancellation = detail::Cancellation::as_transaction);
+  void attempt(detail::Exchange& x, const backend::TableSpec& spec,
+               const std::optional<backend::ItemKey>& key, std::string_view what,
+               detail::Retry retry, detail::Cancellation cancellation, detail::Observation* seen);
+  void observe(detail::Exchange& x, std::string_view operation, const backend::TableSpec& spec);
+  // How an observed request failed: the code, DynamoDB's error type and the message of the
+  // error the call throws; errc{} when it succeeded.
+  struct Failure {
+    errc code{};
+    std::string_view type{};
+    std::string_view message{};
+  };
+  static void report(const Shared& shared, detail::Exchange& x, const Failure& failure) noexcept;
 
   // answers.ipp: reading answers, a page, a refusal as pksk's error.
   [[noreturn]] static void fail_parse(simdjson::error_code error);
@@ -128,6 +169,7 @@ struct Backend::Impl {
   static void for_each_object_member(simdjson::ondemand::object object, Each&& each);
   template <class Each>
   static void for_each_member(detail::Exchange& x, Each&& each);
+  static void read_capacity(detail::Observation& seen, simdjson::ondemand::value value);
   static void read_page(detail::Exchange& x, const backend::TableSpec& spec,
                         const std::optional<backend::Condition>& client_filter,
                         std::size_t& evaluated, std::size_t* count, backend::ItemVisitor visit,
@@ -193,6 +235,42 @@ struct Backend::Impl {
                               backend::ItemVisitor visit);
   backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,
                             backend::ItemVisitor visit);
+};
+
+// What send returns: the exchange holding the answer (status 200), lent to the operation that
+// reads it. An observed request is reported when the operation is done with it, the answer's
+// ConsumedCapacity read by then (by the operation's walk over the answer, or here for an
+// operation that has none): after the visitor saw the items, on every path out.
+class Backend::Impl::Answer {
+ public:
+  Answer(Lease lease, const Shared* observed) noexcept
+      : lease_(std::move(lease)), observed_(observed) {}
+  Answer(Answer&& other) noexcept
+      : lease_(std::move(other.lease_)), observed_(std::exchange(other.observed_, nullptr)) {}
+  Answer(const Answer&) = delete;
+  Answer& operator=(const Answer&) = delete;
+  Answer& operator=(Answer&&) = delete;
+  ~Answer() {
+    if (observed_ != nullptr) finish();
+  }
+
+  detail::Exchange& operator*() const noexcept { return *lease_; }
+  detail::Exchange* operator->() const noexcept { return &*lease_; }
+
+ private:
+  void finish() noexcept {
+    detail::Exchange& x = *lease_;
+    if (x.observation.wants_capacity && !x.observation.answer_read) {
+      try {
+        for_each_member(x, [](std::string_view, simdjson::ondemand::value) {});
+      } catch (...) {  // an answer that does not parse: no capacity to tell
+      }
+    }
+    report(*observed_, x, {});
+  }
+
+  Lease lease_;
+  const Shared* observed_;  // null: not observed, or moved from
 };
 
 }  // namespace pksk::dynamodb

@@ -35,6 +35,8 @@ inline void Backend::Impl::construct(Options given) {
                           ? "https://dynamodb." + shared_->region + ".amazonaws.com"
                           : options.endpoint;
   (void)detail::split_url(shared_->endpoint);  // a ValidationError now, not on first use
+  shared_->observing = options.on_request != nullptr ||
+                       options.return_consumed_capacity != ReturnConsumedCapacity::none;
 }
 
 // What a provider gives, checked as resolve_credentials checks what it finds.
@@ -116,14 +118,14 @@ inline std::string Backend::Impl::key_text(const std::optional<backend::ItemKey>
 }
 
 // Sends one request, retrying what may be retried, and returns the exchange holding the
-// answer (status 200). Throws the pksk error that DynamoDB's refusal maps to.
+// answer (status 200). Throws the pksk error that DynamoDB's refusal maps to. An observed
+// request is reported here when it fails, and by its Answer when the operation is done.
 inline auto Backend::Impl::send(std::string_view operation, std::string body,
                                 const backend::TableSpec& spec, std::optional<backend::ItemKey> key,
                                 std::string_view what, detail::Retry retry,
-                                detail::Cancellation cancellation) -> Lease {
+                                detail::Cancellation cancellation) -> Answer {
   Lease lease;
   detail::Exchange& x = *lease;
-  const Options& options = shared_->options;
   x.request.method = "POST";
   x.request.url = shared_->endpoint;
   x.request.query.clear();
@@ -132,6 +134,57 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
   x.request.headers.push_back({"X-Amz-Target", "DynamoDB_20120810." + std::string(operation)});
   x.request.body = std::move(body);
   x.request.idempotent = retry == detail::Retry::always;
+  if (!shared_->observing) {
+    attempt(x, spec, key, what, retry, cancellation, nullptr);
+    return Answer(std::move(lease), nullptr);
+  }
+  observe(x, operation, spec);
+  try {
+    attempt(x, spec, key, what, retry, cancellation, &x.observation);
+  } catch (const Error& error) {
+    x.observation.end = std::chrono::steady_clock::now();
+    report(*shared_, x, {error.kind(), error.native().type, error.what()});
+    throw;
+  } catch (const std::exception& error) {
+    x.observation.end = std::chrono::steady_clock::now();
+    report(*shared_, x, {errc::backend_failure, {}, error.what()});
+    throw;
+  } catch (...) {
+    x.observation.end = std::chrono::steady_clock::now();
+    report(*shared_, x, {errc::backend_failure, {}, {}});
+    throw;
+  }
+  return Answer(std::move(lease), shared_.get());
+}
+
+// Starts the observation of the request in x, and asks for its consumed capacity.
+inline void Backend::Impl::observe(detail::Exchange& x, std::string_view operation,
+                                   const backend::TableSpec& spec) {
+  detail::Observation& seen = x.observation;
+  seen = detail::Observation{};
+  seen.operation = operation;
+  seen.table = spec.name;
+  seen.start = seen.attempt_start = std::chrono::steady_clock::now();
+  // No answer yet: the exchange's last one was another request's.
+  x.response.status = 0;
+  x.response.body.clear();
+  const ReturnConsumedCapacity capacity = shared_->options.return_consumed_capacity;
+  if (capacity != ReturnConsumedCapacity::none && detail::reports_capacity(operation)) {
+    seen.wants_capacity = true;
+    std::string& body = x.request.body;  // an object: its last member goes before the brace
+    body.pop_back();
+    body += capacity == ReturnConsumedCapacity::total ? R"(,"ReturnConsumedCapacity":"TOTAL"})"
+                                                      : R"(,"ReturnConsumedCapacity":"INDEXES"})";
+  }
+}
+
+// The request in x, sent until it is answered with status 200, or fails as it must. `seen`,
+// when the request is observed, learns its attempts and their times.
+inline void Backend::Impl::attempt(detail::Exchange& x, const backend::TableSpec& spec,
+                                   const std::optional<backend::ItemKey>& key,
+                                   std::string_view what, detail::Retry retry,
+                                   detail::Cancellation cancellation, detail::Observation* seen) {
+  const Options& options = shared_->options;
   // libcurl, with this thread's handle, unless the program gave its own transport.
   detail::CurlHandle* const http =
       options.transport ? nullptr : &detail::thread_handle(shared_->id, shared_);
@@ -144,6 +197,10 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
   std::optional<detail::ServiceError> canceled;  // Cancellation::retry_conflicts: the last one
   bool renewed = false;  // the credentials, once, after an ExpiredTokenException
   for (int attempt = 1;; ++attempt) {
+    if (seen != nullptr) {
+      seen->attempts = attempt;
+      if (attempt > 1) seen->attempt_start = std::chrono::steady_clock::now();
+    }
     const std::shared_ptr<const Credentials> signer = credentials();
     detail::sign_v4(x.request, *signer, shared_->region, "dynamodb",
                     detail::amz_timestamp(std::chrono::system_clock::now()));
@@ -152,7 +209,10 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
     } else {
       x.response = options.transport(x.request);
     }
-    if (x.response.status == 200) return lease;
+    if (x.response.status == 200) {
+      if (seen != nullptr) seen->end = std::chrono::steady_clock::now();
+      return;
+    }
     canceled.reset();
     bool maybe_applied = false;
     if (x.response.status == 0) {
@@ -212,6 +272,36 @@ inline auto Backend::Impl::send(std::string_view operation, std::string body,
     std::this_thread::sleep_for(
         std::min<std::chrono::steady_clock::duration>(delay, options.retry.max_total - elapsed));
   }
+}
+
+// Hands the observed request's record to Options::on_request, and its capacity to the thread's
+// tallies; `failure` is what the call throws (none when it succeeded). What the hook throws is
+// dropped: the call ends as it would without it.
+inline void Backend::Impl::report(const Shared& shared, detail::Exchange& x,
+                                  const Failure& failure) noexcept {
+  detail::Observation& seen = x.observation;
+  if (seen.consumed) CapacityTally::add_to_all(*seen.consumed);
+  if (shared.options.on_request) {
+    RequestRecord record;
+    record.operation = seen.operation;
+    record.table = seen.table;
+    record.request_bytes = x.request.body.size();
+    record.response_bytes = x.response.status != 0 ? x.response.body.size() : 0;
+    record.latency = seen.end - seen.start;
+    record.last_attempt = seen.end - seen.attempt_start;
+    record.attempts = seen.attempts;
+    record.http_status = static_cast<int>(x.response.status);
+    record.consumed_capacity = seen.consumed;
+    record.consumed_capacity_json = seen.consumed_json;
+    record.error = failure.code;
+    record.error_type = failure.type;
+    record.error_message = failure.message;
+    try {
+      shared.options.on_request(record);
+    } catch (...) {  // observing must not change the call's outcome
+    }
+  }
+  seen = detail::Observation{};
 }
 
 }  // namespace pksk::dynamodb

@@ -106,7 +106,7 @@ inline auto Backend::Impl::description(const backend::TableSpec& spec) -> Descri
   body += '}';
   Description d;
   try {
-    Lease x = send("DescribeTable", std::move(body), spec, std::nullopt, "open_table");
+    Answer x = send("DescribeTable", std::move(body), spec, std::nullopt, "open_table");
     for_each_member(*x, [&](std::string_view, simdjson::ondemand::value table) {
       for_each_object_member(
           object_of(table), [&](std::string_view name, simdjson::ondemand::value v) {

@@ -17,7 +17,7 @@ inline bool Backend::Impl::get(TableHandle table, backend::ItemKey key,
   body += ",\"Key\":";
   detail::append_key(body, spec, key);
   body += ",\"ConsistentRead\":true}";
-  Lease x = send("GetItem", std::move(body), spec, key, "get");
+  Answer x = send("GetItem", std::move(body), spec, key, "get");
   bool found = false;
   for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
     if (name != "Item") return;
@@ -54,8 +54,8 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
     }
     return;
   }
-  Lease x = send("UpdateItem", detail::update_item(spec, request), spec, request.key, "update",
-                 detail::Retry::when_not_applied);
+  Answer x = send("UpdateItem", detail::update_item(spec, request), spec, request.key, "update",
+                  detail::Retry::when_not_applied);
   for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
     if (name != "Attributes") return;
     simdjson::ondemand::object item = object_of(value);
@@ -104,7 +104,7 @@ inline void Backend::Impl::batch_write(TableHandle table,
 
 inline bool Backend::Impl::erase_item(const backend::TableSpec& spec,
                                       const backend::EraseRequest& request, detail::Retry retry) {
-  Lease x =
+  Answer x =
       send("DeleteItem", detail::delete_item(spec, request), spec, request.key, "erase", retry);
   bool removed = false;
   for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
@@ -153,8 +153,8 @@ inline void Backend::Impl::batch_write_group(const backend::TableSpec& spec,
                                              std::span<const backend::WriteRequest> writes,
                                              std::size_t offset,
                                              std::vector<std::size_t>& unprocessed) {
-  Lease x = send("BatchWriteItem", detail::batch_write_item(spec, writes), spec, std::nullopt,
-                 "batch write");
+  Answer x = send("BatchWriteItem", detail::batch_write_item(spec, writes), spec, std::nullopt,
+                  "batch write");
   for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
     if (name != "UnprocessedItems") return;
     for_each_object_member(
@@ -184,7 +184,7 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
                                      std::vector<std::size_t>& unprocessed) {
   const backend::TableSpec& spec = table.spec();
   unprocessed.clear();
-  Lease x =
+  Answer x =
       send("BatchGetItem", detail::batch_get_item(spec, keys), spec, std::nullopt, "batch get");
   const auto index_of = [&](const backend::ItemView& v, auto&& each) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -246,7 +246,7 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
   const backend::TableSpec& spec = table.spec();
   detail::ReadRequest request = detail::query(spec, query);
   const TableIndex* index = query.index.empty() ? nullptr : spec.find_index(query.index);
-  Lease x = send("Query", std::move(request.body), spec, std::nullopt, "query");
+  Answer x = send("Query", std::move(request.body), spec, std::nullopt, "query");
   backend::QueryOutcome outcome;
   // A count-only query whose filter is all DynamoDB's has its Count; one that filters on the
   // client counts the items the client filter keeps.
@@ -272,7 +272,7 @@ inline backend::ScanOutcome Backend::Impl::scan(TableHandle table, const backend
                                                 backend::ItemVisitor visit) {
   const backend::TableSpec& spec = table.spec();
   detail::ReadRequest request = detail::scan(spec, scan);
-  Lease x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
+  Answer x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
   backend::ScanOutcome outcome;
   read_page(*x, spec, request.client_filter, outcome.evaluated, nullptr, visit,
             [&](simdjson::ondemand::object& key) {
