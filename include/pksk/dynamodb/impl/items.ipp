@@ -36,8 +36,8 @@ inline void Backend::Impl::put(TableHandle table, const backend::PutRequest& req
     send_once(spec, request, key, "put");
     return;
   }
-  Lease x = send("PutItem", detail::put_item(spec, request), spec, key, "put",
-                 retry_for(request.condition));
+  Answer x = send("PutItem", detail::put_item(spec, request), spec, key, "put",
+                  retry_for(request.condition));
   if (request.returns.old_item != nullptr) visit_attributes(*x, spec, *request.returns.old_item);
 }
 
@@ -223,8 +223,8 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
 inline void Backend::Impl::transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
                                         backend::IndexedItemVisitor visit) {
   const backend::TableSpec& spec = table.spec();
-  Lease x = send("TransactGetItems", detail::transact_get_items(spec, keys), spec, std::nullopt,
-                 "transact_get", detail::Retry::always, detail::Cancellation::retry_conflicts);
+  Answer x = send("TransactGetItems", detail::transact_get_items(spec, keys), spec, std::nullopt,
+                  "transact_get", detail::Retry::always, detail::Cancellation::retry_conflicts);
   for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
     if (name != "Responses") return;
     std::size_t i = 0;
