@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "../detail/diagnose.hpp"
+#include "../detail/iso8601.hpp"
 #include "../detail/json_writer.hpp"
 #include "../detail/std_traits.hpp"
 #include "../detail/utf8.hpp"
@@ -38,7 +39,6 @@
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
-#include "../detail/iso8601.hpp"
 #include "detail/json_path.hpp"
 
 namespace pksk {
