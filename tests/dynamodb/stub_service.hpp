@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stub_service {
 
@@ -32,5 +35,26 @@ inline const std::string active_table =
     R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],)"
     R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
     R"({"AttributeName":"sk","AttributeType":"S"}]}})";
+
+// A stand-in for DynamoDB: records each request and answers it with `answer` (by default, an
+// active table to DescribeTable and {} to anything else).
+struct FakeDynamoDB {
+  std::mutex mutex;
+  std::vector<pksk::dynamodb::HttpRequest> requests;
+  std::function<pksk::dynamodb::HttpResponse(const pksk::dynamodb::HttpRequest&)> answer =
+      [](const pksk::dynamodb::HttpRequest& request) {
+        if (header(request, "X-Amz-Target") == "DynamoDB_20120810.DescribeTable")
+          return pksk::dynamodb::HttpResponse{.status = 200, .body = active_table};
+        return pksk::dynamodb::HttpResponse{.status = 200, .body = "{}"};
+      };
+
+  pksk::dynamodb::Transport transport() {
+    return [this](const pksk::dynamodb::HttpRequest& request) {
+      const std::lock_guard lock(mutex);
+      requests.push_back(request);
+      return answer(request);
+    };
+  }
+};
 
 }  // namespace stub_service

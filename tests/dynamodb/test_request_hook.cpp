@@ -75,6 +75,7 @@ using pksk::dynamodb::ReturnConsumedCapacity;
 using request_hook::Entry;
 using request_hook::Note;
 using request_hook::Tagged;
+using stub_service::FakeDynamoDB;
 using stub_service::header;
 
 // A RequestRecord kept past the hook's call: its views copied.
@@ -123,25 +124,6 @@ struct Recorder {
     for (const Kept& k : records) out.push_back(k.operation);
     records.clear();
     return out;
-  }
-};
-
-// A stand-in for DynamoDB: records each request and answers it with `answer`.
-struct FakeDynamoDB {
-  std::mutex mutex;
-  std::vector<HttpRequest> requests;
-  std::function<HttpResponse(const HttpRequest&)> answer = [](const HttpRequest& request) {
-    if (header(request, "X-Amz-Target") == "DynamoDB_20120810.DescribeTable")
-      return HttpResponse{.status = 200, .body = stub_service::active_table};
-    return HttpResponse{.status = 200, .body = "{}"};
-  };
-
-  pksk::dynamodb::Transport transport() {
-    return [this](const HttpRequest& request) {
-      const std::lock_guard lock(mutex);
-      requests.push_back(request);
-      return answer(request);
-    };
   }
 };
 

@@ -40,26 +40,8 @@ using dynamodb_transport::Note;
 using pksk::dynamodb::HttpRequest;
 using pksk::dynamodb::HttpResponse;
 using stub_service::active_table;
+using stub_service::FakeDynamoDB;
 using stub_service::header;
-
-// A stand-in for DynamoDB: records each request and answers it with `answer`.
-struct FakeDynamoDB {
-  std::mutex mutex;
-  std::vector<HttpRequest> requests;
-  std::function<HttpResponse(const HttpRequest&)> answer = [](const HttpRequest& request) {
-    if (header(request, "X-Amz-Target") == "DynamoDB_20120810.DescribeTable")
-      return HttpResponse{.status = 200, .body = active_table};
-    return HttpResponse{.status = 200, .body = "{}"};
-  };
-
-  pksk::dynamodb::Transport transport() {
-    return [this](const HttpRequest& request) {
-      const std::lock_guard lock(mutex);
-      requests.push_back(request);
-      return answer(request);
-    };
-  }
-};
 
 pksk::dynamodb::Options options(FakeDynamoDB& fake) {
   return {.endpoint = "http://dynamodb.test:8000",
