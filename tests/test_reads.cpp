@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <filesystem>
 #include <map>
 #include <ranges>
@@ -559,6 +560,34 @@ TEST_CASE("ADD's integer path gives the text Decimal's digit arithmetic gives") 
   CHECK_FALSE(pksk::detail::add_plain_numbers("999999999999999999", "0.1", sum));  // 19 scaled
   CHECK_FALSE(pksk::detail::add_plain_numbers("-", "1", sum));
   CHECK_FALSE(pksk::detail::add_plain_numbers("", "1", sum));
+  // An ADD applied in place writes the sum over the text it read.
+  std::string total = "0.95";
+  CHECK(pksk::detail::add_plain_numbers(total, "-1.95", total));
+  CHECK(total == "-1");
+  total = "-0.05";
+  CHECK(pksk::detail::add_plain_numbers(total, "0.05", total));
+  CHECK(total == "0");
+}
+
+TEST_CASE("a whole double is written as std::to_chars writes it") {
+  // append_number writes whole numbers below 10^5 as integers: the same text as the shortest
+  // form, which prefers "10000" to "1e+04" and keeps "1e+05" beyond.
+  std::vector<double> differing;
+  std::string written;
+  for (double v = -120000; v <= 120000; v += 1) {
+    for (const double x : {v, v / 8, v * 10}) {
+      written.clear();
+      pksk::detail::append_number(written, x);
+      char expected[64];
+      const auto end = std::to_chars(expected, expected + sizeof expected, x).ptr;
+      if (written != std::string_view(expected, static_cast<std::size_t>(end - expected)))
+        differing.push_back(x);
+    }
+  }
+  CHECK(differing.empty());
+  std::string negative_zero;
+  pksk::detail::append_number(negative_zero, -0.0);
+  CHECK(negative_zero == "-0");
 }
 
 namespace probe {

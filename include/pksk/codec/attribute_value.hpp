@@ -213,7 +213,28 @@ inline const char* to_string(AttributeValue::Kind kind) noexcept {
 // plus 1 per element plus their elements (and, for maps, the names), sets their elements.
 inline std::size_t number_size(std::string_view decimal_text) {
   // Counted in the text: a backend::Decimal would allocate its digits for every number of every
-  // update.
+  // update. Plain notation ("-12.50"), the form numbers are stored in, in one pass: the digits
+  // from the first nonzero to the last.
+  std::size_t i = !decimal_text.empty() && decimal_text.front() == '-' ? 1 : 0;
+  std::size_t position = 0, first = std::string_view::npos, last = 0;
+  bool point = false;
+  for (; i < decimal_text.size(); ++i) {
+    const char c = decimal_text[i];
+    if (c >= '1' && c <= '9') {
+      if (first == std::string_view::npos) first = position;
+      last = position++;
+    } else if (c == '0') {
+      ++position;
+    } else if (c == '.' && !point) {
+      point = true;
+    } else {
+      break;
+    }
+  }
+  if (i == decimal_text.size() && position != 0) {
+    const std::size_t digits = first == std::string_view::npos ? 1 : last - first + 1;
+    return (digits + 1) / 2 + 1;
+  }
   const std::size_t digits =
       backend::Decimal::well_formed(decimal_text)
           ? std::max<std::size_t>(1, backend::Decimal::shape(decimal_text).digits)

@@ -356,19 +356,19 @@ inline bool add_plain_numbers(std::string_view a, std::string_view b, std::strin
     magnitude /= 10;
     --kept;
   }
-  char digits[24];
+  // Written from the end of a buffer, then assigned at once: `out` may be where `a` was read
+  // from (an ADD applied in place), and one assign costs less than a push_back per digit.
+  char text[24];
+  char* at = text + sizeof text;
   int n = 0;
   do {
-    digits[n++] = static_cast<char>('0' + magnitude % 10);
+    if (n == kept && kept > 0) *--at = '.';
+    *--at = static_cast<char>('0' + magnitude % 10);
     magnitude /= 10;
-  } while (magnitude != 0);
-  while (n <= kept) digits[n++] = '0';  // "0.05": the integer part and leading zeros
-  out.clear();
-  if (sum < 0) out += '-';
-  for (int i = n - 1; i >= 0; --i) {
-    out += digits[i];
-    if (i == kept && kept > 0) out += '.';
-  }
+    ++n;
+  } while (magnitude != 0 || n <= kept);  // "0.05": the integer part and leading zeros
+  if (sum < 0) *--at = '-';
+  out.assign(at, static_cast<std::size_t>(text + sizeof text - at));
   return true;
 }
 

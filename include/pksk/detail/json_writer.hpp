@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
 #include "base64.hpp"
 
@@ -101,7 +102,21 @@ inline void append_json_string(std::string& out, std::string_view text) {
 template <class Number>
 void append_number(std::string& out, Number value) {
   char buf[64];
-  const auto result = std::to_chars(buf, buf + sizeof buf, value);
+  std::to_chars_result result;
+  if constexpr (std::is_floating_point_v<Number>) {
+    // A whole number below 10^5 in magnitude (a count, add(&x, 1.0)) is the shortest text's
+    // fixed form, which to_chars prefers to the scientific one at equal length ("10000", not
+    // "1e+04"); written as an integer it skips the shortest-digits search. -0.0 keeps its sign.
+    if (value > -1e5 && value < 1e5) {
+      const auto whole = static_cast<long>(value);
+      if (static_cast<Number>(whole) == value && whole != 0) {
+        result = std::to_chars(buf, buf + sizeof buf, whole);
+        out.append(buf, result.ptr);
+        return;
+      }
+    }
+  }
+  result = std::to_chars(buf, buf + sizeof buf, value);
   out.append(buf, result.ptr);
 }
 

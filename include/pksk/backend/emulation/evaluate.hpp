@@ -43,6 +43,9 @@ inline const AttributeValue* resolve(const AttributeValue& item,
   }
   return at;
 }
+inline AttributeValue* resolve(AttributeValue& item, const backend::AttributePath& path) {
+  return const_cast<AttributeValue*>(resolve(std::as_const(item), path));
+}
 
 // An operand's value on this item: a view of the item's own attribute or of the operand's value
 // (no copy), or empty when its path is absent (or size() of a type that has none).
@@ -333,10 +336,15 @@ namespace backend {
 // Applies one update action to the item, as DynamoDB's UpdateItem does.
 inline void apply(const UpdateAction& action, AttributeValue& item) {
   using Kind = UpdateAction::Kind;
-  const AttributeValue* current = detail::resolve(item, action.path);
+  // A value replaced where it stands is copied over the old one, which keeps its buffers, with
+  // no temporary moved in.
+  AttributeValue* current = detail::resolve(item, action.path);
   switch (action.kind) {
     case Kind::set:
-      detail::assign_at(item, action, action.value);
+      if (current != nullptr)
+        *current = action.value;
+      else
+        detail::assign_at(item, action, action.value);
       return;
     case Kind::set_if_not_exists:
       if (current == nullptr) detail::assign_at(item, action, action.value);
@@ -362,18 +370,14 @@ inline void apply(const UpdateAction& action, AttributeValue& item) {
           detail::invalid_update(action, std::string("ADD of a number to an attribute of type ") +
                                              to_string(current->kind));
         }
-        std::string sum_text;
-        if (detail::add_plain_numbers(current->text, action.value.text, sum_text)) {
-          detail::assign_at(item, action, AttributeValue::from_number(std::move(sum_text)));
-          return;
-        }
+        if (detail::add_plain_numbers(current->text, action.value.text, current->text)) return;
         const auto stored = Decimal::parse(current->text);
         const auto added = Decimal::parse(action.value.text);
         if (!stored || !added) detail::invalid_update(action, "ADD of a malformed number");
         const Decimal sum = *stored + *added;
         if (!sum.fits_dynamodb())
           detail::invalid_update(action, "the sum is outside DynamoDB's number range");
-        detail::assign_at(item, action, AttributeValue::from_number(sum.to_string()));
+        current->text = sum.to_string();
         return;
       }
       // A string set.
