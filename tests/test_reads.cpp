@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <ranges>
@@ -569,7 +571,7 @@ TEST_CASE("ADD's integer path gives the text Decimal's digit arithmetic gives") 
   CHECK(total == "0");
 }
 
-TEST_CASE("a whole double is written as std::to_chars writes it") {
+TEST_CASE("a double is written as std::to_chars writes it and measured as DynamoDB does") {
   // append_number writes whole numbers below 10^5 as integers: the same text as the shortest
   // form, which prefers "10000" to "1e+04" and keeps "1e+05" beyond.
   std::vector<double> differing;
@@ -585,6 +587,29 @@ TEST_CASE("a whole double is written as std::to_chars writes it") {
     }
   }
   CHECK(differing.empty());
+  // And the size of a double counts the significant digits of that text as a Decimal does,
+  // in fixed notation and with an exponent (two or three digits).
+  std::vector<double> values = {0.0, -0.0, 1e-5, 1e-7, 1e21, 1e22, 1.5e100, -2.5e-7, 1e-100};
+  std::uint64_t state = 42;
+  for (int i = 0; i < 20000; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const auto bits = static_cast<std::int64_t>(state >> 11);
+    values.push_back(static_cast<double>(bits % 100000000) / 100);  // prices
+    values.push_back(std::ldexp(static_cast<double>(bits % 1000003), (i % 300) - 150));
+  }
+  std::vector<double> mismeasured;
+  for (const double x : values) {
+    char text[64];
+    const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+    const auto d =
+        pksk::backend::Decimal::parse(std::string_view(text, static_cast<std::size_t>(end - text)));
+    REQUIRE(d);
+    pksk::detail::SizeWriter size;
+    size.number(x);
+    if (size.bytes != (std::max<std::size_t>(1, d->significant_digits()) + 1) / 2 + 1)
+      mismeasured.push_back(x);
+  }
+  CHECK(mismeasured.empty());
   std::string negative_zero;
   pksk::detail::append_number(negative_zero, -0.0);
   CHECK(negative_zero == "-0");

@@ -66,21 +66,21 @@ class SizeWriter {
       // std::to_chars's shortest text has no exponent only when the fixed form is not longer,
       // that is between about 1e-5 and 1e22 with at most 17 significant digits: always within
       // DynamoDB's range, so counting the digits from the first nonzero to the last is enough.
-      std::size_t position = 0, first = std::string_view::npos, last = 0;
-      bool exponent = false;
-      for (const char c : text) {
-        if (c >= '1' && c <= '9') {
-          if (first == std::string_view::npos) first = position;
-          last = position++;
-        } else if (c == '0') {
-          ++position;
-        } else if (c == 'e') {
-          exponent = true;
-          break;
-        }
-      }
+      // Its exponent, when it has one, is "e" and a sign before two or three digits: looked
+      // for there rather than in a scan that branches on every character.
+      const std::size_t n = text.size();
+      const bool exponent = (n >= 4 && text[n - 4] == 'e') || (n >= 5 && text[n - 5] == 'e');
       if (!exponent) {
-        const std::size_t digits = first == std::string_view::npos ? 1 : last - first + 1;
+        const char* first = text.data();
+        const char* end = first + n;
+        if (first != end && *first == '-') ++first;
+        while (first != end && (*first == '0' || *first == '.')) ++first;
+        std::size_t digits = 1;  // zero
+        if (first != end) {
+          while (end[-1] == '0' || end[-1] == '.') --end;  // stops at *first, a nonzero digit
+          digits = static_cast<std::size_t>(end - first);
+          for (const char* c = first; c != end; ++c) digits -= *c == '.' ? 1 : 0;
+        }
         bytes += (digits + 1) / 2 + 1;
         return;
       }
