@@ -5,7 +5,9 @@
 // names, such as status, count or date, are reserved words), or inline (names and values
 // written out) for error messages.
 
+#include <charconv>
 #include <cstddef>
+#include <forward_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,24 +22,49 @@ namespace pksk {
 namespace backend {
 
 // Placeholders handed out while rendering one request: each distinct name once, each value
-// once per use.
+// once per use. A value given as an lvalue is referred to, not copied: it must live until
+// append_json has written it (a request's own conditions and actions do).
 class ExpressionPlaceholders {
  public:
   std::string name(std::string_view attribute) {
-    for (std::size_t i = 0; i < names_.size(); ++i) {
-      if (names_[i] == attribute) return "#n" + std::to_string(i);
-    }
-    names_.emplace_back(attribute);
-    return "#n" + std::to_string(names_.size() - 1);
+    std::string out;
+    append_name(out, attribute);
+    return out;
   }
+  // A value is referred to, not copied (a request's values outlive its rendering); one made for
+  // the request alone (a key condition's text) is kept here.
   std::string value(const AttributeValue& v) {
-    values_.push_back(v);
-    return ":v" + std::to_string(values_.size() - 1);
+    std::string out;
+    append_value(out, v);
+    return out;
+  }
+  std::string value(AttributeValue&& v) {
+    owned_.push_front(std::move(v));
+    return value(owned_.front());
+  }
+
+  // The placeholders appended where the text is being written: #n0 for each distinct name, :v0
+  // for each value.
+  void append_name(std::string& out, std::string_view attribute) {
+    std::size_t i = 0;
+    while (i < names_.size() && names_[i] != attribute) ++i;
+    if (i == names_.size()) names_.emplace_back(attribute);
+    out += "#n";
+    append_index(out, i);
+  }
+  void append_value(std::string& out, const AttributeValue& v) {
+    values_.push_back(&v);
+    out += ":v";
+    append_index(out, values_.size() - 1);
+  }
+  void append_value(std::string& out, AttributeValue&& v) {
+    owned_.push_front(std::move(v));
+    append_value(out, owned_.front());
   }
 
   bool empty() const noexcept { return names_.empty() && values_.empty(); }
   const std::vector<std::string>& names() const noexcept { return names_; }
-  const std::vector<AttributeValue>& values() const noexcept { return values_; }
+  const std::vector<const AttributeValue*>& values() const noexcept { return values_; }
 
   // "ExpressionAttributeNames":{...},"ExpressionAttributeValues":{...} (each only when
   // non-empty), with a leading comma, ready to close a request object.
@@ -45,8 +72,9 @@ class ExpressionPlaceholders {
     if (!names_.empty()) {
       out += ",\"ExpressionAttributeNames\":{";
       for (std::size_t i = 0; i < names_.size(); ++i) {
-        if (i) out += ',';
-        out += "\"#n" + std::to_string(i) + "\":";
+        out += i == 0 ? "\"#n" : ",\"#n";
+        append_index(out, i);
+        out += "\":";
         detail::append_json_string(out, names_[i]);
       }
       out += '}';
@@ -54,17 +82,25 @@ class ExpressionPlaceholders {
     if (!values_.empty()) {
       out += ",\"ExpressionAttributeValues\":{";
       for (std::size_t i = 0; i < values_.size(); ++i) {
-        if (i) out += ',';
-        out += "\":v" + std::to_string(i) + "\":";
-        append_attribute_value_json(out, values_[i]);
+        out += i == 0 ? "\":v" : ",\":v";
+        append_index(out, i);
+        out += "\":";
+        append_attribute_value_json(out, *values_[i]);
       }
       out += '}';
     }
   }
 
  private:
+  static void append_index(std::string& out, std::size_t i) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
+    out.append(digits, static_cast<std::size_t>(end - digits));
+  }
+
   std::vector<std::string> names_;
-  std::vector<AttributeValue> values_;
+  std::vector<const AttributeValue*> values_;
+  std::forward_list<AttributeValue> owned_;  // the values made for the request: addresses kept
 };
 
 }  // namespace backend
@@ -79,19 +115,30 @@ struct InlineNames {
     append_plain_json(out, v);
     return out;
   }
+  void append_name(std::string& out, std::string_view attribute) { out += attribute; }
+  void append_value(std::string& out, const AttributeValue& v) { append_plain_json(out, v); }
 };
+
+template <class Names>
+void append_path(std::string& out, const backend::AttributePath& path, Names& names) {
+  bool first = true;
+  for (const backend::AttributePath::Step& step : path.steps) {
+    if (step.is_index) {
+      out += '[';
+      out += std::to_string(step.index);
+      out += ']';
+    } else {
+      if (!first) out += '.';
+      names.append_name(out, step.name);
+    }
+    first = false;
+  }
+}
 
 template <class Names>
 std::string render_path(const backend::AttributePath& path, Names& names) {
   std::string out;
-  for (const backend::AttributePath::Step& step : path.steps) {
-    if (step.is_index) {
-      out += '[' + std::to_string(step.index) + ']';
-    } else {
-      if (!out.empty()) out += '.';
-      out += names.name(step.name);
-    }
-  }
+  append_path(out, path, names);
   return out;
 }
 
@@ -171,45 +218,51 @@ std::string render_condition(const backend::Condition& c, Names& names) {
 template <class Names>
 std::string render_update(std::span<const backend::UpdateAction> actions, Names& names,
                           const backend::UpdateAction* last = nullptr) {
+  // Each clause is written where it goes, its placeholders appended in place: an update's
+  // expression is rendered for every request.
+  static const AttributeValue empty_list = AttributeValue::empty_list();
   std::string set, add, remove;
-  const auto clause = [](std::string& to, const std::string& text) {
-    if (!to.empty()) to += ", ";
-    to += text;
-  };
   const auto render = [&](const backend::UpdateAction& a) {
-    const std::string path = render_path(a.path, names);
+    using Kind = backend::UpdateAction::Kind;
+    std::string& to = a.kind == Kind::add ? add : a.kind == Kind::remove ? remove : set;
+    if (!to.empty()) to += ", ";
+    const std::size_t path_at = to.size();
+    append_path(to, a.path, names);
+    const std::size_t path_size = to.size() - path_at;
     switch (a.kind) {
-      case backend::UpdateAction::Kind::set: {
-        const std::string value = names.value(a.value);
-        clause(set, path + " = " + value);
+      case Kind::set:
+        to += " = ";
+        names.append_value(to, a.value);
         break;
-      }
-      case backend::UpdateAction::Kind::set_if_not_exists: {
-        const std::string value = names.value(a.value);
-        clause(set, path + " = if_not_exists(" + path + ", " + value + ")");
+      case Kind::set_if_not_exists:
+        to += " = if_not_exists(";
+        to.append(to, path_at, path_size);
+        to += ", ";
+        names.append_value(to, a.value);
+        to += ')';
         break;
-      }
-      case backend::UpdateAction::Kind::append: {
-        const std::string empty = names.value(AttributeValue::empty_list());
-        const std::string value = names.value(a.value);
-        clause(set,
-               path + " = list_append(if_not_exists(" + path + ", " + empty + "), " + value + ")");
+      case Kind::append:
+        to += " = list_append(if_not_exists(";
+        to.append(to, path_at, path_size);
+        to += ", ";
+        names.append_value(to, empty_list);
+        to += "), ";
+        names.append_value(to, a.value);
+        to += ')';
         break;
-      }
-      case backend::UpdateAction::Kind::add: {
-        const std::string value = names.value(a.value);
-        clause(add, path + " " + value);
+      case Kind::add:
+        to += ' ';
+        names.append_value(to, a.value);
         break;
-      }
-      case backend::UpdateAction::Kind::remove:
-        clause(remove, path);
+      case Kind::remove:
         break;
     }
   };
   for (const backend::UpdateAction& a : actions) render(a);
   if (last != nullptr) render(*last);
   std::string out;
-  const auto section = [&](const char* keyword, const std::string& body) {
+  out.reserve(set.size() + add.size() + remove.size() + 20);
+  const auto section = [&](std::string_view keyword, const std::string& body) {
     if (body.empty()) return;
     if (!out.empty()) out += ' ';
     out += keyword;

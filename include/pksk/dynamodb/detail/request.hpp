@@ -353,8 +353,9 @@ inline ReadRequest query(const backend::TableSpec& spec, const backend::RawQuery
   }
   out += ",\"KeyConditionExpression\":";
   append_json_string(out, render_key_condition(keys, q.pk, q.sk, names));
+  // Out here: its values are referred to by `names` until the request is written.
+  backend::Condition server{backend::Condition::Op::all, {}, {}};
   if (q.filter != nullptr) {
-    backend::Condition server{backend::Condition::Op::all, {}, {}};
     backend::Condition client{backend::Condition::Op::all, {}, {}};
     const auto place = [&](const backend::Condition& c) {
       (names_attribute(c, spec.pk_attribute, spec.sk_attribute) ? client : server)
