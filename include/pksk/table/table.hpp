@@ -217,6 +217,19 @@ class Table {
     return result;
   }
 
+  // Writes every member the entity declares and keeps the attributes it does not declare: one
+  // UpdateItem where put would replace the whole item, for items that other tools write too
+  // (their bookkeeping survives). An empty optional member is removed, as put leaves it out; a
+  // versioned entity is checked and incremented as update does. Conditions as for update;
+  // returns the item as stored.
+  template <EntityType T, class... Conditions>
+  T upsert(const T& item, Conditions&&... conditions) {
+    static_assert(((detail::is_condition_part_v<std::remove_cvref_t<Conditions>> ||
+                    detail::is_return_part_v<std::remove_cvref_t<Conditions>>)&&...),
+                  "pksk: upsert takes conditions after the item, not update actions");
+    return update(item, detail::EveryMember<T>{item}, std::forward<Conditions>(conditions)...);
+  }
+
   // Removes the item with the key of `key`; true if there was one. Conditions as for put. A
   // versioned entity's item is removed only at the version `key` carries (0: only when there
   // is none), else ConditionFailed saying the version was stale or missing. With return_old,

@@ -90,6 +90,14 @@ class Transaction {
     return *this;
   }
 
+  // As Table::upsert: every declared member written, other attributes kept.
+  template <EntityType T, class... Conditions>
+  Transaction& upsert(const T& item, const Conditions&... conditions) {
+    static_assert((detail::is_condition_part_v<std::remove_cvref_t<Conditions>> && ...),
+                  "pksk: upsert takes conditions after the item, not update actions");
+    return update(item, detail::EveryMember<T>{item}, conditions...);
+  }
+
   // As Table::erase: a versioned entity's item only at the version `key` carries.
   template <EntityType T, class... Conditions>
   Transaction& erase(const T& key, const Conditions&... conditions) {

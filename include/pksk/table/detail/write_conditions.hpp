@@ -56,11 +56,24 @@ template <class Part>
 inline constexpr bool is_return_part_v =
     std::is_same_v<Part, ReturnOldTag> || std::is_same_v<Part, ReturnStoredOnFailureTag>;
 
+// What Table::upsert and Transaction::upsert hand update(): every member the entity declares,
+// but its key and version members, each set to the item's value, or removed where the item
+// has none (an empty optional, an empty string set, which a put would leave out). Attributes
+// the struct does not declare are not named, so they are kept.
+template <EntityType T>
+struct EveryMember {
+  const T& item;
+};
+template <class Part>
+inline constexpr bool is_every_member_v = false;
+template <class T>
+inline constexpr bool is_every_member_v<EveryMember<T>> = true;
+
 // Whether a part of an update (or a write's argument after the item) is a condition rather than
 // an action or a return_ tag.
 template <class Part>
-inline constexpr bool is_condition_part_v =
-    !requires(const Part& part) { part.action; } && !is_return_part_v<Part>;
+inline constexpr bool is_condition_part_v = !requires(const Part& part) { part.action; } &&
+                                            !is_return_part_v<Part> && !is_every_member_v<Part>;
 
 // What a put's or an erase's arguments after the item ask back.
 template <class... Parts>
@@ -91,6 +104,35 @@ std::optional<backend::Condition> write_condition(const backend::TableSpec& spec
   return std::move(parts).combined();
 }
 
+template <EntityType T>
+void add_every_member_action(const T& item, std::vector<backend::UpdateAction>& actions) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    const auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+      if constexpr (!is_key_member<T>(K) && !is_version_member<T>(K)) {
+        const auto& field = get_field<K>(item);
+        using Field = std::remove_cvref_t<decltype(field)>;
+        backend::UpdateAction& action = actions.emplace_back();
+        action.path = top_level(stored_names_v<T>[K]);
+        if constexpr (is_optional_v<Field>) {
+          if (!field) {
+            action.kind = backend::UpdateAction::Kind::remove;
+          } else {
+            action.value = to_attribute_value(*field);
+          }
+        } else if constexpr (is_string_set_v<Field>) {
+          if (field.empty())
+            action.kind = backend::UpdateAction::Kind::remove;
+          else
+            action.value = to_attribute_value(field);
+        } else {
+          action.value = to_attribute_value(field);
+        }
+      }
+    };
+    (one(std::integral_constant<std::size_t, I>{}), ...);
+  }(std::make_index_sequence<field_count_v<T>>{});
+}
+
 // Sorts an update's parts into actions and conditions. An action on a key member is refused
 // at compile time when the member is named (set(&T::m, v), set<&T::m>(v)); what compile time
 // cannot see, a path made by attr() and a Hana-adapted struct's member, is refused here.
@@ -108,7 +150,9 @@ std::optional<backend::Condition> update_parts(const backend::TableSpec& spec, c
   ConditionParts conditions;
   const auto take = [&]<class Part>(Part&& part) {
     using P = std::remove_cvref_t<Part>;
-    if constexpr (requires { part.action; }) {
+    if constexpr (is_every_member_v<P>) {
+      add_every_member_action(part.item, actions);
+    } else if constexpr (requires { part.action; }) {
       static_assert(std::is_base_of_v<Update<T>, P>,
                     "pksk: an update action names a member of another entity than the key's");
       const std::size_t index = stored_field_index<T>(part.action.path.steps.front().name);
