@@ -53,6 +53,7 @@
 #include "detail/messages.hpp"
 #include "detail/scratch.hpp"
 #include "detail/transact_get.hpp"
+#include "detail/unique_writes.hpp"
 #include "detail/versioning.hpp"
 #include "detail/write_conditions.hpp"
 #include "each.hpp"
@@ -71,6 +72,10 @@ namespace diagnostics {
 // version each item was read at could not be checked (optimistic locking).
 template <class Entity>
 struct a_batch_cannot_check_the_version_of_a_versioned_entity;
+// put_all or erase_all of an entity with unique members (Entity<T>::unique): a batch carries no
+// conditions, so the guard items could not be claimed and released with the items.
+template <class Entity>
+struct a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members;
 // transact_get on a Table whose backend has no transact_get operation (TransactGetBackend):
 // the backend does not read several items as of one moment.
 template <class Backend>
@@ -101,6 +106,15 @@ class Table {
   detail::old_item_result_t<std::remove_cvref_t<Item>, void, Conditions...> put(
       Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
+    if constexpr (detail::UniqueEntity<T>) {
+      static_assert(
+          !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
+          "pksk: a write of an entity with unique members is a transaction with its "
+          "guard items, which returns no old or stored item");
+      write_unique<T>("put", item, detail::has_conditions_v<Conditions...>,
+                      [&](Transaction<B>& tx) { tx.put_action(item, conditions...); });
+      return;
+    }
     std::optional<backend::Condition> condition =
         detail::write_condition<T>(spec_, item, conditions...);
     const detail::ScratchLease s;
@@ -151,6 +165,12 @@ class Table {
   // action on its version member is refused (at compile time where the member is named).
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
+    if constexpr (detail::UniqueEntity<T>) {
+      static_assert(!detail::returns_stored_v<Parts...>,
+                    "pksk: a write of an entity with unique members is a transaction with its "
+                    "guard items, which returns no stored item");
+      return update_unique(key, parts...);
+    }
     const detail::ScratchLease s;
     std::vector<backend::UpdateAction>& actions = s->actions;
     actions.resize(detail::key_members_v<T>.count);
@@ -238,6 +258,17 @@ class Table {
   template <EntityType T, class... Conditions>
   detail::old_item_result_t<T, bool, Conditions...> erase(const T& key,
                                                           const Conditions&... conditions) {
+    if constexpr (detail::UniqueEntity<T>) {
+      static_assert(
+          !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
+          "pksk: a write of an entity with unique members is a transaction with its "
+          "guard items, which returns no old or stored item");
+      bool removed = false;
+      write_unique<T>(
+          "erase", key, detail::has_conditions_v<Conditions...>,
+          [&](Transaction<B>& tx) { tx.erase_action(key, conditions...); }, &removed);
+      return removed;
+    }
     const detail::ScratchLease s;
     detail::format_keys(spec_, key, s->pk, s->sk, "erase");
     std::optional<backend::Condition> condition =
@@ -285,7 +316,12 @@ class Table {
     if constexpr (detail::diagnose_v<
                       !VersionedEntity<T>,
                       diagnostics::a_batch_cannot_check_the_version_of_a_versioned_entity<T>>) {
-      batch_write(items, /*erase=*/false, "put_all");
+      if constexpr (detail::diagnose_v<
+                        !detail::UniqueEntity<T>,
+                        diagnostics::
+                            a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members<T>>) {
+        batch_write(items, /*erase=*/false, "put_all");
+      }
     }
   }
 
@@ -297,7 +333,12 @@ class Table {
     if constexpr (detail::diagnose_v<
                       !VersionedEntity<T>,
                       diagnostics::a_batch_cannot_check_the_version_of_a_versioned_entity<T>>) {
-      batch_write(keys, /*erase=*/true, "erase_all");
+      if constexpr (detail::diagnose_v<
+                        !detail::UniqueEntity<T>,
+                        diagnostics::
+                            a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members<T>>) {
+        batch_write(keys, /*erase=*/true, "erase_all");
+      }
     }
   }
 
@@ -547,6 +588,124 @@ class Table {
   }
 
  private:
+  // A write of an entity with unique members (key/unique.hpp): one transaction of the item's
+  // action, added by `act`, conditioned on the stored item being as it was read, with the guards
+  // of the unique values that change claimed and released. A claim that finds its value taken is
+  // a ConditionFailed naming the member and the value; a stored item that changed between the
+  // read and the write is read again and the write tried again; a conflict is retried.
+  // `changes(old)` gives the unique values after the write (the item's own for put; what the
+  // update's actions make of old's for update; none for erase). `removed`: whether there was an
+  // item (erase).
+  template <detail::UniqueEntity T, class Act, class Changes>
+  void write_guarded(std::string_view operation, const T& key, bool own_conditions, Act&& act,
+                     Changes&& changes, bool* removed = nullptr) {
+    constexpr auto& fields = detail::unique_fields_v<T>;
+    constexpr int attempts = 8;
+    for (int attempt = 1;; ++attempt) {
+      const std::optional<T> old = get(key);
+      using Values = decltype(detail::unique_values(key));
+      const Values before = old ? detail::unique_values(*old) : Values{};
+      const Values after = changes(old);
+      Transaction<B> tx(*this);
+      act(tx);
+      tx.and_last_condition(detail::unique_snapshot<T>(spec_, old));
+      std::array<std::size_t, fields.size()> claimed;
+      claimed.fill(backend::max_transaction_actions);
+      for (std::size_t u = 0; u < fields.size(); ++u) {
+        if (after[u] == before[u]) continue;
+        const std::string_view name = stored_names_v<T>[fields[u]];
+        if (after[u]) {
+          claimed[u] = tx.size();
+          tx.claim_guard(detail::unique_guard_key(type_name_v<T>, name, *after[u]));
+        }
+        if (before[u]) tx.release_guard(detail::unique_guard_key(type_name_v<T>, name, *before[u]));
+      }
+      try {
+        tx.commit();
+        if (removed != nullptr) *removed = old.has_value();
+        return;
+      } catch (const TransactionCanceled& canceled) {
+        const std::vector<CancellationReason>& reasons = canceled.reasons();
+        for (std::size_t u = 0; u < fields.size(); ++u) {
+          if (claimed[u] < reasons.size() &&
+              reasons[claimed[u]] == CancellationReason::condition_failed) {
+            detail::throw_unique_taken(spec_.name, operation, type_name_v<T>,
+                                       field_names_v<T>[fields[u]], *after[u], canceled);
+          }
+        }
+        if (attempt == attempts) throw;
+        if (canceled.retryable()) continue;  // a conflict with another write
+        if (reasons.empty() || reasons.front() != CancellationReason::condition_failed) throw;
+        // The item's condition: the caller's, or the stored item changed since it was read.
+        const std::optional<T> now = get(key);
+        const bool same =
+            now.has_value() == old.has_value() && (!now || detail::unique_values(*now) == before);
+        if (same) {
+          const ConditionFailed failed(
+              detail::table_context(spec_.name, operation, type_name_v<T>) + "the condition failed",
+              canceled.native(), std::current_exception(), nullptr);
+          if constexpr (VersionedEntity<T>) {
+            detail::throw_stale_version(spec_.name, operation,
+                                        detail::versioned_write(key, own_conditions), failed);
+          }
+          throw failed;
+        }
+      }
+    }
+  }
+  template <detail::UniqueEntity T, class Act>
+  void write_unique(std::string_view operation, const T& item, bool own_conditions, Act&& act,
+                    bool* removed = nullptr) {
+    if (removed != nullptr) {  // erase: no values after
+      write_guarded(
+          operation, item, own_conditions, std::forward<Act>(act),
+          [](const std::optional<T>&) { return decltype(detail::unique_values(item)){}; }, removed);
+    } else {
+      const auto values = detail::unique_values(item);
+      write_guarded(operation, item, own_conditions, std::forward<Act>(act),
+                    [&](const std::optional<T>&) { return values; });
+    }
+  }
+
+  // An update of an entity with unique members: the unique values after it are old's where no
+  // action names the member, a set's value, or none after a remove; any other action on a
+  // unique member is refused. Returns the item as read after the write.
+  template <EntityType T, class... Parts>
+  T update_unique(const T& key, const Parts&... parts) {
+    constexpr auto& fields = detail::unique_fields_v<T>;
+    std::vector<backend::UpdateAction> actions;
+    std::optional<detail::UnsetIndexMember> unset;
+    (void)detail::update_parts(spec_, key, actions, unset, parts...);
+    const auto changes = [&](const std::optional<T>& old) {
+      auto values = old ? detail::unique_values(*old) : decltype(detail::unique_values(key)){};
+      for (const backend::UpdateAction& action : actions) {
+        for (std::size_t u = 0; u < fields.size(); ++u) {
+          if (action.path.steps.front().name != stored_names_v<T>[fields[u]]) continue;
+          if (action.path.steps.size() == 1 && action.kind == backend::UpdateAction::Kind::set) {
+            values[u] = action.value.text;
+          } else if (action.path.steps.size() == 1 &&
+                     action.kind == backend::UpdateAction::Kind::remove) {
+            values[u].reset();
+          } else {
+            throw ValidationError(
+                detail::table_context(spec_.name, "update", type_name_v<T>) + "the unique member " +
+                detail::quoted(field_names_v<T>[fields[u]]) + " is changed by set or remove only");
+          }
+        }
+      }
+      return values;
+    };
+    write_guarded(
+        "update", key, detail::has_conditions_v<Parts...>,
+        [&](Transaction<B>& tx) { tx.update_action(key, parts...); }, changes);
+    std::optional<T> written = get(key);
+    if (!written) {
+      throw ConditionFailed(detail::table_context(spec_.name, "update", type_name_v<T>) +
+                            "the item was removed right after the update");
+    }
+    return std::move(*written);
+  }
+
   friend class Transaction<B>;
   template <Backend, class>
   friend class Each;

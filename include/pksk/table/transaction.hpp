@@ -19,11 +19,13 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
+#include "../detail/diagnose.hpp"
 #include "../detail/thread_lease.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
 #include "../key/entity.hpp"
+#include "../key/unique.hpp"
 #include "detail/entity_writes.hpp"
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
@@ -32,6 +34,13 @@
 #include "fwd.hpp"
 
 namespace pksk {
+
+namespace diagnostics {
+// Transaction::put, update or erase of an entity with unique members (Entity<T>::unique):
+// Table's put, update and erase write it, each a transaction of its own with the guard items.
+template <class Entity>
+struct a_transaction_cannot_write_an_entity_with_unique_members;
+}  // namespace diagnostics
 
 template <Backend B>
 class Transaction {
@@ -48,46 +57,30 @@ class Transaction {
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   Transaction& put(Item&& item, const Conditions&... conditions) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
-    using T = std::remove_cvref_t<Item>;
-    Action& a = add(Kind::put, type_name_v<T>);
-    a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
-    if constexpr (VersionedEntity<T>) {
-      a.version = detail::versioned_write(item, sizeof...(Conditions) != 0);
-      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
-        // Written back after commit: the transaction may still be canceled.
-        version_bumps_.push_back({&item, [](void* written) {
-                                    ++get_field<detail::version_index_v<T>>(
-                                        *static_cast<T*>(written));
-                                  }});
-      }
+    if constexpr (refuses_unique<std::remove_cvref_t<Item>>()) {
+      return put_action(std::forward<Item>(item), conditions...);
+    } else {
+      return *this;
     }
-    // Bodies of one transaction are alike: each starts with room for the largest so far,
-    // instead of growing by doublings from empty.
-    a.body.reserve(body_capacity_);
-    a.size = detail::encode_versioned(table_->body_format(), table_->spec_, item, a.pk, a.sk,
-                                      a.body, "transaction put");
-    body_capacity_ = std::max(body_capacity_, a.body.size());
-    return *this;
   }
 
   template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Parts>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
-    Action& a = add(Kind::update, type_name_v<T>);
-    std::optional<detail::UnsetIndexMember> unset;
-    a.condition = detail::update_parts(table_->spec_, key, a.actions, unset, parts...);
-    if constexpr (VersionedEntity<T>) {
-      a.version = detail::versioned_write(
-          key, (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...));
+    if constexpr (refuses_unique<T>()) {
+      return update_action(key, parts...);
+    } else {
+      return *this;
     }
-    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction update");
-    detail::add_key_member_actions(key, a.actions);
-    return *this;
+  }
+
+  // As Table::erase: a versioned entity's item only at the version `key` carries.
+  template <EntityType T, class... Conditions>
+  Transaction& erase(const T& key, const Conditions&... conditions) {
+    if constexpr (refuses_unique<T>()) {
+      return erase_action(key, conditions...);
+    } else {
+      return *this;
+    }
   }
 
   // As Table::upsert: every declared member written, other attributes kept.
@@ -96,21 +89,6 @@ class Transaction {
     static_assert((detail::is_condition_part_v<std::remove_cvref_t<Conditions>> && ...),
                   "pksk: upsert takes conditions after the item, not update actions");
     return update(item, detail::EveryMember<T>{item}, conditions...);
-  }
-
-  // As Table::erase: a versioned entity's item only at the version `key` carries.
-  template <EntityType T, class... Conditions>
-  Transaction& erase(const T& key, const Conditions&... conditions) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
-    Action& a = add(Kind::erase, type_name_v<T>);
-    a.condition = detail::write_condition(table_->spec_, key, conditions...);
-    if constexpr (VersionedEntity<T>) {
-      a.version = detail::versioned_write(key, sizeof...(Conditions) != 0);
-    }
-    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction erase");
-    return *this;
   }
 
   // A condition on an item the transaction does not write: check(Customer{.id = "1"},
@@ -188,6 +166,108 @@ class Transaction {
   }
 
  private:
+  friend class Table<B>;
+
+  // An entity with unique members is written with Table's put, update and erase, each a
+  // transaction of its own with the guards: the guards' actions would shift this transaction's
+  // cancellation reasons, and a guard released must be the item's as read (a compile error
+  // naming the entity).
+  template <class T>
+  static constexpr bool refuses_unique() {
+    return detail::diagnose_v<
+        !detail::UniqueEntity<T>,
+        diagnostics::a_transaction_cannot_write_an_entity_with_unique_members<T>>;
+  }
+
+  template <class Item, class... Conditions>
+  Transaction& put_action(Item&& item, const Conditions&... conditions) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
+    using T = std::remove_cvref_t<Item>;
+    Action& a = add(Kind::put, type_name_v<T>);
+    a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(item, sizeof...(Conditions) != 0);
+      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
+        // Written back after commit: the transaction may still be canceled.
+        version_bumps_.push_back({&item, [](void* written) {
+                                    ++get_field<detail::version_index_v<T>>(
+                                        *static_cast<T*>(written));
+                                  }});
+      }
+    }
+    // Bodies of one transaction are alike: each starts with room for the largest so far,
+    // instead of growing by doublings from empty.
+    a.body.reserve(body_capacity_);
+    a.size = detail::encode_versioned(table_->body_format(), table_->spec_, item, a.pk, a.sk,
+                                      a.body, "transaction put");
+    body_capacity_ = std::max(body_capacity_, a.body.size());
+    return *this;
+  }
+
+  template <EntityType T, class... Parts>
+  Transaction& update_action(const T& key, const Parts&... parts) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Parts>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
+    Action& a = add(Kind::update, type_name_v<T>);
+    std::optional<detail::UnsetIndexMember> unset;
+    a.condition = detail::update_parts(table_->spec_, key, a.actions, unset, parts...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(
+          key, (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...));
+    }
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction update");
+    detail::add_key_member_actions(key, a.actions);
+    return *this;
+  }
+
+  template <EntityType T, class... Conditions>
+  Transaction& erase_action(const T& key, const Conditions&... conditions) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
+    Action& a = add(Kind::erase, type_name_v<T>);
+    a.condition = detail::write_condition(table_->spec_, key, conditions...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(key, sizeof...(Conditions) != 0);
+    }
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction erase");
+    return *this;
+  }
+
+  // For Table's writes of an entity with unique members (unique_writes.hpp): the last action's
+  // condition joined with `c`, and guard items claimed (put where there is none) and released.
+  void and_last_condition(backend::Condition c) {
+    Action& a = (*actions_)[used_ - 1];
+    if (a.condition) {
+      backend::Condition both{backend::Condition::Op::all, {}, {}};
+      both.children.push_back(std::move(*a.condition));
+      both.children.push_back(std::move(c));
+      a.condition = std::move(both);
+    } else {
+      a.condition = std::move(c);
+    }
+  }
+  void claim_guard(const std::string& key) {
+    const backend::TableSpec& spec = table_->spec_;
+    Action& a = add(Kind::put, detail::unique_guard_type);
+    a.pk = key;
+    a.sk = key;
+    a.body = "{}";
+    a.size = spec.pk_attribute.size() + spec.sk_attribute.size() + 2 * key.size() +
+             spec.type_attribute.size() + detail::unique_guard_type.size();
+    a.condition = backend::Condition{backend::Condition::Op::not_exists,
+                                     {detail::path_operand(detail::top_level(spec.pk_attribute))},
+                                     {}};
+  }
+  void release_guard(const std::string& key) {
+    Action& a = add(Kind::erase, detail::unique_guard_type);
+    a.pk = key;
+    a.sk = key;
+  }
+
   enum class Kind : unsigned char { put, update, erase, check };
   struct Action {
     Kind kind = Kind::put;

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: BSL-1.0
+// The conformance cases of unique members (Entity<T>::unique), included by cases.hpp: each
+// value claims a guard item in the same transaction as the item, so a second item cannot take
+// it, and writes that fail or remove the item leave no guard behind.
+
+namespace conformance {
+
+struct Member {
+  std::string id;
+  std::string email;
+  std::optional<std::string> handle;
+  int visits{};
+  friend bool operator==(const Member&, const Member&) = default;
+};
+struct VersionedMember {
+  std::string id;
+  std::string email;
+  int rev{};
+};
+
+// Whether a value is free: another item can claim it (and then gives it back). A guard left
+// behind by a failed or removed write would make this false.
+template <class Table>
+bool email_free(Table& table, const std::string& email) {
+  try {
+    table.put(Member{.id = "probe", .email = email});
+  } catch (const pksk::ConditionFailed&) {
+    return false;
+  }
+  table.erase(Member{.id = "probe"});
+  return true;
+}
+template <class Table>
+bool handle_free(Table& table, const std::string& handle) {
+  try {
+    table.put(Member{.id = "probe", .email = "probe@example.com", .handle = handle});
+  } catch (const pksk::ConditionFailed&) {
+    return false;
+  }
+  table.erase(Member{.id = "probe"});
+  return true;
+}
+template <class Table>
+bool versioned_email_free(Table& table, const std::string& email) {
+  VersionedMember probe{.id = "probe", .email = email};
+  try {
+    table.put(probe);
+  } catch (const pksk::ConditionFailed&) {
+    return false;
+  }
+  table.erase(probe);
+  return true;
+}
+
+}  // namespace conformance
+
+template <>
+struct pksk::Entity<conformance::Member> {
+  static constexpr std::string_view type = "Member";
+  static constexpr std::string_view pk = "MEMBER#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::array unique = {"email", "handle"};
+};
+template <>
+struct pksk::Entity<conformance::VersionedMember> {
+  static constexpr std::string_view type = "VersionedMember";
+  static constexpr std::string_view pk = "VMEMBER#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::string_view version = "rev";
+  static constexpr std::array unique = {"email"};
+};
+
+TEST_CASE("unique: a value held by one item cannot be taken by another", "[conformance][unique]") {
+  Store store;
+  auto table = make_table(store);
+  table.put(Member{.id = "1", .email = "ada@example.com", .handle = "ada"});
+  CHECK_FALSE(email_free(table, "ada@example.com"));
+  CHECK_FALSE(handle_free(table, "ada"));
+
+  CHECK_THROWS_MATCHES(
+      table.put(Member{.id = "2", .email = "ada@example.com"}), pksk::ConditionFailed,
+      WhatContains<pksk::ConditionFailed>({"'email'", "'ada@example.com'", "another item"}));
+  CHECK_FALSE(table.get(Member{.id = "2"}));  // nothing written
+  CHECK_FALSE(handle_free(table, "ada"));
+
+  // The same item keeps its values: no claim of its own value fails.
+  table.put(Member{.id = "1", .email = "ada@example.com", .handle = "ada", .visits = 2});
+  CHECK(table.get(Member{.id = "1"})->visits == 2);
+
+  // A new value moves the guard; the old one is free again.
+  table.put(Member{.id = "1", .email = "lovelace@example.com", .handle = "ada"});
+  CHECK(email_free(table, "ada@example.com"));
+  CHECK_FALSE(email_free(table, "lovelace@example.com"));
+  table.put(Member{.id = "2", .email = "ada@example.com"});
+  CHECK(table.get(Member{.id = "2"})->email == "ada@example.com");
+
+  // An empty optional claims nothing, and emptying one releases its guard.
+  table.put(Member{.id = "1", .email = "lovelace@example.com"});
+  CHECK(handle_free(table, "ada"));
+  table.put(Member{.id = "3", .email = "c@example.com", .handle = "ada"});
+}
+
+TEST_CASE("unique: update moves a guard, erase releases them", "[conformance][unique]") {
+  Store store;
+  auto table = make_table(store);
+  table.put(Member{.id = "1", .email = "a@example.com"});
+  table.put(Member{.id = "2", .email = "b@example.com", .handle = "bee"});
+
+  const Member updated =
+      table.update(Member{.id = "1"}, pksk::set(&Member::email, std::string("c@example.com")),
+                   pksk::add(&Member::visits, 1));
+  CHECK(updated.email == "c@example.com");
+  CHECK(updated.visits == 1);
+  CHECK(email_free(table, "a@example.com"));
+  CHECK_FALSE(email_free(table, "c@example.com"));
+
+  // An update that does not touch a unique member keeps the guards as they are.
+  CHECK(table.update(Member{.id = "2"}, pksk::add(&Member::visits, 5)).visits == 5);
+  CHECK_FALSE(handle_free(table, "bee"));
+
+  CHECK_THROWS_AS(
+      table.update(Member{.id = "1"}, pksk::set(&Member::email, std::string("b@example.com"))),
+      pksk::ConditionFailed);
+  CHECK(table.get(Member{.id = "1"})->email == "c@example.com");
+  CHECK_THROWS_AS(table.update(Member{.id = "1"}, pksk::set(&Member::handle, std::string("bee"))),
+                  pksk::ConditionFailed);
+
+  table.update(Member{.id = "2"}, pksk::remove(&Member::handle));
+  CHECK(handle_free(table, "bee"));
+
+  CHECK(table.erase(Member{.id = "2"}));
+  CHECK(email_free(table, "b@example.com"));
+  CHECK_FALSE(table.erase(Member{.id = "2"}));
+  // A failed erase releases nothing.
+  CHECK_THROWS_AS(table.erase(Member{.id = "1"}, pksk::when(pksk::attr(&Member::visits) > 10)),
+                  pksk::ConditionFailed);
+  CHECK_FALSE(email_free(table, "c@example.com"));
+
+  // upsert writes as update does.
+  const Member upserted = table.upsert(Member{.id = "1", .email = "d@example.com"});
+  CHECK(upserted.email == "d@example.com");
+  CHECK(email_free(table, "c@example.com"));
+  CHECK_FALSE(email_free(table, "d@example.com"));
+}
+
+TEST_CASE("unique: a versioned entity keeps its version rules", "[conformance][unique]") {
+  Store store;
+  auto table = make_table(store);
+  VersionedMember m{.id = "1", .email = "v@example.com"};
+  table.put(m);
+  CHECK(m.rev == 1);
+  VersionedMember stale{.id = "1", .email = "w@example.com", .rev = 0};
+  CHECK_THROWS_MATCHES(table.put(stale), pksk::ConditionFailed,
+                       WhatContains<pksk::ConditionFailed>({"'rev' is 0", "the item exists"}));
+  CHECK(versioned_email_free(table, "w@example.com"));
+  m.email = "w@example.com";
+  table.put(m);
+  CHECK(m.rev == 2);
+  CHECK(versioned_email_free(table, "v@example.com"));
+}
+
+TEST_CASE("unique: 8 threads race to claim one email, exactly one wins", "[conformance][unique]") {
+  Store store;
+  auto table = make_table(store);
+  std::atomic<int> won{0}, refused{0}, other{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        table.put(Member{.id = numbered("racer", t), .email = "race@example.com"});
+        ++won;
+      } catch (const pksk::ConditionFailed&) {
+        ++refused;
+      } catch (...) {
+        ++other;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(won == 1);
+  CHECK(refused == 7);
+  CHECK(other == 0);
+  CHECK_FALSE(email_free(table, "race@example.com"));
+  int holders = 0;
+  for (int t = 0; t < 8; ++t) holders += table.get(Member{.id = numbered("racer", t)}) ? 1 : 0;
+  CHECK(holders == 1);
+}
