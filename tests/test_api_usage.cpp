@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// ../shared/API.md §1–3, §6 and §7 as written: plain structs with no operator==, no macro,
-// designated initializers that leave members out. If this file stops compiling, the contract
+// ../shared/API.md §1–3, §6, §7 and part of §8 as written: plain structs with no operator==, no
+// macro, designated initializers that leave members out. If this file stops compiling, the contract
 // broke.
 #include <catch2/catch.hpp>
 
@@ -309,4 +309,54 @@ TEST_CASE("API.md section 7, a table someone else designed, as written") {
   const Order updated = classic.update(Order{.customer_id = "123", .order_id = "2020-12-06"},
                                        pksk::add(&Order::amount, 5.0));
   CHECK(updated.amount == 64.98);
+}
+
+// §8 in part: unique members, a sharded write and ULIDs as written (compressed and chunked
+// members, time-to-live and table statistics are not in this file yet).
+namespace api8 {
+struct Account {
+  std::string id;
+  std::string email;
+};
+struct Sale {
+  std::string sku;
+  std::string order;
+  double amount{};
+};
+}  // namespace api8
+template <>
+struct pksk::Entity<api8::Account> {
+  static constexpr std::string_view type = "Account";
+  static constexpr std::string_view pk = "ACCOUNT#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::array unique = {"email"};  // guard items, same transaction
+};
+template <>
+struct pksk::Entity<api8::Sale> {  // write sharding (seed 000)
+  static constexpr std::string_view type = "Sale";
+  static constexpr std::string_view pk = "PRODUCT#{sku}#{order:shard(8)}";  // stable hash 0..7
+  static constexpr std::string_view sk = "{order}";
+};
+
+TEST_CASE("API.md section 8, unique members, shards and ULIDs, as written") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "shop"};
+  using api8::Account;
+  using api8::Sale;
+
+  table.put(Account{.id = "1", .email = "ada@example.com"});
+  CHECK_THROWS_AS(table.put(Account{.id = "2", .email = "ada@example.com"}), pksk::ConditionFailed);
+  table.put(Account{.id = "2", .email = "grace@example.com"});
+
+  std::vector<std::string> orders;
+  for (int i = 0; i < 60; ++i) {
+    std::string id = pksk::ulid();  // 26 chars, sortable, monotonic
+    CHECK(id.size() == 26);
+    table.put(Sale{.sku = "p1", .order = id, .amount = 1.0 * i});
+    orders.push_back(std::move(id));
+  }
+  CHECK(std::is_sorted(orders.begin(), orders.end()));
+  auto top = table.query_shards<Sale>(Sale{.sku = "p1"}, {.forward = false, .limit = 50});
+  REQUIRE(top.size() == 50);
+  for (std::size_t i = 0; i < top.size(); ++i) CHECK(top[i].order == orders[59 - i]);
 }
