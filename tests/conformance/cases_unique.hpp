@@ -18,31 +18,10 @@ struct VersionedMember {
   int rev{};
 };
 
-// Whether a value is free: another item can claim it (and then gives it back). A guard left
-// behind by a failed or removed write would make this false.
-template <class Table>
-bool email_free(Table& table, const std::string& email) {
-  try {
-    table.put(Member{.id = "probe", .email = email});
-  } catch (const pksk::ConditionFailed&) {
-    return false;
-  }
-  table.erase(Member{.id = "probe"});
-  return true;
-}
-template <class Table>
-bool handle_free(Table& table, const std::string& handle) {
-  try {
-    table.put(Member{.id = "probe", .email = "probe@example.com", .handle = handle});
-  } catch (const pksk::ConditionFailed&) {
-    return false;
-  }
-  table.erase(Member{.id = "probe"});
-  return true;
-}
-template <class Table>
-bool versioned_email_free(Table& table, const std::string& email) {
-  VersionedMember probe{.id = "probe", .email = email};
+// Whether a probe item can claim its unique values (and then gives them back): false while
+// another item holds one. A guard left behind by a failed or removed write would make it false.
+template <class Table, class Probe>
+bool can_claim(Table& table, Probe probe) {
   try {
     table.put(probe);
   } catch (const pksk::ConditionFailed&) {
@@ -50,6 +29,18 @@ bool versioned_email_free(Table& table, const std::string& email) {
   }
   table.erase(probe);
   return true;
+}
+template <class Table>
+bool email_free(Table& table, const std::string& email) {
+  return can_claim(table, Member{.id = "probe", .email = email});
+}
+template <class Table>
+bool handle_free(Table& table, const std::string& handle) {
+  return can_claim(table, Member{.id = "probe", .email = "probe@example.com", .handle = handle});
+}
+template <class Table>
+bool versioned_email_free(Table& table, const std::string& email) {
+  return can_claim(table, VersionedMember{.id = "probe", .email = email});
 }
 
 }  // namespace conformance
