@@ -12,8 +12,10 @@
 #include <chrono>
 #include <cstddef>
 #include <deque>
+#include <optional>
 #include <queue>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -116,15 +118,26 @@ PartitionKey shard_partition_key(const T& proto, unsigned shard) {
   return key;
 }
 
+// What a fan-out page's cursor names instead of a partition: the fan-out of T's partition-key
+// template, so that a cursor of one fan-out read resumes no other read.
+template <EntityType T>
+std::string fan_out_cursor_pk() {
+  return "fan-out " + std::string(std::string_view(pk_text_v<T>));
+}
+
 // Merges the items of the partitions `pks` in sort-key order (reversed when !options.forward),
-// up to options.limit items (0: all); `keep` drops an item from the result.
-template <Backend B, EntityType T, class Keep>
-std::vector<T> merge_partitions(Table<B>& table, const std::vector<PartitionKey>& pks,
-                                const BasicQueryOptions<T>& options, Keep&& keep) {
+// up to options.limit items (0: all); `keep` drops an item from the result. `partition_options`
+// gives each partition's read its options (the caller's, resumed after a page's last key).
+// Returns the items and, when the limit stopped the merge before the end, the sort key of the
+// last item it consumed (kept or not), from which a next page resumes.
+template <Backend B, EntityType T, class Keep, class PartitionOptions>
+std::pair<std::vector<T>, std::optional<std::string>> merge_partitions(
+    Table<B>& table, const std::vector<PartitionKey>& pks, const BasicQueryOptions<T>& options,
+    Keep&& keep, PartitionOptions&& partition_options) {
   std::deque<Each<B, T>> ranges;  // a deque: iterators keep pointing at their range
   std::vector<typename Each<B, T>::iterator> at;
   for (const PartitionKey& pk : pks) {
-    ranges.push_back(table.each(pk, options));
+    ranges.push_back(table.each(pk, partition_options(pk)));
     at.push_back(ranges.back().begin());
   }
   struct Head {
@@ -142,14 +155,18 @@ std::vector<T> merge_partitions(Table<B>& table, const std::vector<PartitionKey>
     if (at[i] != std::default_sentinel) heads.push({sort_key(*at[i]), i});
   }
   std::vector<T> out;
+  std::string last;
   while (!heads.empty() && (options.limit == 0 || out.size() < options.limit)) {
     const std::size_t i = heads.top().range;
+    last = heads.top().sk;
     heads.pop();
     if (keep(*at[i])) out.push_back(*at[i]);
     ++at[i];
     if (at[i] != std::default_sentinel) heads.push({sort_key(*at[i]), i});
   }
-  return out;
+  std::optional<std::string> resume;
+  if (!heads.empty()) resume = std::move(last);
+  return {std::move(out), std::move(resume)};
 }
 
 }  // namespace detail

@@ -505,12 +505,22 @@ class Table {
   // {at:month}"), over the buckets from the one holding `from` to the one holding `to`: every
   // item of T whose member lies in [from, to], from every bucket, merged in sort-key order (a
   // k-way merge of the buckets read lazily: a limit, the most items returned, stops the reads).
-  // `proto` gives the partition key's other members. Options as for query<T>, but start (no
-  // cursor yet). The spread member must be a field of the sort-key template (compile error).
+  // `proto` gives the partition key's other members. Options as for query<T>; `start` resumes
+  // after a page of query_buckets_page. The spread member must be a field of the sort-key
+  // template (compile error).
   template <EntityType T>
   std::vector<T> query_buckets(const T& proto, std::chrono::system_clock::time_point from,
                                std::chrono::system_clock::time_point to,
                                const BasicQueryOptions<T>& options = {}) {
+    return std::move(query_buckets_page(proto, from, to, options).items);
+  }
+  // As query_buckets, one page of up to options.limit items (0: all of them), with the cursor
+  // that resumes the whole fan-out after it (empty after the last page).
+  template <EntityType T>
+  Page<std::vector<T>> query_buckets_page(const T& proto,
+                                          std::chrono::system_clock::time_point from,
+                                          std::chrono::system_clock::time_point to,
+                                          const BasicQueryOptions<T>& options = {}) {
     using Field = detail::FanOutField<T, /*Bucket=*/true>;
     if constexpr (Field::ok) {
       std::vector<PartitionKey> pks;
@@ -520,7 +530,7 @@ class Table {
         pks.push_back(partition(item));
       }
       if (!options.forward) std::reverse(pks.begin(), pks.end());
-      return detail::merge_partitions(*this, pks, check_fan_out(options), [&](const T& t) {
+      return fan_out_page(pks, options, [&](const T& t) {
         const auto& at = get_field<Field::segment.field>(t);
         return from <= at && at <= to;
       });
@@ -533,14 +543,18 @@ class Table {
   // {order:shard(8)}"), from every shard, merged in sort-key order as query_buckets merges.
   template <EntityType T>
   std::vector<T> query_shards(const T& proto, const BasicQueryOptions<T>& options = {}) {
+    return std::move(query_shards_page(proto, options).items);
+  }
+  // As query_shards, a page at a time, as query_buckets_page.
+  template <EntityType T>
+  Page<std::vector<T>> query_shards_page(const T& proto, const BasicQueryOptions<T>& options = {}) {
     using Field = detail::FanOutField<T, /*Bucket=*/false>;
     if constexpr (Field::ok) {
       std::vector<PartitionKey> pks;
       for (unsigned shard = 0; shard < Field::segment.spec.shards; ++shard) {
         pks.push_back(detail::shard_partition_key(proto, shard));
       }
-      return detail::merge_partitions(*this, pks, check_fan_out(options),
-                                      [](const T&) { return true; });
+      return fan_out_page(pks, options, [](const T&) { return true; });
     } else {
       return {};
     }
@@ -959,14 +973,33 @@ class Table {
     }
   }
 
-  // A fan-out read has no cursor yet: options.start is refused.
-  template <class T>
-  const BasicQueryOptions<T>& check_fan_out(const BasicQueryOptions<T>& options) const {
+  // One page of a fan-out read over the partitions `pks`. A page's cursor is a cursor of this
+  // table that names the fan-out (detail::fan_out_cursor_pk) and the last sort key the merge
+  // consumed: each partition resumes after that key, which no other partition holds (the spread
+  // member is in the sort key), so the merge goes on where it stopped.
+  template <EntityType T, class Keep>
+  Page<std::vector<T>> fan_out_page(const std::vector<PartitionKey>& pks,
+                                    const BasicQueryOptions<T>& options, Keep&& keep) {
+    const std::string fan_out = detail::fan_out_cursor_pk<T>();
     if (options.start) {
-      throw ValidationError("pksk table " + detail::quoted(spec_.name) +
-                            ": a fan-out read (query_buckets, query_shards) takes no cursor");
+      cursors().check_origin(*options.start);
+      if (!options.start->index.empty() || options.start->pk != fan_out) {
+        throw ValidationError("pksk table " + detail::quoted(spec_.name) +
+                              ": the cursor is not one of this fan-out read (query_buckets, "
+                              "query_shards) of " +
+                              std::string(type_name_v<T>));
+      }
     }
-    return options;
+    BasicQueryOptions<T> each_options = options;
+    const auto partition_options = [&](const PartitionKey& pk) -> const BasicQueryOptions<T>& {
+      if (options.start) each_options.start = cursors().make({}, pk.value, options.start->sk);
+      return each_options;
+    };
+    auto [items, resume] = detail::merge_partitions(*this, pks, options, keep, partition_options);
+    Page<std::vector<T>> page;
+    page.items = std::move(items);
+    if (resume) page.next = cursors().make({}, fan_out, std::move(*resume));
+    return page;
   }
 
   // What DynamoDB refuses in a scan request, refused before the plan is worked out.
