@@ -326,3 +326,112 @@ TEST_CASE("--help") {
   CHECK(r.status == 0);
   CHECK(r.out.starts_with("usage: pksk-inspect [OPTIONS] LOCATION\n"));
 }
+
+#ifdef PKSK_INSPECT_WITH_DYNAMODB
+
+#include <cstdlib>
+
+#include <pksk/dynamodb.hpp>
+
+#include "../dynamodb/local_endpoint.hpp"
+
+TEST_CASE("a DynamoDB Local table exports, imports into SQLite and back, and reads the same",
+          "[local]") {
+  Scratch s;
+  const std::string endpoint = pksk_test::dynamodb_local_endpoint();
+  // The tool takes its credentials from the usual chain; DynamoDB Local accepts any.
+  ::setenv("AWS_ACCESS_KEY_ID", "pksk", 1);
+  ::setenv("AWS_SECRET_ACCESS_KEY", "inspect", 1);
+  const auto address = [&](const std::string& table, bool create) {
+    return "dynamodb://" + table + "?endpoint=" + endpoint + "&region=us-east-1" +
+           (create ? "&create=1" : "");
+  };
+  const std::string source = pksk_test::fresh_table_name("inspect_");
+  pksk::dynamodb::Backend dynamodb{{.endpoint = endpoint,
+                                    .region = "us-east-1",
+                                    .credentials = pksk::dynamodb::Credentials{"pksk", "x", ""},
+                                    .create_missing_tables = true}};
+  std::vector<Customer> customers;
+  std::vector<Order> orders;
+  for (int c = 0; c < 30; ++c) {
+    customers.push_back(customer(c));
+    for (int i = 0; i < 5; ++i) orders.push_back(order(c, i));
+  }
+  {
+    pksk::Table table{dynamodb, source};
+    table.put_all(customers);
+    table.put_all(orders);
+  }
+  // The same items written on SQLite by pksk::Table, for the report's figures.
+  {
+    pksk::sqlite::Backend backend{s / "direct.db"};
+    pksk::Table table{backend, "shop"};
+    table.put_all(customers);
+    table.put_all(orders);
+  }
+
+  const Result exported = inspect({address(source, false), "--export", s / "dynamodb.json"});
+  INFO(exported.err);
+  REQUIRE(exported.status == 0);
+  CHECK(exported.err.find("exported 180 items") != std::string::npos);
+  // DynamoDB's string set comes out as one.
+  const std::vector<std::string> lines = sorted_lines(s / "dynamodb.json");
+  REQUIRE(lines.size() == 180);
+  CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
+          return line.find(R"("tags":{"SS":["a0","b"]})") != std::string::npos;
+        }) == 1);
+
+  REQUIRE(inspect({s / "copy.db", "--import", s / "dynamodb.json", "--table", "shop"}).status == 0);
+  {
+    pksk::sqlite::Backend backend{s / "copy.db"};
+    pksk::Table table{backend, "shop"};
+    for (const Customer& c : customers) {
+      const auto got = table.get(Customer{.id = c.id});
+      REQUIRE(got);
+      CHECK(same(*got, c));
+    }
+    using Collection = pksk::ItemCollection<Customer, Order>;
+    const Collection seven = table.query<Collection>(pksk::partition(Customer{.id = "7"}));
+    CHECK(seven.unknown().empty());
+    std::vector<Order> seven_orders;
+    for (const Order& o : seven.items<Order>()) seven_orders.push_back(o);
+    CHECK(seven_orders == std::vector<Order>(orders.begin() + 35, orders.begin() + 40));
+  }
+
+  // The report measures as DynamoDB does on either backend: the same figures.
+  const auto totals = [](const Result& r) {
+    const auto at = r.out.find("items, ");
+    return at == std::string::npos ? std::string() : r.out.substr(0, r.out.find('(', at));
+  };
+  const Result on_dynamodb = inspect({address(source, false)});
+  const Result on_sqlite = inspect({s / "direct.db"});
+  REQUIRE(on_dynamodb.status == 0);
+  REQUIRE(on_sqlite.status == 0);
+  INFO(on_dynamodb.out << on_sqlite.out);
+  CHECK(totals(on_dynamodb).substr(totals(on_dynamodb).find(": 180 items")) ==
+        totals(on_sqlite).substr(totals(on_sqlite).find(": 180 items")));
+
+  // Into a new DynamoDB table, in batches of 7 (BatchWriteItem requests of at most 25), twice.
+  const std::string target = pksk_test::fresh_table_name("inspect_");
+  for (int run = 0; run < 2; ++run) {
+    const Result imported =
+        inspect({address(target, true), "--import", s / "dynamodb.json", "--batch", "7"});
+    INFO(imported.err);
+    REQUIRE(imported.status == 0);
+  }
+  pksk::Table table{dynamodb, target};
+  for (const Order& o : orders) {
+    const auto got = table.get(Order{.customer_id = o.customer_id, .order_id = o.order_id});
+    REQUIRE(got);
+    CHECK(*got == o);
+  }
+  const auto c = table.get(Customer{.id = "29"});
+  REQUIRE(c);
+  CHECK(same(*c, customers[29]));
+  // Reading a table that is not there creates nothing, even with create=1.
+  const Result missing = inspect({address(target + "_absent", true)});
+  CHECK(missing.status == 1);
+  CHECK_FALSE(missing.err.empty());
+}
+
+#endif

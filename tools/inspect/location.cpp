@@ -162,7 +162,9 @@ const backend::TableSpec& choose_table(const Location& where, const std::string&
     throw Failure("no pksk table '" + name + "' in " + where.text);
   }
   if (where.tables.size() == 1) return where.tables.front();
-  if (where.tables.empty()) throw Failure("no pksk table in " + where.text);
+  if (where.tables.empty()) {
+    throw Failure("no pksk table in " + where.text + " (--import --table NAME creates one)");
+  }
   std::string names;
   for (const auto& t : where.tables) names += (names.empty() ? "" : ", ") + t.name;
   throw UsageError(where.text + " holds several tables (" + names + "): name one with --table");
