@@ -4,6 +4,7 @@
 // AnyBackend so that every command runs the same code on either, and the pksk tables found
 // there with the key attributes' names each was made with.
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 

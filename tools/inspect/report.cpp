@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <map>
 #include <ostream>
+#include <sstream>
 #include <unordered_map>
 #include <vector>
 
