@@ -8,6 +8,8 @@
 #   no_build_paths fails if any file under PREFIX names SOURCE_DIR or BUILD_DIR
 #   conan_create   `conan create` (CONAN, Conan 2) of SOURCE_DIR with conan/profiles/debian,
 #                  offline: a fresh CONAN_HOME in WORK_DIR with no remote
+# INSPECT: the build installs pksk-inspect (PKSK_BUILD_INSPECT), which the package then exports
+# as the imported executable pksk::inspect.
 # Every consumer is compiled by CXX_COMPILER with CXX_FLAGS, of BUILD_TYPE, with GENERATOR,
 # in WORK_DIR (fresh), and its output must equal tests/consumer/expected_output.txt. VERSION is
 # pksk's (PROJECT_VERSION), which the installed package and the Conan package must carry.
@@ -61,12 +63,29 @@ if(MODE STREQUAL "install")
       message(FATAL_ERROR "cmake --install did not install ${file}")
     endif()
   endforeach()
+  if(INSPECT AND NOT EXISTS ${PREFIX}/bin/pksk-inspect)
+    message(FATAL_ERROR "cmake --install did not install bin/pksk-inspect")
+  endif()
 
 elseif(MODE STREQUAL "find_package")
   build_consumer(find_package -DCMAKE_PREFIX_PATH=${PREFIX})
   run(${WORK_DIR}/dynamodb_consumer)
   if(NOT last_output STREQUAL "http://127.0.0.1:8000 us-east-1\n")
     message(FATAL_ERROR "dynamodb_consumer printed:\n${last_output}")
+  endif()
+  # pksk::inspect: an imported executable of the installed prefix, which runs.
+  if(INSPECT)
+    if(NOT EXISTS ${WORK_DIR}/inspect_location.txt)
+      message(FATAL_ERROR "find_package(pksk) defined no target pksk::inspect")
+    endif()
+    file(READ ${WORK_DIR}/inspect_location.txt inspect)
+    if(NOT inspect STREQUAL "${PREFIX}/bin/pksk-inspect")
+      message(FATAL_ERROR "pksk::inspect is ${inspect}, not the installed ${PREFIX}/bin/pksk-inspect")
+    endif()
+    run(${inspect} --help)
+    if(NOT last_output MATCHES "^usage: pksk-inspect ")
+      message(FATAL_ERROR "pksk-inspect --help printed:\n${last_output}")
+    endif()
   endif()
   # The pksk found must be the one just installed, not one elsewhere on the system.
   file(STRINGS ${WORK_DIR}/CMakeCache.txt pksk_dir REGEX "^pksk_DIR:")

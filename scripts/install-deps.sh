@@ -10,7 +10,7 @@
 #                             which fetch and run DynamoDB Local for its tests
 set -euo pipefail
 
-example_packages=(cmake ninja-build g++ libboost1.81-dev libsimdjson-dev libsqlite3-dev)
+example_packages=(cmake ninja-build g++ libboost1.81-dev libsimdjson-dev libsqlite3-dev zlib1g-dev)
 
 profile=${1:-test}
 case $profile in

@@ -481,3 +481,29 @@ TEST_CASE("a stored number that is not JSON's number under a condition or an upd
     CHECK(pksk::parse_plain_body(R"({"n":)" + good + "}").find("n")->text == good);
   }
 }
+
+TEST_CASE("parse_attribute_value_body reads DynamoDB's item JSON and refuses what is not one") {
+  const pksk::AttributeValue item = pksk::parse_attribute_value_body(
+      R"({"s":{"S":"x"},"n":{"N":"1.50"},"b":{"B":"AP8="},"m":{"M":{"l":{"L":[{"NULL":true},)"
+      R"({"BOOL":false}]}}},"ss":{"SS":["b","a"]}} )");
+  REQUIRE(item.map.size() == 5);
+  CHECK(item.find("s")->text == "x");
+  CHECK(item.find("n")->text == "1.50");  // the number's text as written
+  CHECK(item.find("b")->text == std::string("\0\xFF", 2));
+  CHECK(item.find("m")->find("l")->list.size() == 2);
+  CHECK(item.find("ss")->set == std::vector<std::string>{"a", "b"});
+  CHECK(pksk::parse_body(R"({"s":"x"})", pksk::BodyFormat::json).find("s")->text == "x");
+  CHECK(pksk::parse_body(R"({"s":{"S":"x"}})", pksk::BodyFormat::attribute_value).find("s")->text ==
+        "x");
+  CHECK_THROWS_AS(pksk::parse_attribute_value_body(R"({"a":{"NS":["1"]}})"), pksk::DecodeError);
+  CHECK_THROWS_WITH(pksk::parse_attribute_value_body(R"({"a":{"NS":["1"]}})"),
+                    Catch::Contains("unsupported AttributeValue type \"NS\""));
+  CHECK_THROWS_AS(pksk::parse_attribute_value_body(R"({"a":{"S":"x"}}{})"), pksk::DecodeError);
+  CHECK_THROWS_WITH(pksk::parse_attribute_value_body(R"({"a":{"S":"x"}}{})"),
+                    Catch::Contains("text after the object"));
+  CHECK_THROWS_AS(pksk::parse_attribute_value_body(R"({"a":{"M":{"b":{"N":"x"}}}})"),
+                  pksk::DecodeError);
+  CHECK_THROWS_WITH(pksk::parse_attribute_value_body(R"({"a":{"M":{"b":{"N":"x"}}}})"),
+                    Catch::Contains("at $.a.b: invalid number"));
+  CHECK_THROWS_AS(pksk::parse_attribute_value_body("[]"), pksk::DecodeError);
+}

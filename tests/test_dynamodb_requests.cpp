@@ -117,6 +117,11 @@ TEST_CASE("PutItem with a condition on reserved words", "[dynamodb][golden]") {
   CHECK(
       request::put_item(spec, plain) ==
       R"j({"TableName":"shop","Item":{"pk":{"S":"CUSTOMER#1"},"sk":{"S":"A"},"type":{"S":"Customer"}}})j");
+  // An item with no type (written by another program, copied by pksk-inspect) gets no type
+  // attribute rather than an empty one: it reads back as it was.
+  const pksk::backend::PutRequest untyped{{"P", "S", "", R"({"a":{"N":"1"}})", 0}, nullptr};
+  CHECK(request::put_item(spec, untyped) ==
+        R"j({"TableName":"shop","Item":{"pk":{"S":"P"},"sk":{"S":"S"},"a":{"N":"1"}}})j");
 }
 
 TEST_CASE("UpdateItem: SET, ADD, REMOVE, list_append, if_not_exists, ALL_NEW",

@@ -246,6 +246,50 @@ inline void read_attribute_value_members(simdjson::ondemand::object object, Attr
 
 }  // namespace detail
 
+namespace detail {
+// Parses `json`, an object, into a map with read(object_value, item); a failure is a
+// DecodeError naming where it is.
+template <class Read>
+AttributeValue parse_object(std::string_view json, Read&& read) {
+  thread_local simdjson::ondemand::parser parser;
+  thread_local detail::PaddedBuffer buffer;
+  try {
+    const std::string_view padded = buffer.assign(json);
+    simdjson::ondemand::document document;
+    if (auto error =
+            parser.iterate(padded.data(), padded.size(), buffer.padded_capacity()).get(document)) {
+      detail::throw_invalid_json(error);
+    }
+    simdjson::ondemand::value root;
+    if (auto error = document.get_value().get(root)) detail::throw_invalid_json(error);
+    AttributeValue item;
+    read(root, item);
+    if (item.kind != AttributeValue::Kind::map) detail::throw_pathed("expected an object");
+    // Text after the object (a second document, "{}x") is no body.
+    const char* rest = nullptr;
+    if (document.current_location().get(rest) == simdjson::SUCCESS)
+      detail::throw_pathed("text after the object");
+    return item;
+  } catch (const detail::PathedFailure& failure) {
+    throw DecodeError("at " + failure.full_path() + ": " + failure.what);
+  }
+}
+}  // namespace detail
+
+// Parses an AttributeValue JSON body ({"name":{"S":"x"},...}, what the DynamoDB backend's
+// items hold and DynamoDB's exports write) into an item map. Throws DecodeError.
+inline AttributeValue parse_attribute_value_body(std::string_view json) {
+  return detail::parse_object(json, [](simdjson::ondemand::value root, AttributeValue& item) {
+    simdjson::ondemand::object object;
+    if (auto error = root.get_object().get(object)) detail::throw_invalid_json(error);
+    item = AttributeValue::empty_map();
+    detail::read_attribute_value_members(object, item, 1);
+  });
+}
+
+// Parses an item body in either format (Backend::body_format) into an item map.
+inline AttributeValue parse_body(std::string_view json, BodyFormat format);
+
 // Parses a plain JSON body (an object) into an item map. Throws DecodeError.
 inline AttributeValue parse_plain_body(std::string_view json) {
   thread_local simdjson::ondemand::parser parser;
@@ -266,6 +310,10 @@ inline AttributeValue parse_plain_body(std::string_view json) {
   } catch (const detail::PathedFailure& failure) {
     throw DecodeError("at " + failure.full_path() + ": " + failure.what);
   }
+}
+
+inline AttributeValue parse_body(std::string_view json, BodyFormat format) {
+  return format == BodyFormat::json ? parse_plain_body(json) : parse_attribute_value_body(json);
 }
 
 }  // namespace pksk

@@ -45,14 +45,18 @@ inline void append_key(std::string& out, const backend::TableSpec& spec, backend
 }
 
 // The whole item: keys and discriminator, then the body's attributes (an AttributeValue map).
+// An item with no type (one written by another program, copied by pksk-inspect) gets no type
+// attribute, as it is read back: an empty type.
 inline void append_item(std::string& out, const backend::TableSpec& spec,
                         const backend::ItemView& item) {
   out += '{';
   append_string_attribute(out, spec.pk_attribute, item.pk);
   out += ',';
   append_string_attribute(out, spec.sk_attribute, item.sk);
-  out += ',';
-  append_string_attribute(out, spec.type_attribute, item.type);
+  if (!item.type.empty()) {
+    out += ',';
+    append_string_attribute(out, spec.type_attribute, item.type);
+  }
   // The body is "{...}": its members follow the keys in the same object.
   if (item.body.size() > 2) {
     out += ',';
