@@ -178,6 +178,11 @@ TEST_CASE("key members: ids kept only in PK and SK are read back by every read",
   CHECK(projected.first<KeyedCustomer>()->customer_id.empty());
   CHECK(projected.first<KeyedOrder>()->order_id == "o1");
 
+  // An update of such an item returns it whole.
+  CHECK(table.update(KeyedOrder{.customer_id = "c1", .order_id = "o1"},
+                     pksk::set(&KeyedOrder::status, "returned")) ==
+        KeyedOrder{"c1", "o1", "returned", 10});
+
   // Read whole, the item writes back: its ids are then stored, as pksk stores them.
   KeyedOrder changed = *table.get(KeyedOrder{.customer_id = "c1", .order_id = "o2"});
   changed.status = "shipped";
@@ -235,6 +240,8 @@ TEST_CASE("key members: store_key_members = false stores them in the keys alone"
       table.update(Sensor{"d2", Level::low, at, 1, 0}, pksk::set(&Sensor::value, 9.0));
   CHECK(created == Sensor{"d2", Level::low, at, 1, 9.0});
   CHECK(stored_body(table, pksk::sort_key(created)).find("\"device\"") == std::string::npos);
+
+  CHECK(table.update(r, pksk::add(&Sensor::value, 1.0)) == Sensor{"d1", Level::high, at, -7, 22.5});
 
   // A filter on a member that is no attribute would never hold: refused.
   using pksk::attr;

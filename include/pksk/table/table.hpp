@@ -188,6 +188,7 @@ class Table {
         };
         const auto finish = [&](const AttributeValue& named) {
           read = read && EntityCode<T>::finish_json(named, result, seen);
+          if (read) detail::complete_key_members(detail::KnownKeys{s->pk, s->sk}, result, seen);
         };
         const backend::UpdateReader reader{split, finish};
         run(&reader);
