@@ -36,6 +36,23 @@ struct Sensor {
   friend bool operator==(const Sensor&, const Sensor&) = default;
 };
 
+// KeyedOrder with an index by status: customer_id is in no index key, only in the table's.
+struct StatusOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+  friend bool operator==(const StatusOrder&, const StatusOrder&) = default;
+};
+
+// What another tool writes for it: the index's keys, no ids.
+struct IndexedOrderBody {
+  std::string Status;
+  double Total{};
+  std::string GSI1PK;
+  std::string GSI1SK;
+};
+
 // A type no item has: a scan of a collection of it keeps every item raw.
 struct Unrelated {
   std::string id;
@@ -68,6 +85,15 @@ struct pksk::Entity<conformance_keys::KeyedCustomer> {
   static constexpr pksk::Case attribute_case = pksk::Case::pascal;
 };
 template <>
+struct pksk::Entity<conformance_keys::StatusOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
+  static constexpr std::array indexes = {pksk::Index{"gsi1", "STATUS#{status}", "{order_id}"}};
+};
+template <>
 struct pksk::Entity<conformance_keys::Unrelated> {
   static constexpr std::string_view type = "Unrelated";
   static constexpr std::string_view pk = "U#{id}";
@@ -92,8 +118,9 @@ inline const pksk::TableOptions classic_options{
 // Writes an item as another tool would: its keys, its type and `body`'s members, nothing else.
 template <class Store, class Body>
 void put_raw(Store& store, const std::string& table, std::string_view pk, std::string_view sk,
-             std::string_view type, const Body& body) {
-  const auto handle = store.backend.open_table(pksk::backend::TableSpec{table, classic_options});
+             std::string_view type, const Body& body,
+             const pksk::TableOptions& options = classic_options) {
+  const auto handle = store.backend.open_table(pksk::backend::TableSpec{table, options});
   std::string text;
   if (pksk::detail::body_format_of(store.backend, handle) == pksk::BodyFormat::json) {
     pksk::encode_body(body, text);
@@ -249,4 +276,20 @@ TEST_CASE("key members: store_key_members = false stores them in the keys alone"
       table.query<Sensor>(pk, {.filter = attr(&Sensor::seq) > 0}), pksk::ValidationError,
       WhatContains<pksk::ValidationError>({"Sensor.seq is kept only in the item's key"}));
   CHECK(table.query<Sensor>(pk, {.filter = attr(&Sensor::value) > 10.0}).size() == 1);
+}
+
+TEST_CASE("key members: an index query reads back the ids its item keeps only in the table's keys",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  const std::string name = fresh_table_name();
+  pksk::TableOptions options = classic_options;
+  options.indexes = {{"gsi1", "GSI1PK", "GSI1SK"}};
+  put_raw(store, name, "CUSTOMER#c1", "#ORDER#o1", "Order",
+          IndexedOrderBody{"open", 10, "STATUS#open", "o1"}, options);
+  put_raw(store, name, "CUSTOMER#c2", "#ORDER#o2", "Order",
+          IndexedOrderBody{"open", 20, "STATUS#open", "o2"}, options);
+  pksk::Table table{store.backend, name, options};
+  CHECK(table.index("gsi1").query<StatusOrder>(pksk::PartitionKey{"STATUS#open"}) ==
+        std::vector<StatusOrder>{{"c1", "o1", "open", 10}, {"c2", "o2", "open", 20}});
 }
