@@ -5,12 +5,19 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <bitset>
+#include <chrono>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <pksk/codec/codec.hpp>
 #include <pksk/codec/item_size.hpp>
+#include <pksk/key/read_back.hpp>
 #include <pksk/pksk.hpp>
 
 namespace names_test {
@@ -194,4 +201,132 @@ TEST_CASE("stored names: the item size counts the stored names' bytes") {
   // "say \"hi\" \\ there" is 16 bytes unescaped against "quoted" 6, "Größe" 7 against
   // "accented" 8, "tab\there" 8 against "control" 7, "a.b" 3 against "dotted" 6.
   CHECK(pksk::attributes_size(d) == pksk::attributes_size(d_plain) + 10 - 1 + 1 - 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key members read back from the keys (key/read_back.hpp), and not stored at all.
+
+namespace keys_test {
+
+enum class Tier { free, pro };
+
+struct Everything {
+  std::string name;
+  std::int8_t small{};
+  std::uint64_t big{};
+  std::int64_t signed_big{};
+  Tier tier{};
+  std::chrono::system_clock::time_point at{};
+  int partition_number{};
+};
+
+struct ClassicOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+};
+// The same, its key members kept only in its keys.
+struct LeanOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+};
+
+}  // namespace keys_test
+
+template <>
+struct pksk::Entity<keys_test::Everything> {
+  static constexpr std::string_view type = "Everything";
+  static constexpr std::string_view pk = "E#{partition_number}#{name}";
+  static constexpr std::string_view sk = "{small}.{tier}x{big}-{signed_big}@{at}";
+};
+template <>
+struct pksk::Entity<keys_test::ClassicOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
+};
+template <>
+struct pksk::Entity<keys_test::LeanOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
+  static constexpr bool store_key_members = false;
+};
+
+TEST_CASE("every key field type reads back from its key text", "[keys]") {
+  using keys_test::Everything;
+  using keys_test::Tier;
+  const auto at =
+      std::chrono::system_clock::time_point{} + std::chrono::nanoseconds(1'700'000'000'123'456'789);
+  for (const Everything& e :
+       {Everything{"n", -128, 0, std::numeric_limits<std::int64_t>::min(), Tier::free, at, -5},
+        Everything{"ü", 127, std::numeric_limits<std::uint64_t>::max(),
+                   std::numeric_limits<std::int64_t>::max(), Tier::pro, at, 0},
+        Everything{"x y", 0, 42, -1, Tier::pro, {}, 2147483647}}) {
+    std::string pk;
+    std::string sk;
+    pksk::format_partition_key(e, pk);
+    pksk::format_sort_key(e, sk);
+    INFO(pk << " " << sk);
+    Everything back;
+    std::bitset<pksk::field_count_v<Everything>> missing;
+    missing.set();
+    pksk::detail::read_back_key_members(pk, sk, back, missing);
+    CHECK(back.name == e.name);
+    CHECK(back.small == e.small);
+    CHECK(back.big == e.big);
+    CHECK(back.signed_big == e.signed_big);
+    CHECK(back.tier == e.tier);
+    CHECK(back.at == e.at);
+    CHECK(back.partition_number == e.partition_number);
+  }
+  Everything back;
+  std::bitset<pksk::field_count_v<Everything>> missing;
+  missing.set();
+  constexpr std::string_view good_sk =
+      "128.freex00000000000000000001-09223372036854775808@2023-11-14T22:13:20Z";
+  pksk::detail::read_back_key_members("E#1#n", good_sk, back, missing);
+  CHECK(back.big == 1);
+  CHECK(back.signed_big == 0);
+  for (const auto& [pk, sk] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+           {"E#1#n", "128.x00000000000000000001-09223372036854775808@2023-11-14T22:13:20Z"},
+           {"E#1#n", "128.freex1-09223372036854775808@2023-11-14T22:13:20Z"},
+           {"E#1#n", "128.basicx00000000000000000001-09223372036854775808@2023-11-14T22:13:20Z"},
+           {"E#1#n", "128.freex00000000000000000001-09223372036854775808@yesterday"},
+           {"E#1#n", "128.freex00000000000000000001-09223372036854775808"},
+           {"E#x#n", good_sk},
+           {"E#1", good_sk},
+           {"E#1#", good_sk},
+           {"E#1#n#m", good_sk}}) {
+    INFO(pk << " " << sk);
+    CHECK_THROWS_AS(pksk::detail::read_back_key_members(pk, sk, back, missing), pksk::DecodeError);
+  }
+}
+
+TEST_CASE("store_key_members = false: the ids cost their bytes once, in the keys", "[keys]") {
+  using keys_test::ClassicOrder;
+  const ClassicOrder order{"123", "2020-12-06", "shipped", 59.98};
+  std::string pk;
+  std::string sk;
+  pksk::format_partition_key(order, pk);
+  pksk::format_sort_key(order, sk);
+  const pksk::KeyAttributeSizes keys{"PK", pk, "SK", sk, "Type", "Order"};
+  CHECK(pksk::item_size(keys, order) == 93);
+  std::string body;
+  pksk::encode_body(order, body);
+  CHECK(body == R"({"CustomerId":"123","OrderId":"2020-12-06","Status":"shipped","Total":59.98})");
+
+  const keys_test::LeanOrder lean{"123", "2020-12-06", "shipped", 59.98};
+  CHECK(pksk::item_size(keys, lean) == 93 - 30);  // CustomerId "123", OrderId "2020-12-06"
+  pksk::encode_body(lean, body);
+  CHECK(body == R"({"Status":"shipped","Total":59.98})");
+  pksk::encode_attribute_values(lean, body);
+  CHECK(body == R"({"Status":{"S":"shipped"},"Total":{"N":"59.98"}})");
 }

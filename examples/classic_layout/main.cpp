@@ -5,6 +5,9 @@
 // declared (TableOptions for the keys, attribute_case and renames for the members), not
 // imposed on the C++ code.
 //
+// An order written with its ids only in its keys (as many tools write them) reads whole: the
+// ids are read back from PK and SK.
+//
 // Runs on an SQLite file (argv[1], else "classic.db"), or on DynamoDB when
 // PKSK_DYNAMODB_ENDPOINT is set (credentials and region as the AWS SDKs find them; the table is
 // created if missing), with the same output.
@@ -49,6 +52,25 @@ struct pksk::Entity<Order> {
   static constexpr std::string_view sk = "#ORDER#{order_id}";
   static constexpr pksk::Case attribute_case = pksk::Case::pascal;  // customer_id -> CustomerId
   static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};  // one member by name
+};
+
+// The same order as a tool that keeps ids only in the keys writes it: no CustomerId, no
+// OrderId attribute (store_key_members = false), which Order reads back from PK and SK.
+struct LeanOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+};
+
+template <>
+struct pksk::Entity<LeanOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
+  static constexpr bool store_key_members = false;
 };
 
 namespace {
@@ -99,6 +121,13 @@ void run(pksk::AnyBackend& backend) {
       table.update(Order{.customer_id = "123", .order_id = "2020-12-06"},
                    pksk::set(&Order::status, "delivered"), pksk::add(&Order::amount, 5.0));
   std::printf("updated: %s %s %.2f\n", paid.order_id.c_str(), paid.status.c_str(), paid.amount);
+
+  // Ids only in the keys: an Order reads them back from PK and SK.
+  table.put(LeanOrder{
+      .customer_id = "123", .order_id = "2020-12-07", .status = "pending", .amount = 12.5});
+  const Order lean = *table.get(Order{.customer_id = "123", .order_id = "2020-12-07"});
+  std::printf("stored without ids, read whole: %s %s %s %.2f\n", lean.customer_id.c_str(),
+              lean.order_id.c_str(), lean.status.c_str(), lean.amount);
 }
 
 // DynamoDB when PKSK_DYNAMODB_ENDPOINT is set, else an SQLite file.

@@ -1079,6 +1079,7 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
 }
 
 #include "cases_edges.hpp"
+#include "cases_keys.hpp"
 #include "cases_members.hpp"
 #include "cases_names.hpp"
 #include "cases_reads.hpp"

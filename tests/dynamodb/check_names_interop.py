@@ -6,9 +6,9 @@
 
 pksk writes seed 004's table (PK, SK, Type; CustomerId, OrderId, Total, ... in PascalCase) and
 boto3 reads it back: every item must hold exactly the attribute names and types a DynamoDB user
-expects. Then boto3 writes a customer and its orders in that layout and pksk must read them
-typed. Needs boto3 (in scripts/python-venv.sh's venv, with moto). Exits non-zero on a
-difference, printing it.
+expects. Then boto3 writes a customer and its orders in that layout, one with its ids only in
+its keys, and pksk must read them typed. Needs boto3 (in scripts/python-venv.sh's venv, with
+moto). Exits non-zero on a difference, printing it.
 """
 
 import os
@@ -95,6 +95,10 @@ def main():
     client.put_item(TableName=table, Item={
         "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#ORDER#2021-01-03"}, "Type": {"S": "Order"},
         "CustomerId": {"S": "456"}, "OrderId": {"S": "2021-01-03"}, "Total": {"N": "7"}})
+    # Ids only in the keys, as many tools write them: pksk reads them back from PK and SK.
+    client.put_item(TableName=table, Item={
+        "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#ORDER#2021-01-04"}, "Type": {"S": "Order"},
+        "Status": {"S": "open"}, "Total": {"N": "3.5"}})
     client.put_item(TableName=table, Item={
         "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#RETURN#1"}, "Type": {"S": "Return"}})
     read = run("read")
@@ -102,6 +106,7 @@ def main():
         "Order 456 2021-01-02 paid 100.25 note=cheers labels=a;b; skus=s1; quantities=s1:4; "
         "items=4 paid=1 ship_to=Main St,10001\n"
         "Order 456 2021-01-03  7 note=- labels= skus= quantities= items=0 paid=0 ship_to=,0\n"
+        "Order 456 2021-01-04 open 3.5 note=- labels= skus= quantities= items=0 paid=0 ship_to=,0\n"
         "Customer 456 Grace Hopper grace@example.com\n"
         "unknown 1\n")
     if read != want_read:

@@ -191,9 +191,11 @@ inline constexpr bool is_leaf_record_v = [] {
 
 // Fields in document order, each dispatched on its key (decode_member). Fields that did not
 // appear get their default value back, so a reused struct never keeps a previous item's value
-// and old bodies decode into newer structs.
+// and old bodies decode into newer structs. Returns which fields appeared: an entity's key
+// member that did not is read back from the item's key (key/read_back.hpp).
 template <class Reader, class T>
-[[gnu::always_inline]] inline void decode_fields_inline(ondemand::object& object, T& out) {
+[[gnu::always_inline]] inline std::bitset<field_count_v<T>> decode_fields_inline(
+    ondemand::object& object, T& out) {
   static_assert(checked_v<MembersStorable<T>>);
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
@@ -212,11 +214,12 @@ template <class Reader, class T>
       ((seen.test(I) ? void() : void(get_field<I>(out) = get_field<I>(default_record<T>()))), ...);
     }(std::make_index_sequence<count>{});
   }
+  return seen;
 }
 
 template <class Reader, class T>
-void decode_fields(ondemand::object& object, T& out) {
-  decode_fields_inline<Reader>(object, out);
+std::bitset<field_count_v<T>> decode_fields(ondemand::object& object, T& out) {
+  return decode_fields_inline<Reader>(object, out);
 }
 
 // A projection: only the wanted fields are decoded, the others take their default value, and
@@ -234,8 +237,8 @@ template <class Reader, class T, std::size_t... I>
 }
 
 template <class Reader, class T>
-void decode_fields_selected(ondemand::object& object, T& out,
-                            const std::bitset<field_count_v<T>>& wanted) {
+std::bitset<field_count_v<T>> decode_fields_selected(ondemand::object& object, T& out,
+                                                     const std::bitset<field_count_v<T>>& wanted) {
   static_assert(checked_v<MembersStorable<T>>);
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
@@ -252,6 +255,7 @@ void decode_fields_selected(ondemand::object& object, T& out,
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     ((seen.test(I) ? void() : void(get_field<I>(out) = get_field<I>(default_record<T>()))), ...);
   }(std::make_index_sequence<count>{});
+  return seen;
 }
 
 // simdjson reports an integer beyond 64 bits as INCORRECT_TYPE, like 1.5; the message tells
@@ -522,9 +526,9 @@ template <class Reader, class T>
       throw_read_error<Reader>("an object", value, error);
     }
     if constexpr (is_leaf_record_v<T>) {
-      decode_fields_inline<Reader>(object, out);
+      (void)decode_fields_inline<Reader>(object, out);
     } else {
-      decode_fields<Reader>(object, out);
+      (void)decode_fields<Reader>(object, out);
     }
   } else {
     (void)value_storable_v<T>;
@@ -552,24 +556,25 @@ class BodyDecoder {
     decode_item<detail::BodyReader>(json, out);
   }
 
-  // Decodes a body of the given format into out.
+  // Decodes a body of the given format into out; returns which of T's fields the body had.
   template <BodyFormat Format, Reflectable T>
-  void decode(std::string_view text, T& out) {
+  std::bitset<field_count_v<T>> decode(std::string_view text, T& out) {
     if constexpr (Format == BodyFormat::json) {
-      decode_item<detail::BodyReader>(text, out);
+      return decode_item<detail::BodyReader>(text, out);
     } else {
-      decode_item<detail::AttributeValueReader>(text, out);
+      return decode_item<detail::AttributeValueReader>(text, out);
     }
   }
 
   // Decodes only the fields of T set in `wanted` (a projection); the others take their default
   // values. The body is read only as far as the last wanted field.
   template <BodyFormat Format, Reflectable T>
-  void decode_selected(std::string_view text, T& out, const std::bitset<field_count_v<T>>& wanted) {
+  std::bitset<field_count_v<T>> decode_selected(std::string_view text, T& out,
+                                                const std::bitset<field_count_v<T>>& wanted) {
     if constexpr (Format == BodyFormat::json) {
-      decode_item_selected<detail::BodyReader>(text, out, wanted);
+      return decode_item_selected<detail::BodyReader>(text, out, wanted);
     } else {
-      decode_item_selected<detail::AttributeValueReader>(text, out, wanted);
+      return decode_item_selected<detail::AttributeValueReader>(text, out, wanted);
     }
   }
 
@@ -577,21 +582,21 @@ class BodyDecoder {
   // DynamoDB answer), where it lies: no copy, no second parse. `object` must be at its start;
   // `text` (its raw JSON) is decoded instead when `object` is null.
   template <BodyFormat Format, Reflectable T>
-  void decode(ParsedItem object, std::string_view text, T& out) {
+  std::bitset<field_count_v<T>> decode(ParsedItem object, std::string_view text, T& out) {
     if (!object) return decode<Format>(text, out);
     try {
-      detail::decode_fields<reader_of<Format>>(*detail::ondemand_object(object), out);
+      return detail::decode_fields<reader_of<Format>>(*detail::ondemand_object(object), out);
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }
   }
   template <BodyFormat Format, Reflectable T>
-  void decode_selected(ParsedItem object, std::string_view text, T& out,
-                       const std::bitset<field_count_v<T>>& wanted) {
+  std::bitset<field_count_v<T>> decode_selected(ParsedItem object, std::string_view text, T& out,
+                                                const std::bitset<field_count_v<T>>& wanted) {
     if (!object) return decode_selected<Format>(text, out, wanted);
     try {
-      detail::decode_fields_selected<reader_of<Format>>(*detail::ondemand_object(object), out,
-                                                        wanted);
+      return detail::decode_fields_selected<reader_of<Format>>(*detail::ondemand_object(object),
+                                                               out, wanted);
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }
@@ -629,17 +634,18 @@ class BodyDecoder {
   }
 
   template <class Reader, class T>
-  void decode_item(std::string_view json, T& out) {
+  std::bitset<field_count_v<T>> decode_item(std::string_view json, T& out) {
     try {
       simdjson::ondemand::document document;
       simdjson::ondemand::object object = open_object(json, document);
-      detail::decode_fields<Reader>(object, out);
+      const std::bitset<field_count_v<T>> seen = detail::decode_fields<Reader>(object, out);
       // On-Demand stops reading at the object's end; anything after it ("{...}}") is checked
       // here: where the iterator stands must be the end of the input.
       const char* rest = nullptr;
       if (document.current_location().get(rest) == simdjson::SUCCESS) [[unlikely]] {
         detail::throw_pathed("invalid JSON (unexpected content after the object)");
       }
+      return seen;
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }
@@ -647,12 +653,12 @@ class BodyDecoder {
 
   // A projection stops at its last field: what follows is not read, nor checked.
   template <class Reader, class T>
-  void decode_item_selected(std::string_view json, T& out,
-                            const std::bitset<field_count_v<T>>& wanted) {
+  std::bitset<field_count_v<T>> decode_item_selected(std::string_view json, T& out,
+                                                     const std::bitset<field_count_v<T>>& wanted) {
     try {
       simdjson::ondemand::document document;
       simdjson::ondemand::object object = open_object(json, document);
-      detail::decode_fields_selected<Reader>(object, out, wanted);
+      return detail::decode_fields_selected<Reader>(object, out, wanted);
     } catch (const detail::PathedFailure& failure) {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }
@@ -686,14 +692,27 @@ T decode_body(std::string_view text, BodyFormat format) {
 }
 
 // A stored item kept raw (a pksk::RawItem of ItemCollection::unknown()), in the format its
-// backend stores: decode_body<Invoice>(raw) works on every backend.
+// backend stores: decode_body<Invoice>(raw) works on every backend. An entity's key member the
+// body lacks is read back from the item's keys (key/read_back.hpp).
 template <Reflectable T, class Raw>
   requires requires(const Raw& raw) {
     { raw.json } -> std::convertible_to<std::string_view>;
     { raw.format } -> std::convertible_to<BodyFormat>;
   }
 T decode_body(const Raw& raw) {
-  return decode_body<T>(std::string_view(raw.json), raw.format);
+  thread_local BodyDecoder decoder;
+  T out{};
+  const std::bitset<field_count_v<T>> seen =
+      raw.format == BodyFormat::json
+          ? decoder.decode<BodyFormat::json>(std::string_view(raw.json), out)
+          : decoder.decode<BodyFormat::attribute_value>(std::string_view(raw.json), out);
+  if constexpr (EntityType<T> && requires {
+                  raw.pk;
+                  raw.sk;
+                }) {
+    detail::complete_key_members(detail::KnownKeys{raw.pk, raw.sk}, out, seen);
+  }
+  return out;
 }
 
 }  // namespace pksk

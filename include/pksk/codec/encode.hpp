@@ -35,6 +35,7 @@
 #include "../detail/utf8.hpp"
 #include "../error.hpp"
 #include "../key/key.hpp"
+#include "../key/read_back.hpp"
 #include "../key/stored_names.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
@@ -266,7 +267,8 @@ void encode_fields(Writer& w, const T& record) {
   static_assert(checked_v<MembersStorable<T>>);
   for_each_field(record, [&](auto index, const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
-    if constexpr (storable<Field>()) {  // else MembersStorable has reported it
+    // A key member an entity keeps only in its keys (key/read_back.hpp) is no attribute.
+    if constexpr (storable<Field>() && !omits_member<T>(decltype(index)::value)) {
       if constexpr (is_optional_v<Field>) {
         if (!field) return;  // absent attribute
       }

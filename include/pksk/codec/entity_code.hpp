@@ -81,27 +81,33 @@ struct EntityCode {
     }
   }
   // Decodes an item's body of `format` into `out`: `parsed` when the backend parsed it already,
-  // else `text`. DecodeError names the JSON path.
+  // else `text`. DecodeError names the JSON path. Returns the members the body had: the others
+  // took their default value (a key member among them is read back from the item's key by
+  // the caller, key/read_back.hpp).
   template <class Format>
-  static void decode(Format format, BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
+  static Mask decode(Format format, BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
                      T& out) {
     if constexpr (detail::may_be_format<Format, BodyFormat::json>) {
       if (format == BodyFormat::json) return decode_json(decoder, parsed, text, out);
     }
     if constexpr (detail::may_be_format<Format, BodyFormat::attribute_value>) {
-      decode_attribute_value(decoder, parsed, text, out);
+      return decode_attribute_value(decoder, parsed, text, out);
+    } else {
+      return {};  // not reached: the format was json
     }
   }
   // As decode, only the members set in `wanted` (a projection); the others keep their values.
   template <class Format>
-  static void decode_selected(Format format, BodyDecoder& decoder, ParsedItem parsed,
+  static Mask decode_selected(Format format, BodyDecoder& decoder, ParsedItem parsed,
                               std::string_view text, T& out, const Mask& wanted) {
     if constexpr (detail::may_be_format<Format, BodyFormat::json>) {
       if (format == BodyFormat::json)
         return decode_selected_json(decoder, parsed, text, out, wanted);
     }
     if constexpr (detail::may_be_format<Format, BodyFormat::attribute_value>) {
-      decode_selected_attribute_value(decoder, parsed, text, out, wanted);
+      return decode_selected_attribute_value(decoder, parsed, text, out, wanted);
+    } else {
+      return {};  // not reached: the format was json
     }
   }
 
@@ -122,12 +128,12 @@ struct EntityCode {
   static std::size_t encode_json(const T& item, const KeyAttributeSizes& keys, std::string& body);
   static std::size_t encode_attribute_value(const T& item, const KeyAttributeSizes& keys,
                                             std::string& body);
-  static void decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text, T& out);
-  static void decode_attribute_value(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
+  static Mask decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text, T& out);
+  static Mask decode_attribute_value(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
                                      T& out);
-  static void decode_selected_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
+  static Mask decode_selected_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
                                    T& out, const Mask& wanted);
-  static void decode_selected_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
+  static Mask decode_selected_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
                                               std::string_view text, T& out, const Mask& wanted);
 };
 

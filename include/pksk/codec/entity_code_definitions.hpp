@@ -47,28 +47,29 @@ std::size_t EntityCode<T>::encode_attribute_value(const T& item, const KeyAttrib
 }
 
 template <class T>
-void EntityCode<T>::decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
-                                T& out) {
-  decoder.decode<BodyFormat::json>(parsed, text, out);
+auto EntityCode<T>::decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
+                                T& out) -> Mask {
+  return decoder.decode<BodyFormat::json>(parsed, text, out);
 }
 
 template <class T>
-void EntityCode<T>::decode_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
-                                           std::string_view text, T& out) {
-  decoder.decode<BodyFormat::attribute_value>(parsed, text, out);
+auto EntityCode<T>::decode_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
+                                           std::string_view text, T& out) -> Mask {
+  return decoder.decode<BodyFormat::attribute_value>(parsed, text, out);
 }
 
 template <class T>
-void EntityCode<T>::decode_selected_json(BodyDecoder& decoder, ParsedItem parsed,
-                                         std::string_view text, T& out, const Mask& wanted) {
-  decoder.decode_selected<BodyFormat::json>(parsed, text, out, wanted);
+auto EntityCode<T>::decode_selected_json(BodyDecoder& decoder, ParsedItem parsed,
+                                         std::string_view text, T& out, const Mask& wanted)
+    -> Mask {
+  return decoder.decode_selected<BodyFormat::json>(parsed, text, out, wanted);
 }
 
 template <class T>
-void EntityCode<T>::decode_selected_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
+auto EntityCode<T>::decode_selected_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
                                                     std::string_view text, T& out,
-                                                    const Mask& wanted) {
-  decoder.decode_selected<BodyFormat::attribute_value>(parsed, text, out, wanted);
+                                                    const Mask& wanted) -> Mask {
+  return decoder.decode_selected<BodyFormat::attribute_value>(parsed, text, out, wanted);
 }
 
 template <class T>

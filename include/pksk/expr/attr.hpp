@@ -25,6 +25,7 @@
 #include "../error.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
+#include "../key/read_back.hpp"
 #include "../key/stored_names.hpp"
 #include "../reflect/member_pointer.hpp"
 #include "../reflect/reflect.hpp"
@@ -201,9 +202,15 @@ struct UpdateTargetCheck<Member, Index> {
                      T, field_name_text_v<T, Index>>>;
 };
 
+// A member an entity keeps only in its keys (store_key_members = false) is no attribute: a
+// condition on it would never hold, so naming it is refused (throw_member_not_stored).
 template <class T, class M>
 backend::AttributePath::Step member_step(M T::*member) {
-  return {std::string(stored_names_v<T>[member_index(member)]), 0, false};
+  const std::size_t index = member_index(member);
+  if constexpr (!stores_key_members_v<T>) {
+    if (omits_member<T>(index)) throw_member_not_stored(type_name_v<T>, field_names_v<T>[index]);
+  }
+  return {std::string(stored_names_v<T>[index]), 0, false};
 }
 
 }  // namespace detail

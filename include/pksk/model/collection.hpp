@@ -20,6 +20,7 @@
 #include "../key/collection_rules.hpp"
 #include "../key/entity.hpp"
 #include "../key/key.hpp"
+#include "../key/read_back.hpp"
 #include "../reflect/equal.hpp"
 #include "raw_item.hpp"
 
@@ -135,7 +136,7 @@ class ItemCollection {
   template <BodyFormat Format = BodyFormat::json>
   void append_decoded(std::string_view pk, std::string_view sk, std::string_view type,
                       std::string_view body, BodyDecoder& decoder, ParsedItem live = {}) {
-    if (!append_member<Format>(type, body, decoder, live)) {
+    if (!append_member<Format>(type, body, decoder, live, detail::KnownKeys{pk, sk})) {
       append_unknown<Format>(pk, sk, type, body, live);
     }
   }
@@ -150,38 +151,44 @@ class ItemCollection {
 
   // Decodes the item at the end of the collection when `type` is a member's and returns true;
   // returns false, and appends nothing, for another type: a caller whose keys cost something
-  // to read (a row's sort key in SQLite) reads them only for such an item.
-  template <BodyFormat Format = BodyFormat::json>
+  // to read (a row's sort key in SQLite) reads them only for such an item. `keys` gives the
+  // item's keys (partition_key(), sort_key()), read only when a key member is not in the body.
+  template <BodyFormat Format = BodyFormat::json, class Keys = detail::NoKeys>
   bool append_member(std::string_view type, std::string_view body, BodyDecoder& decoder,
-                     ParsedItem live = {}) {
+                     ParsedItem live = {}, const Keys& keys = {}) {
     if constexpr (all_entities) {
-      return ((type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder), true)) ||
-              ...);
+      return (
+          (type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder, keys), true)) ||
+          ...);
     } else {
       return false;
     }
   }
 
   // As append_member, decoding only the fields of the type's mask (the others default).
-  template <BodyFormat Format = BodyFormat::json>
+  template <BodyFormat Format = BodyFormat::json, class Keys = detail::NoKeys>
   bool append_member_selected(std::string_view type, std::string_view body, BodyDecoder& decoder,
-                              const Masks& masks, ParsedItem live = {}) {
+                              const Masks& masks, ParsedItem live = {}, const Keys& keys = {}) {
     if constexpr (all_entities) {
-      return ((type == type_name_v<Ts> && (decode_back_selected<Format, Ts>(
-                                               live, body, decoder, std::get<index_of<Ts>>(masks)),
-                                           true)) ||
+      return ((type == type_name_v<Ts> &&
+               (decode_back_selected<Format, Ts>(live, body, decoder, std::get<index_of<Ts>>(masks),
+                                                 keys),
+                true)) ||
               ...);
     } else {
       return false;
     }
   }
 
-  template <BodyFormat Format, class T>
-  void decode_back(ParsedItem live, std::string_view body, BodyDecoder& decoder) {
+  template <BodyFormat Format, class T, class Keys>
+  void decode_back(ParsedItem live, std::string_view body, BodyDecoder& decoder, const Keys& keys) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      EntityCode<T>::decode(std::integral_constant<BodyFormat, Format>{}, decoder, live, body,
-                            *std::get_if<T>(&slot));
+      T& item = *std::get_if<T>(&slot);
+      detail::complete_key_members(
+          keys, item,
+          EntityCode<T>::decode(std::integral_constant<BodyFormat, Format>{}, decoder, live, body,
+                                item));
     } catch (...) {
       items_.pop_back();
       throw;
@@ -189,13 +196,17 @@ class ItemCollection {
     ++counts_[index_of<T>];
   }
 
-  template <BodyFormat Format, class T>
+  template <BodyFormat Format, class T, class Keys>
   void decode_back_selected(ParsedItem live, std::string_view body, BodyDecoder& decoder,
-                            const std::bitset<field_count_v<T>>& mask) {
+                            const std::bitset<field_count_v<T>>& mask, const Keys& keys) {
     value_type& slot = items_.emplace_back(std::in_place_type<T>);
     try {
-      EntityCode<T>::decode_selected(std::integral_constant<BodyFormat, Format>{}, decoder, live,
-                                     body, *std::get_if<T>(&slot), mask);
+      T& item = *std::get_if<T>(&slot);
+      detail::complete_key_members(
+          keys, item,
+          EntityCode<T>::decode_selected(std::integral_constant<BodyFormat, Format>{}, decoder,
+                                         live, body, item, mask) |
+              ~mask);
     } catch (...) {
       items_.pop_back();
       throw;
@@ -237,10 +248,19 @@ struct CollectionBuilder {
     collection.unknown_.back().error = std::move(error);
   }
   // True, having decoded the item, when `type` is a member's; false, appending nothing, else.
+  // `row` (an ItemView, or anything with partition_key() and sort_key()) gives the item's keys,
+  // which a key member the body lacks is read back from; without it such a member keeps its
+  // default value.
   template <BodyFormat Format = BodyFormat::json, class... Ts>
   static bool append_member(ItemCollection<Ts...>& collection, std::string_view type,
                             std::string_view body, BodyDecoder& decoder, ParsedItem live = {}) {
     return collection.template append_member<Format>(type, body, decoder, live);
+  }
+  template <BodyFormat Format = BodyFormat::json, class Row, class... Ts>
+  static bool append_member(ItemCollection<Ts...>& collection, std::string_view type,
+                            std::string_view body, BodyDecoder& decoder, ParsedItem live,
+                            const Row& row) {
+    return collection.template append_member<Format>(type, body, decoder, live, row);
   }
   template <BodyFormat Format = BodyFormat::json, class... Ts>
   static bool append_member_selected(ItemCollection<Ts...>& collection, std::string_view type,
@@ -248,6 +268,14 @@ struct CollectionBuilder {
                                      const typename ItemCollection<Ts...>::Masks& masks,
                                      ParsedItem live = {}) {
     return collection.template append_member_selected<Format>(type, body, decoder, masks, live);
+  }
+  template <BodyFormat Format = BodyFormat::json, class Row, class... Ts>
+  static bool append_member_selected(ItemCollection<Ts...>& collection, std::string_view type,
+                                     std::string_view body, BodyDecoder& decoder,
+                                     const typename ItemCollection<Ts...>::Masks& masks,
+                                     ParsedItem live, const Row& row) {
+    return collection.template append_member_selected<Format>(type, body, decoder, masks, live,
+                                                              row);
   }
 };
 

@@ -43,6 +43,7 @@
 #include "../key/entity.hpp"
 #include "../key/index.hpp"
 #include "../key/key.hpp"
+#include "../key/read_back.hpp"
 #include "../model/collection.hpp"
 #include "../reflect/reflect.hpp"
 #include "batch.hpp"
@@ -173,7 +174,7 @@ class Table {
     }
     const detail::ScratchLease s;
     std::vector<backend::UpdateAction>& actions = s->actions;
-    actions.resize(detail::key_members_v<T>.count);
+    actions.resize(detail::stored_key_members_v<T>.count);
     detail::assign_key_member_actions(key, actions);
     std::optional<detail::UnsetIndexMember> unset;
     std::optional<backend::Condition> condition =
@@ -207,6 +208,7 @@ class Table {
         };
         const auto finish = [&](const AttributeValue& named) {
           read = read && EntityCode<T>::finish_json(named, result, seen);
+          if (read) detail::complete_key_members(detail::KnownKeys{s->pk, s->sk}, result, seen);
         };
         const backend::UpdateReader reader{split, finish};
         run(&reader);
@@ -858,10 +860,10 @@ class Table {
             bool known;
             if constexpr (Selected) {
               known = backend::CollectionBuilder::append_member_selected<Format>(
-                  result, row.type, row.body, decoder, plan.mask, row.live);
+                  result, row.type, row.body, decoder, plan.mask, row.live, row);
             } else {
               known = backend::CollectionBuilder::append_member<Format>(result, row.type, row.body,
-                                                                        decoder, row.live);
+                                                                        decoder, row.live, row);
             }
             if (!known) {
               backend::CollectionBuilder::append_unknown<Format>(
@@ -1014,7 +1016,9 @@ class Table {
                      const std::bitset<field_count_v<T>>& mask) {
     T& item = result.emplace_back();
     try {
-      EntityCode<T>::decode_selected(body_format(), decoder, row.live, row.body, item, mask);
+      const auto seen =
+          EntityCode<T>::decode_selected(body_format(), decoder, row.live, row.body, item, mask);
+      detail::complete_key_members(row, item, seen | ~mask);
     } catch (const DecodeError& e) {
       result.pop_back();
       detail::throw_decode_error(spec_.name, row, e);

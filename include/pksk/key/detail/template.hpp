@@ -35,6 +35,8 @@ struct CompiledSegment {
 
 template <class T, fixed_string Template, KeyRole Role, bool Sparse = false>
 struct KeyTemplate {
+  using entity_type = T;
+  static constexpr KeyRole role = Role;
   static constexpr std::string_view text = Template.view();
   static constexpr auto fixed_text = Template;  // as a template argument, for diagnostics
   static constexpr bool valid = key_template_ok<T, Template, Sparse>();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Decoding one row a backend hands over into an entity, with a failure reported as the row's
-// key and type in the table: the one decode every Table read goes through.
+// key and type in the table: the one decode every Table read goes through. A key member the
+// body lacks is read back from the row's keys (key/read_back.hpp).
 
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "../../codec/entity_code.hpp"
 #include "../../detail/config.hpp"
 #include "../../error.hpp"
+#include "../../key/read_back.hpp"
 #include "messages.hpp"
 
 namespace pksk::detail {
@@ -30,7 +32,7 @@ template <class T, class Format>
 void decode_row(Format format, std::string_view table, BodyDecoder& decoder,
                 const backend::ItemView& row, T& out) {
   try {
-    EntityCode<T>::decode(format, decoder, row.live, row.body, out);
+    complete_key_members(row, out, EntityCode<T>::decode(format, decoder, row.live, row.body, out));
   } catch (const DecodeError& e) {
     throw_decode_error(table, row, e);
   }

@@ -18,6 +18,7 @@
 #include "../../expr/expression.hpp"
 #include "../../key/entity.hpp"
 #include "../../key/key.hpp"
+#include "../../key/read_back.hpp"
 #include "../../key/stored_names.hpp"
 #include "../../reflect/reflect.hpp"
 
@@ -86,7 +87,7 @@ void assign_key_member_action(backend::UpdateAction& action, std::string_view na
 
 template <EntityType T>
 void assign_key_member_actions(const T& key, std::vector<backend::UpdateAction>& actions) {
-  constexpr auto& keys = key_members_v<T>;
+  constexpr auto& keys = stored_key_members_v<T>;
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (assign_key_member_action(actions[K], stored_names_v<T>[keys.index[K]],
                               get_field<keys.index[K]>(key)),
@@ -96,7 +97,7 @@ void assign_key_member_actions(const T& key, std::vector<backend::UpdateAction>&
 
 template <EntityType T>
 void add_key_member_actions(const T& key, std::vector<backend::UpdateAction>& actions) {
-  constexpr auto& keys = key_members_v<T>;
+  constexpr auto& keys = stored_key_members_v<T>;
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (actions.push_back({backend::UpdateAction::Kind::set_if_not_exists,
                         top_level(stored_names_v<T>[keys.index[K]]),

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// Key members read back from an item's keys: a table written by another tool often keeps an
+// id only in its keys (PK "CUSTOMER#c1", SK "#ORDER#o9", no CustomerId attribute), and an entity
+// that does not store its key members (Entity<T>::store_key_members = false) never has them in
+// its body. A key member the body lacks is parsed out of the partition or sort key by inverting
+// its template: the literals must match, and a field ends where its template says (a sort-key
+// integer after its fixed width, any other field at the first byte of the literal that follows
+// it, or at the key's end), which key formatting makes unambiguous (key.hpp).
+//
+// A field with a format spec cannot be read back: "{at:month}" keeps only part of the time,
+// "{id:shard(8)}" a hash of the value. A member formatted only so is always stored.
+
+#include <charconv>
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "../detail/config.hpp"
+#include "../detail/iso8601.hpp"
+#include "../error.hpp"
+#include "../reflect/enum_name.hpp"
+#include "entity.hpp"
+#include "key.hpp"
+
+namespace pksk::detail {
+
+// Whether member `index` of T is formatted, with no format spec, into its partition or sort
+// key and has a type whose key text parses back (a std::string_view member would point into
+// the key's buffer, so it does not).
+template <EntityType T>
+constexpr bool key_member_readable(std::size_t index) noexcept {
+  bool readable = false;
+  const auto look = [&](const auto& segments) {
+    for (const auto& s : segments) {
+      if (s.kind == SegmentKind::field && s.field == index && s.spec.spec == KeySpec::none)
+        readable = true;
+    }
+  };
+  look(partition_key_template<T>::segments);
+  look(sort_key_template<T>::segments);
+  return readable;
+}
+
+template <EntityType T>
+inline constexpr auto readable_key_members_v = [] {
+  KeyMemberList<key_members_v<T>.index.size()> out;
+  for (std::size_t i = 0; i < key_members_v<T>.count; ++i) {
+    const std::size_t index = key_members_v<T>.index[i];
+    if (key_member_readable<T>(index)) out.index[out.count++] = index;
+  }
+  return out;
+}();
+
+// Entity<T>::store_key_members = false: the members read back from the keys are not stored as
+// attributes too (an item costs what its bytes cost). Default true: they are, as every table
+// expects whose other readers look for them.
+template <class T>
+inline constexpr bool stores_key_members_v = [] {
+  if constexpr (requires { Entity<T>::store_key_members; }) {
+    return static_cast<bool>(Entity<T>::store_key_members);
+  } else {
+    return true;
+  }
+}();
+
+// Whether member `index` of record T is left out of its stored attributes: a key member read
+// back from the keys, of an entity that does not store them.
+template <class T>
+constexpr bool omits_member(std::size_t index) noexcept {
+  if constexpr (EntityType<T>) {
+    if constexpr (!stores_key_members_v<T>) return key_member_readable<T>(index);
+  }
+  (void)index;
+  return false;
+}
+
+// The key members T stores as attributes too (all of key_members_v but those omitted): what
+// an update sets besides its actions, so that an item it creates has them.
+template <EntityType T>
+inline constexpr auto stored_key_members_v = [] {
+  KeyMemberList<key_members_v<T>.index.size()> out;
+  for (std::size_t i = 0; i < key_members_v<T>.count; ++i) {
+    if (!omits_member<T>(key_members_v<T>.index[i]))
+      out.index[out.count++] = key_members_v<T>.index[i];
+  }
+  return out;
+}();
+
+// Whether every key member that can be read back is in `seen` (the members a body had): the
+// one test a decode pays when the body has them all.
+template <EntityType T, class Mask>
+[[gnu::always_inline]] inline bool key_members_seen(const Mask& seen) noexcept {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return (seen.test(readable_key_members_v<T>.index[I]) && ...);
+  }(std::make_index_sequence<readable_key_members_v<T>.count>{});
+}
+
+// One field's key text parsed back into its member: the inverse of append_component.
+template <class F>
+bool parse_component(std::string_view text, KeyRole role, F& out) {
+  if (text.empty()) return false;
+  if constexpr (std::is_same_v<F, std::string>) {
+    out.assign(text);
+    return true;
+  } else if constexpr (KeyInteger<F>) {
+    const char* const end = text.data() + text.size();
+    if (role == KeyRole::sort) {
+      using U = std::make_unsigned_t<F>;
+      U bits{};
+      const auto [at, error] = std::from_chars(text.data(), end, bits);
+      if (error != std::errc{} || at != end || text[0] == '-') return false;
+      if constexpr (std::is_signed_v<F>) {
+        bits = static_cast<U>(bits ^ static_cast<U>(U{1} << (std::numeric_limits<U>::digits - 1)));
+      }
+      out = static_cast<F>(bits);
+      return true;
+    } else {
+      const auto [at, error] = std::from_chars(text.data(), end, out);
+      return error == std::errc{} && at == end;
+    }
+  } else if constexpr (KeyEnum<F>) {
+    const std::optional<F> e = enum_from_name<F>(text);
+    if (e) out = *e;
+    return e.has_value();
+  } else if constexpr (KeyTime<F>) {
+    return parse_iso8601(text, out);
+  } else {
+    return false;  // std::string_view: not readable (key_member_readable)
+  }
+}
+
+// Where the field segment I of Template ends in `key`, the field starting at `from`; npos
+// when the key is too short.
+template <class Template, std::size_t I>
+std::size_t field_end(std::string_view key, std::size_t from) noexcept {
+  constexpr CompiledSegment s = Template::segments[I];
+  using T = typename Template::entity_type;
+  using F = key_field_value_t<field_type_t<T, s.field>>;
+  constexpr bool sort = Template::role == KeyRole::sort;
+  std::size_t width = 0;
+  if constexpr (s.spec.spec == KeySpec::shard && sort) {
+    width = static_cast<std::size_t>(shard_width(s.spec.shards));
+  } else if constexpr (s.spec.spec == KeySpec::none && KeyInteger<F> && sort) {
+    width = static_cast<std::size_t>(sortable_width_v<std::make_unsigned_t<F>>);
+  }
+  if (width != 0) return from + width <= key.size() ? from + width : std::string_view::npos;
+  if constexpr (s.next < 0) {
+    return key.size();
+  } else {
+    const std::size_t end = find_char(key, static_cast<char>(s.next), from);
+    return end == std::string_view::npos ? key.size() : end;
+  }
+}
+
+// Parses `key` by Template, assigning the fields of the members set in `wanted`; false when
+// the key does not have the template's shape.
+template <class Template, class T, class Mask>
+bool read_back_fields(std::string_view key, T& out, const Mask& wanted) {
+  std::size_t at = 0;
+  bool ok = true;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (void)((ok =
+                [&] {
+                  constexpr CompiledSegment s = Template::segments[I];
+                  if constexpr (s.kind == SegmentKind::literal) {
+                    const std::string_view literal = Template::text.substr(s.pos, s.len);
+                    if (key.substr(at, literal.size()) != literal) return false;
+                    at += literal.size();
+                    return true;
+                  } else {
+                    const std::size_t end = field_end<Template, I>(key, at);
+                    // What formatting refuses to write (a '#' in a text, ...) no key holds.
+                if (end == std::string_view::npos ||
+                    check_component(key.substr(at, end - at), s.next) != ComponentError::none)
+                  return false;
+                    if constexpr (s.spec.spec == KeySpec::none) {
+                      if (wanted.test(s.field) &&
+                          !parse_component(key.substr(at, end - at), Template::role,
+                                           get_field<s.field>(out)))
+                        return false;
+                    }
+                    at = end;
+                    return true;
+                  }
+                }()) &&
+           ...);
+  }(std::make_index_sequence<Template::segments.size()>{});
+  return ok && at == key.size();
+}
+
+// DecodeError: a key that does not have its template's shape, so that the members an item does
+// not store cannot be read from it.
+[[noreturn]] PKSK_DECL void throw_key_shape_error(std::string_view entity,
+                                                  std::string_view key_template, KeyRole role,
+                                                  std::string_view key);
+
+// ValidationError: a condition, filter or update path names a member its entity keeps only in
+// its keys (store_key_members = false), which is no attribute: a condition on it would never
+// hold.
+[[noreturn]] PKSK_DECL void throw_member_not_stored(std::string_view entity,
+                                                    std::string_view member);
+
+// The key members set in `missing` read back from the item's keys: DecodeError when a key
+// does not have its template's shape.
+template <EntityType T, class Mask>
+[[gnu::cold, gnu::noinline]] void read_back_key_members(std::string_view pk, std::string_view sk,
+                                                        T& out, const Mask& missing) {
+  using P = partition_key_template<T>;
+  using S = sort_key_template<T>;
+  const auto needs = [&](const auto& segments) {
+    for (const auto& s : segments) {
+      if (s.kind == SegmentKind::field && s.spec.spec == KeySpec::none && missing.test(s.field))
+        return true;
+    }
+    return false;
+  };
+  if (needs(P::segments) && !read_back_fields<P>(pk, out, missing))
+    throw_key_shape_error(Entity<T>::type, P::text, KeyRole::partition, pk);
+  if (needs(S::segments) && !read_back_fields<S>(sk, out, missing))
+    throw_key_shape_error(Entity<T>::type, S::text, KeyRole::sort, sk);
+}
+
+// Keys a caller has in hand, for complete_key_members.
+struct KnownKeys {
+  std::string_view pk;
+  std::string_view sk;
+  std::string_view partition_key() const noexcept { return pk; }
+  std::string_view sort_key() const noexcept { return sk; }
+};
+
+// No keys to read from (a caller of ItemCollection's builder that gives none): the members
+// stay as the body left them.
+struct NoKeys {};
+
+// After a decode that returned `seen`: the readable key members the body lacked, read from
+// the keys `row` gives (partition_key(), sort_key(): read only then).
+template <EntityType T, class Mask, class Keys>
+[[gnu::always_inline]] inline void complete_key_members(const Keys& row, T& out, const Mask& seen) {
+  if constexpr (std::is_same_v<Keys, NoKeys>) {
+    (void)row, (void)out, (void)seen;
+  } else if (!key_members_seen<T>(seen)) [[unlikely]] {
+    Mask missing;
+    for (std::size_t i = 0; i < readable_key_members_v<T>.count; ++i) {
+      if (!seen.test(readable_key_members_v<T>.index[i]))
+        missing.set(readable_key_members_v<T>.index[i]);
+    }
+    read_back_key_members(row.partition_key(), row.sort_key(), out, missing);
+  }
+}
+
+}  // namespace pksk::detail
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "impl/read_back.ipp"
+#endif

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: BSL-1.0
+// The conformance cases on key members kept only in the keys, included by cases.hpp: items
+// another tool wrote with their ids in PK and SK and in no attribute decode whole on every read
+// path, and an entity with store_key_members = false writes no attribute for them.
+
+#include <chrono>
+#include <cstdint>
+
+namespace conformance_keys {
+
+enum class Level { low, high };
+
+// Seed 004's layout, ids in CustomerId and OrderId as pksk writes them.
+struct KeyedOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+  friend bool operator==(const KeyedOrder&, const KeyedOrder&) = default;
+};
+
+struct KeyedCustomer {
+  std::string customer_id;
+  std::string name;
+  friend bool operator==(const KeyedCustomer&, const KeyedCustomer&) = default;
+};
+
+// Every kind of key field parsed back: text, an enum, a time, a signed sort-key integer. Its
+// key members are not stored.
+struct Sensor {
+  std::string device;
+  Level level{};
+  std::chrono::system_clock::time_point at{};
+  std::int32_t seq{};
+  double value{};
+  friend bool operator==(const Sensor&, const Sensor&) = default;
+};
+
+// KeyedOrder with an index by status: customer_id is in no index key, only in the table's.
+struct StatusOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+  friend bool operator==(const StatusOrder&, const StatusOrder&) = default;
+};
+
+// What another tool writes for it: the index's keys, no ids.
+struct IndexedOrderBody {
+  std::string Status;
+  double Total{};
+  std::string GSI1PK;
+  std::string GSI1SK;
+};
+
+// A type no item has: a scan of a collection of it keeps every item raw.
+struct Unrelated {
+  std::string id;
+};
+
+// What another tool writes besides the keys and the type: no ids.
+struct OrderBody {
+  std::string Status;
+  double Total{};
+};
+struct CustomerBody {
+  std::string Name;
+};
+
+}  // namespace conformance_keys
+
+template <>
+struct pksk::Entity<conformance_keys::KeyedOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::KeyedCustomer> {
+  static constexpr std::string_view type = "Customer";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#PROFILE";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+};
+template <>
+struct pksk::Entity<conformance_keys::StatusOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
+  static constexpr std::array indexes = {pksk::Index{"gsi1", "STATUS#{status}", "{order_id}"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::Unrelated> {
+  static constexpr std::string_view type = "Unrelated";
+  static constexpr std::string_view pk = "U#{id}";
+  static constexpr std::string_view sk = "U";
+};
+template <>
+struct pksk::Entity<conformance_keys::Sensor> {
+  static constexpr std::string_view type = "Sensor";
+  static constexpr std::string_view pk = "DEVICE#{device}";
+  static constexpr std::string_view sk = "R#{level}#{at}#{seq}";
+  static constexpr bool store_key_members = false;
+};
+
+namespace conformance_keys {
+
+using namespace conformance;
+using Customers = pksk::ItemCollection<KeyedCustomer, KeyedOrder>;
+
+inline const pksk::TableOptions classic_options{
+    .pk_attribute = "PK", .sk_attribute = "SK", .type_attribute = "Type"};
+
+// Writes an item as another tool would: its keys, its type and `body`'s members, nothing else.
+template <class Store, class Body>
+void put_raw(Store& store, const std::string& table, std::string_view pk, std::string_view sk,
+             std::string_view type, const Body& body,
+             const pksk::TableOptions& options = classic_options) {
+  const auto handle = store.backend.open_table(pksk::backend::TableSpec{table, options});
+  std::string text;
+  if (pksk::detail::body_format_of(store.backend, handle) == pksk::BodyFormat::json) {
+    pksk::encode_body(body, text);
+  } else {
+    pksk::encode_attribute_values(body, text);
+  }
+  store.backend.put(
+      handle, pksk::backend::PutRequest{.item = {.pk = pk, .sk = sk, .type = type, .body = text}});
+}
+
+// Customer c1 and two orders, ids only in their keys.
+template <class Store>
+std::string fill_raw(Store& store) {
+  std::string name = fresh_table_name();
+  put_raw(store, name, "CUSTOMER#c1", "#PROFILE", "Customer", CustomerBody{"Ada"});
+  put_raw(store, name, "CUSTOMER#c1", "#ORDER#o1", "Order", OrderBody{"shipped", 10});
+  put_raw(store, name, "CUSTOMER#c1", "#ORDER#o2", "Order", OrderBody{"pending", 20});
+  return name;
+}
+
+// The stored body of the item with sort key `sk`, read raw by a scan that knows no type.
+template <class Table>
+std::string stored_body(Table& table, std::string_view sk) {
+  const auto raw = table.template scan<pksk::ItemCollection<Unrelated>>();
+  for (const pksk::RawItem& item : raw.unknown()) {
+    if (item.sk == sk) return item.json;
+  }
+  FAIL("no item with sort key " << sk);
+  return {};
+}
+
+const KeyedOrder o1{"c1", "o1", "shipped", 10};
+const KeyedOrder o2{"c1", "o2", "pending", 20};
+
+}  // namespace conformance_keys
+
+TEST_CASE("key members: ids kept only in PK and SK are read back by every read",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  pksk::Table table{store.backend, fill_raw(store), classic_options};
+  const pksk::PartitionKey pk{"CUSTOMER#c1"};
+
+  CHECK(table.get(KeyedOrder{.customer_id = "c1", .order_id = "o1"}) == o1);
+  CHECK(table.query<KeyedOrder>(pk) == std::vector<KeyedOrder>{o1, o2});
+  CHECK(table.query<KeyedOrder>(pk, {.forward = false}) == std::vector<KeyedOrder>{o2, o1});
+  CHECK(table.scan<KeyedOrder>() == std::vector<KeyedOrder>{o1, o2});
+  CHECK(table.get_all(std::vector<KeyedOrder>{o2, o1}) == std::vector<KeyedOrder>{o2, o1});
+  const auto [customer, order] =
+      table.transact_get(KeyedCustomer{.customer_id = "c1"}, KeyedOrder{"c1", "o2", "", 0});
+  CHECK(customer == KeyedCustomer{"c1", "Ada"});
+  CHECK(order == o2);
+
+  const auto all = table.query<Customers>(pk);
+  REQUIRE(all.size() == 3);
+  CHECK(all.count<KeyedOrder>() == 2);
+  CHECK(*all.first<KeyedCustomer>() == KeyedCustomer{"c1", "Ada"});
+  CHECK(*all.first<KeyedOrder>() == o1);
+  CHECK(all.unknown().empty());
+  const auto scanned = table.scan<Customers>();
+  CHECK(scanned.size() == 3);
+  CHECK(scanned.first<KeyedCustomer>()->customer_id == "c1");
+
+  // An item kept raw decodes whole too: its keys are kept with it.
+  const auto raw = table.scan<pksk::ItemCollection<Unrelated>>();
+  REQUIRE(raw.unknown().size() == 3);
+  for (const pksk::RawItem& item : raw.unknown()) {
+    if (item.sk == "#ORDER#o1") CHECK(pksk::decode_body<KeyedOrder>(item) == o1);
+  }
+
+  // A projection of a key member reads it from the key; one without leaves it empty.
+  const auto ids = table.query<KeyedOrder>(
+      pk, {.select = pksk::members(&KeyedOrder::order_id, &KeyedOrder::amount)});
+  REQUIRE(ids.size() == 2);
+  CHECK(ids[1] == KeyedOrder{"", "o2", "", 20});
+  const auto statuses = table.query<KeyedOrder>(pk, {.select = pksk::members(&KeyedOrder::status)});
+  REQUIRE(statuses.size() == 2);
+  CHECK(statuses[0] == KeyedOrder{"", "", "shipped", 0});
+  const auto projected = table.query<Customers>(
+      pk, {.select = pksk::members(&KeyedOrder::order_id, &KeyedCustomer::name)});
+  CHECK(projected.first<KeyedCustomer>()->name == "Ada");
+  CHECK(projected.first<KeyedCustomer>()->customer_id.empty());
+  CHECK(projected.first<KeyedOrder>()->order_id == "o1");
+
+  // An update of such an item returns it whole.
+  CHECK(table.update(KeyedOrder{.customer_id = "c1", .order_id = "o1"},
+                     pksk::set(&KeyedOrder::status, "returned")) ==
+        KeyedOrder{"c1", "o1", "returned", 10});
+
+  // Read whole, the item writes back: its ids are then stored, as pksk stores them.
+  KeyedOrder changed = *table.get(KeyedOrder{.customer_id = "c1", .order_id = "o2"});
+  changed.status = "shipped";
+  table.put(changed);
+  CHECK(table.get(changed) == changed);
+  const std::string text = stored_body(table, "#ORDER#o2");
+  CHECK(text.find("\"OrderId\"") != std::string::npos);
+}
+
+TEST_CASE("key members: a key that does not have its template's shape is a DecodeError",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  const std::string name = fresh_table_name();
+  // "#ORDER#o3#x": the id may not hold '#', so no order_id makes this key.
+  put_raw(store, name, "CUSTOMER#c1", "#ORDER#o3#x", "Order", OrderBody{"odd", 1});
+  pksk::Table table{store.backend, name, classic_options};
+  CHECK_THROWS_MATCHES(
+      table.query<KeyedOrder>(pksk::PartitionKey{"CUSTOMER#c1"}), pksk::DecodeError,
+      WhatContains<pksk::DecodeError>(
+          {"sk '#ORDER#o3#x'", "does not match Order's key template \"#ORDER#{order_id}\""}));
+  // A collection keeps it, as any item that does not decode, when asked to.
+  const auto kept =
+      table.query<Customers>(pksk::PartitionKey{"CUSTOMER#c1"}, {.keep_undecodable = true});
+  REQUIRE(kept.unknown().size() == 1);
+  CHECK(kept.unknown()[0].sk == "#ORDER#o3#x");
+}
+
+TEST_CASE("key members: store_key_members = false stores them in the keys alone",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  using namespace std::chrono_literals;
+  Store store;
+  pksk::Table table{store.backend, fresh_table_name()};
+  const auto at = std::chrono::system_clock::time_point{} + 1'700'000'000s + 123ms;
+  const Sensor r{"d1", Level::high, at, -7, 21.5};
+  table.put(r);
+  table.put(Sensor{"d1", Level::low, at, 42, 3});
+  CHECK(table.get(Sensor{.device = "d1", .level = Level::high, .at = at, .seq = -7}) == r);
+  const pksk::PartitionKey pk{"DEVICE#d1"};
+  const auto readings = table.query<Sensor>(pk);
+  REQUIRE(readings.size() == 2);
+  CHECK(readings[0] == Sensor{"d1", Level::high, at, -7, 21.5});
+  CHECK(readings[1].seq == 42);
+
+  const std::string text = stored_body(table, pksk::sort_key(r));
+  CHECK(text.find("\"value\"") != std::string::npos);
+  for (const std::string_view name : {"\"device\"", "\"level\"", "\"at\"", "\"seq\""}) {
+    INFO(name);
+    CHECK(text.find(name) == std::string::npos);
+  }
+
+  // An update neither sets them (it creates the item without them too) nor reads them.
+  const Sensor created =
+      table.update(Sensor{"d2", Level::low, at, 1, 0}, pksk::set(&Sensor::value, 9.0));
+  CHECK(created == Sensor{"d2", Level::low, at, 1, 9.0});
+  CHECK(stored_body(table, pksk::sort_key(created)).find("\"device\"") == std::string::npos);
+
+  CHECK(table.update(r, pksk::add(&Sensor::value, 1.0)) == Sensor{"d1", Level::high, at, -7, 22.5});
+
+  // A filter on a member that is no attribute would never hold: refused.
+  using pksk::attr;
+  CHECK_THROWS_MATCHES(
+      table.query<Sensor>(pk, {.filter = attr(&Sensor::seq) > 0}), pksk::ValidationError,
+      WhatContains<pksk::ValidationError>({"Sensor.seq is kept only in the item's key"}));
+  CHECK(table.query<Sensor>(pk, {.filter = attr(&Sensor::value) > 10.0}).size() == 1);
+}
+
+TEST_CASE("key members: an index query reads back the ids its item keeps only in the table's keys",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  const std::string name = fresh_table_name();
+  pksk::TableOptions options = classic_options;
+  options.indexes = {{"gsi1", "GSI1PK", "GSI1SK"}};
+  put_raw(store, name, "CUSTOMER#c1", "#ORDER#o1", "Order",
+          IndexedOrderBody{"open", 10, "STATUS#open", "o1"}, options);
+  put_raw(store, name, "CUSTOMER#c2", "#ORDER#o2", "Order",
+          IndexedOrderBody{"open", 20, "STATUS#open", "o2"}, options);
+  pksk::Table table{store.backend, name, options};
+  CHECK(table.index("gsi1").query<StatusOrder>(pksk::PartitionKey{"STATUS#open"}) ==
+        std::vector<StatusOrder>{{"c1", "o1", "open", 10}, {"c2", "o2", "open", 20}});
+}
