@@ -54,6 +54,43 @@ Update<T> make_update(backend::UpdateAction::Kind kind, backend::AttributePath p
   return {{kind, std::move(path), std::move(value)}};
 }
 
+// A compressed member's value in an update: the frame encode_fields would write.
+template <class T, class V>
+AttributeValue compressed_value(std::string_view name, const V& value) {
+  try {
+    if constexpr (std::is_same_v<V, std::string>) check_utf8(value);
+    return AttributeValue::from_binary(
+        std::string(zstd_compress(bytes_of(value), compression_level_of<T>())));
+  } catch (PathedFailure& failure) {
+    failure.prepend_member(name);
+    throw_encode_failure(failure);
+  }
+}
+
+// The value a set or if_not_exists stores at `path`: for a compressed member of T
+// (codec/compressed.hpp), the zstd frame a put would store, as a binary value.
+template <class T, class M>
+AttributeValue update_value(const backend::AttributePath& path, const member_value_t<M>& value) {
+  if constexpr (has_compressed_v<T> && compressible_member_v<M>) {
+    if (path.steps.size() == 1 && !path.steps[0].is_index) {
+      for (std::size_t i = 0; i < field_count_v<T>; ++i) {
+        if (compressed_fields_v<T>[i] && stored_names_v<T>[i] == path.steps[0].name) {
+          return compressed_value<T>(path.steps[0].name, value);
+        }
+      }
+    }
+  }
+  return to_attribute_value(value);
+}
+
+// set or if_not_exists of `value` at a's path.
+template <class T, class M>
+Update<T> make_set(backend::UpdateAction::Kind kind, Attr<T, M>&& a,
+                   const member_value_t<M>& value) {
+  AttributeValue stored = update_value<T, M>(a.path(), value);
+  return make_update<T>(kind, std::move(a).path(), std::move(stored));
+}
+
 // A value an update action cannot store in M: for append neither a list of M's elements nor
 // one element, for the others not M's value type. What MemberUpdate's constructors take instead
 // of a value, so that the misuse is one error naming the rule rather than a failed deduction.
@@ -155,8 +192,8 @@ struct set<Member> : detail::MemberUpdate<T, M> {
       : set(attr(target.member), value) {}
   set(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : detail::MemberUpdate<T, M>(detail::make_update<T>(
-            backend::UpdateAction::Kind::set, std::move(a).path(), to_attribute_value(value))) {}
+      : detail::MemberUpdate<T, M>(
+            detail::make_set<T, M>(backend::UpdateAction::Kind::set, std::move(a), value)) {}
   set(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
@@ -185,9 +222,8 @@ struct if_not_exists<Member> : detail::MemberUpdate<T, M> {
       : if_not_exists(attr(target.member), value) {}
   if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : detail::MemberUpdate<T, M>(
-            detail::make_update<T>(backend::UpdateAction::Kind::set_if_not_exists,
-                                   std::move(a).path(), to_attribute_value(value))) {}
+      : detail::MemberUpdate<T, M>(detail::make_set<T, M>(
+            backend::UpdateAction::Kind::set_if_not_exists, std::move(a), value)) {}
   if_not_exists(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
