@@ -189,7 +189,7 @@ struct set<Member> : detail::MemberUpdate<T, M> {
 
   set(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : set(attr(target.member), value) {}
+      : set(detail::attr_of(target.member), value) {}
   set(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(
@@ -197,7 +197,7 @@ struct set<Member> : detail::MemberUpdate<T, M> {
   set(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
-            Update<T>(set<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+            Update<T>(set<static_cast<M T::*>(nullptr)>(detail::attr_of(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -219,15 +219,15 @@ struct if_not_exists<Member> : detail::MemberUpdate<T, M> {
 
   if_not_exists(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : if_not_exists(attr(target.member), value) {}
+      : if_not_exists(detail::attr_of(target.member), value) {}
   if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(detail::make_set<T, M>(
             backend::UpdateAction::Kind::set_if_not_exists, std::move(a), value)) {}
   if_not_exists(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
-      : detail::MemberUpdate<T, M>(
-            Update<T>(if_not_exists<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+      : detail::MemberUpdate<T, M>(Update<T>(
+            if_not_exists<static_cast<M T::*>(nullptr)>(detail::attr_of(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -250,7 +250,7 @@ struct add<Member> : detail::MemberUpdate<T, M> {
 
   add(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : add(attr(target.member), value) {}
+      : add(detail::attr_of(target.member), value) {}
   add(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(detail::make_update<T>(
@@ -258,7 +258,7 @@ struct add<Member> : detail::MemberUpdate<T, M> {
   add(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
-            Update<T>(add<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+            Update<T>(add<static_cast<M T::*>(nullptr)>(detail::attr_of(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -277,14 +277,14 @@ template <class T, class M, M T::*Member>
 struct remove<Member> : Update<T> {
   remove(detail::NonKeyMember<T, M> target)  // NOLINT: implicit on purpose
     requires(Member == nullptr)
-      : remove(attr(target.member)) {}
+      : remove(detail::attr_of(target.member)) {}
   remove(Attr<T, M> a)  // NOLINT: implicit on purpose
     requires(Member == nullptr)
       : Update<T>(
             detail::make_update<T>(backend::UpdateAction::Kind::remove, std::move(a).path())) {}
   remove()
     requires(Member != nullptr)
-      : Update<T>(remove<static_cast<M T::*>(nullptr)>(attr(Member))) {
+      : Update<T>(remove<static_cast<M T::*>(nullptr)>(detail::attr_of(Member))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -305,10 +305,10 @@ struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
 
   append(detail::NonKeyMember<T, M> target, const list_type& elements)
     requires(Member == nullptr)
-      : append(attr(target.member), elements) {}
+      : append(detail::attr_of(target.member), elements) {}
   append(detail::NonKeyMember<T, M> target, const element_type& element)
     requires(Member == nullptr)
-      : append(attr(target.member), list_type{element}) {}
+      : append(detail::attr_of(target.member), list_type{element}) {}
   append(Attr<T, M> a, const list_type& elements)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M, true>(detail::make_update<T>(backend::UpdateAction::Kind::append,
@@ -321,14 +321,14 @@ struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
   // std::string (its constructor from two iterators), and the call be ambiguous.
   append(detail::NonKeyMember<T, M> target, std::initializer_list<element_type> elements)
     requires(Member == nullptr)
-      : append(attr(target.member), list_type(elements)) {}
+      : append(detail::attr_of(target.member), list_type(elements)) {}
   append(Attr<T, M> a, std::initializer_list<element_type> elements)
     requires(Member == nullptr)
       : append(std::move(a), list_type(elements)) {}
   append(const list_type& elements)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M, true>(
-            Update<T>(append<static_cast<M T::*>(nullptr)>(attr(Member), elements))) {
+            Update<T>(append<static_cast<M T::*>(nullptr)>(detail::attr_of(Member), elements))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
