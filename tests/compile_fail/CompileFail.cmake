@@ -99,7 +99,9 @@ foreach(case IN ITEMS
     "compressed_member_type|compressed_member_must_be_a_string_or_binary"
     "compressed_key_member|compressed_member_appears_in_a_key_template"
     "filter_compressed_member|"
-    "condition_exists_compressed_member|")
+    "condition_exists_compressed_member|"
+    "add_compressed_member|"
+    "append_compressed_member|")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")

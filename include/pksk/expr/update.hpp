@@ -44,6 +44,14 @@ void update_action_targets_a_member_of_the_items_key() {}
 // argument: pksk::add(&Cart::revision, 1). Reported as the key member's rule above.
 template <class Entity, detail::fixed_string Member>
 void update_action_targets_the_version_member_of_a_versioned_entity() {}
+// add or append on a compressed member (Entity<T>::compressed): its stored value is a zstd
+// frame, which DynamoDB can neither add to nor append to. Reported as the key member's rule.
+template <class Entity, detail::fixed_string Member>
+void update_action_adds_or_appends_to_a_compressed_member() {}
+// add or append on a text or bytes member of an entity with compressed members (add takes a
+// number or a string set, append a list). Reported as the key member's rule.
+template <class Entity, detail::fixed_string Member>
+void update_action_adds_or_appends_to_text_or_bytes() {}
 }  // namespace diagnostics
 
 namespace detail {
@@ -149,6 +157,33 @@ struct NonKeyMember {
             T, field_name_text_v<T, version_index_v<T>>>();
       }
     }
+  }
+};
+
+// Text or bytes in an entity with compressed members: add and append deduce to a class that
+// reports, at compile time, which rule the member breaks (CompressedTarget below), instead of
+// failing to deduce with a message that names neither the entity nor the member.
+template <class T, class M>
+concept TextOfCompressingEntity = has_compressed_v<T> && compressible_member_v<M> && !HanaStruct<T>;
+
+template <class T, class M, std::size_t... I>
+consteval void refuse_add_or_append(M T::*member, std::index_sequence<I...>) {
+  ((names_field<I>(member)
+        ? (compressed_fields_v<T>[I]
+               ? diagnostics::update_action_adds_or_appends_to_a_compressed_member<
+                     T, field_name_text_v<T, I>>()
+               : diagnostics::update_action_adds_or_appends_to_text_or_bytes<
+                     T, field_name_text_v<T, I>>())
+        : void()),
+   ...);
+}
+
+// The member of an add or append that cannot take one, converted at compile time: always an
+// error, the one naming the entity and the member.
+template <class T, class M>
+struct CompressedTarget {
+  consteval CompressedTarget(M T::*m) {  // NOLINT: implicit on purpose
+    refuse_add_or_append(m, std::make_index_sequence<field_count_v<T>>{});
   }
 };
 
@@ -271,6 +306,16 @@ add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
 template <class T, detail::AddableMember M, detail::ForeignUpdateValue<M> V>
 add(Attr<T, M>, const V&) -> add<static_cast<M T::*>(nullptr)>;
 
+template <class T, class M, M T::*Member>
+  requires(detail::TextOfCompressingEntity<T, M> && !detail::AddableMember<M>)
+struct add<Member> : Update<T> {
+  template <class V>
+  add(detail::CompressedTarget<T, M>, const V&) {}
+};
+template <class T, class M, class V>
+  requires(detail::TextOfCompressingEntity<T, M> && !detail::AddableMember<M>)
+add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
+
 template <auto Member>
 struct remove;
 template <class T, class M, M T::*Member>
@@ -352,5 +397,15 @@ template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
 append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
 template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
 append(Attr<T, M>, const V&) -> append<static_cast<M T::*>(nullptr)>;
+
+template <class T, class M, M T::*Member>
+  requires(detail::TextOfCompressingEntity<T, M> && !detail::ListMember<M>)
+struct append<Member> : Update<T> {
+  template <class V>
+  append(detail::CompressedTarget<T, M>, const V&) {}
+};
+template <class T, class M, class V>
+  requires(detail::TextOfCompressingEntity<T, M> && !detail::ListMember<M>)
+append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
 
 }  // namespace pksk
