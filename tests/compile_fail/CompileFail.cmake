@@ -98,6 +98,7 @@ foreach(case IN ITEMS
     "compressed_no_member|compressed_names_no_member_of_the_entity"
     "compressed_member_type|compressed_member_must_be_a_string_or_binary"
     "compressed_key_member|compressed_member_appears_in_a_key_template"
+    "compressed_index_key_member|compressed_member_appears_in_a_key_template"
     "filter_compressed_member|"
     "condition_exists_compressed_member|"
     "add_compressed_member|"

@@ -32,6 +32,7 @@
 #include "../detail/fixed_string.hpp"
 #include "../detail/std_traits.hpp"
 #include "../key/entity.hpp"
+#include "../key/index.hpp"
 #include "../key/key.hpp"
 #include "../reflect/reflect.hpp"
 #include "detail/json_path.hpp"
@@ -58,8 +59,8 @@ struct compressed_names_no_member_of_the_entity;
 // std::optional of either): only text and bytes are compressed.
 template <class Record, detail::fixed_string Member, class Type>
 struct compressed_member_must_be_a_string_or_binary;
-// A compressed member in the entity's partition- or sort-key template: a key is text DynamoDB
-// compares, never compressed bytes.
+// A compressed member in the entity's partition- or sort-key template, or in an index's: a key
+// is text DynamoDB compares, never compressed bytes.
 template <class Record, detail::fixed_string Member>
 struct compressed_member_appears_in_a_key_template;
 // A member named twice in Entity<T>::compressed.
@@ -147,6 +148,11 @@ consteval CompressedProblem compressed_problem() {
     if (!type_ok[i]) return {Kind::type, 0, i};
     if constexpr (EntityType<T>) {
       if (is_key_member<T>(i)) return {Kind::key, 0, i};
+      bool in_index = false;
+      [&]<std::size_t... X>(std::index_sequence<X...>) {
+        ((in_index = in_index || is_index_member<T, X>(i)), ...);
+      }(std::make_index_sequence<index_count_v<T>>{});
+      if (in_index) return {Kind::key, 0, i};
     }
   }
   return {};
@@ -244,7 +250,14 @@ struct ZstdContexts {
   };
   std::unique_ptr<ZSTD_CCtx, FreeC> compress{ZSTD_createCCtx()};
   std::unique_ptr<ZSTD_DCtx, FreeD> decompress{ZSTD_createDCtx()};
-  std::string frame;  // the last frame compressed: reused storage
+  // The last value compressed, its level and its frame: DynamoDB's writes encode an item
+  // twice (its AttributeValue JSON, then its size), and the second pass finds its frame here
+  // at the cost of a comparison instead of a compression.
+  std::string input;
+  int level = 0;
+  bool remembered = false;
+  std::string frame;
+  std::size_t frame_size = 0;
 
   static ZstdContexts& mine() {
     thread_local ZstdContexts contexts;
@@ -258,6 +271,8 @@ inline std::string_view zstd_compress(std::string_view bytes, int level) {
   if (bytes.size() > max_decompressed_bytes) [[unlikely]]
     throw_too_large_to_compress(bytes.size());
   ZstdContexts& z = ZstdContexts::mine();
+  if (z.remembered && level == z.level && bytes == z.input) return {z.frame.data(), z.frame_size};
+  z.remembered = false;  // until this compression succeeds
   z.frame.resize(ZSTD_compressBound(bytes.size()));
   // The frame declares its content size (what a read checks first) and ends with a checksum of
   // the content, so that a corrupted byte is a DecodeError rather than a different value.
@@ -268,6 +283,10 @@ inline std::string_view zstd_compress(std::string_view bytes, int level) {
       ZSTD_compress2(c, z.frame.data(), z.frame.size(), bytes.data(), bytes.size());
   if (ZSTD_isError(n)) [[unlikely]]
     throw_pathed(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
+  z.input.assign(bytes);
+  z.level = level;
+  z.frame_size = n;
+  z.remembered = true;
   return {z.frame.data(), n};
 }
 
