@@ -95,8 +95,12 @@ AttributeValue update_value(const backend::AttributePath& path, const member_val
 template <class T, class M>
 Update<T> make_set(backend::UpdateAction::Kind kind, Attr<T, M>&& a,
                    const member_value_t<M>& value) {
-  AttributeValue stored = update_value<T, M>(a.path(), value);
-  return make_update<T>(kind, std::move(a).path(), std::move(stored));
+  if constexpr (has_compressed_v<T> && compressible_member_v<M>) {
+    AttributeValue stored = update_value<T, M>(a.path(), value);
+    return make_update<T>(kind, std::move(a).path(), std::move(stored));
+  } else {
+    return make_update<T>(kind, std::move(a).path(), to_attribute_value(value));
+  }
 }
 
 // A value an update action cannot store in M: for append neither a list of M's elements nor
