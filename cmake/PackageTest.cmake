@@ -103,6 +103,16 @@ elseif(MODE STREQUAL "pkg_config")
   run(${CXX_COMPILER} -std=c++20 ${cxx_flags} ${consumer_dir}/main.cpp ${flags}
       -o ${WORK_DIR}/consumer)
   check_consumer_output(${WORK_DIR}/consumer)
+  # pksk-zstd.pc: pksk.pc and libzstd, for a program with compressed members.
+  run(${PKG_CONFIG} --cflags --libs pksk-zstd)
+  string(STRIP "${last_output}" zstd_flags)
+  separate_arguments(zstd_flags UNIX_COMMAND "${zstd_flags}")
+  run(${CXX_COMPILER} -std=c++20 ${cxx_flags} ${consumer_dir}/zstd.cpp ${zstd_flags}
+      -o ${WORK_DIR}/zstd_consumer)
+  run(${WORK_DIR}/zstd_consumer)
+  if(NOT last_output MATCHES "^pksk::zstd: a 500 KB reply stored compressed and read back")
+    message(FATAL_ERROR "zstd_consumer (pkg-config) printed:\n${last_output}")
+  endif()
 
 elseif(MODE STREQUAL "components")
   # Each case is a one-line project; `expect` is what its configure output must contain.

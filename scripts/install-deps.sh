@@ -6,7 +6,8 @@
 #                             the libraries of the core and the SQLite backend, nothing more
 #   install-deps.sh [test]    everything scripts/test.sh builds and runs: both compilers,
 #                             clang-format, the tests' and benchmarks' libraries, valgrind,
-#                             libcurl (the DynamoDB backend's HTTP client), and Maven and a JDK,
+#                             libcurl (the DynamoDB backend's HTTP client), libzstd and the zstd
+#                             command (compressed members, their benchmark), and Maven and a JDK,
 #                             which fetch and run DynamoDB Local for its tests
 set -euo pipefail
 
