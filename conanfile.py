@@ -20,8 +20,9 @@ class PkskConan(ConanFile):
     topics = ("dynamodb", "sqlite", "single-table-design", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
-    options = {"with_sqlite": [True, False], "with_dynamodb": [True, False]}
-    default_options = {"with_sqlite": True, "with_dynamodb": False}
+    options = {"with_sqlite": [True, False], "with_dynamodb": [True, False],
+               "with_zstd": [True, False]}
+    default_options = {"with_sqlite": True, "with_dynamodb": False, "with_zstd": False}
     no_copy_source = True
     exports_sources = "include/*", "LICENSE*"
 
@@ -48,6 +49,9 @@ class PkskConan(ConanFile):
         if self.options.with_dynamodb:
             # SigV4's HMAC-SHA256 is pksk's own (include/pksk/detail/), so no OpenSSL here.
             self.requires("libcurl/[>=7.78]", transitive_headers=True, transitive_libs=True)
+        if self.options.with_zstd:
+            # Compressed members (Entity<T>::compressed): only their programs link libzstd.
+            self.requires("zstd/[>=1.4]", transitive_headers=True, transitive_libs=True)
 
     def validate(self):
         from conan.tools.build import check_min_cppstd
@@ -102,3 +106,12 @@ class PkskConan(ConanFile):
             dynamodb.bindirs = []
             dynamodb.libdirs = []
             dynamodb.includedirs = []
+
+        if self.options.with_zstd:
+            zstd = self.cpp_info.components["zstd"]
+            zstd.set_property("cmake_target_name", "pksk::zstd")
+            zstd.set_property("pkg_config_name", "pksk-zstd")
+            zstd.requires = requires("pksk", "zstd::zstdlib")
+            zstd.bindirs = []
+            zstd.libdirs = []
+            zstd.includedirs = []

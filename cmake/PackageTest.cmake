@@ -58,6 +58,7 @@ if(MODE STREQUAL "install")
   foreach(file IN ITEMS include/pksk/pksk.hpp include/pksk/sqlite.hpp include/pksk/dynamodb.hpp
                         share/cmake/pksk/pksk-config.cmake share/cmake/pksk/pksk-config-version.cmake
                         share/cmake/pksk/pksk-targets.cmake share/pkgconfig/pksk.pc
+                        share/pkgconfig/pksk-zstd.pc
                         share/doc/pksk/LICENSE)
     if(NOT EXISTS ${PREFIX}/${file})
       message(FATAL_ERROR "cmake --install did not install ${file}")
@@ -86,6 +87,10 @@ elseif(MODE STREQUAL "find_package")
     if(NOT last_output MATCHES "^usage: pksk-inspect ")
       message(FATAL_ERROR "pksk-inspect --help printed:\n${last_output}")
     endif()
+  endif()
+  run(${WORK_DIR}/zstd_consumer)
+  if(NOT last_output MATCHES "^pksk::zstd: a 500 KB reply stored compressed and read back")
+    message(FATAL_ERROR "zstd_consumer printed:\n${last_output}")
   endif()
   # The pksk found must be the one just installed, not one elsewhere on the system.
   file(STRINGS ${WORK_DIR}/CMakeCache.txt pksk_dir REGEX "^pksk_DIR:")
@@ -117,6 +122,16 @@ elseif(MODE STREQUAL "pkg_config")
   run(${CXX_COMPILER} -std=c++20 ${cxx_flags} ${consumer_dir}/main.cpp ${flags}
       -o ${WORK_DIR}/consumer)
   check_consumer_output(${WORK_DIR}/consumer)
+  # pksk-zstd.pc: pksk.pc and libzstd, for a program with compressed members.
+  run(${PKG_CONFIG} --cflags --libs pksk-zstd)
+  string(STRIP "${last_output}" zstd_flags)
+  separate_arguments(zstd_flags UNIX_COMMAND "${zstd_flags}")
+  run(${CXX_COMPILER} -std=c++20 ${cxx_flags} ${consumer_dir}/zstd.cpp ${zstd_flags}
+      -o ${WORK_DIR}/zstd_consumer)
+  run(${WORK_DIR}/zstd_consumer)
+  if(NOT last_output MATCHES "^pksk::zstd: a 500 KB reply stored compressed and read back")
+    message(FATAL_ERROR "zstd_consumer (pkg-config) printed:\n${last_output}")
+  endif()
 
 elseif(MODE STREQUAL "components")
   # Each case is a one-line project; `expect` is what its configure output must contain.
@@ -161,6 +176,8 @@ endforeach()]])
             TRUE "bogus= found=1")
   find_case(dynamodb "find_package(pksk CONFIG REQUIRED COMPONENTS sqlite dynamodb)\n${report}"
             TRUE "pksk::dynamodb options=opts-NOTFOUND")
+  find_case(zstd "find_package(pksk CONFIG REQUIRED COMPONENTS sqlite zstd)\nforeach(t pksk::zstd)\n  get_target_property(opts \${t} INTERFACE_COMPILE_OPTIONS)\n  message(STATUS \"\${t} options=\${opts} found=\${pksk_zstd_FOUND}\")\nendforeach()"
+            TRUE "pksk::zstd options=opts-NOTFOUND found=TRUE")
   find_case(version_too_new "find_package(pksk 1.0 CONFIG REQUIRED)" FALSE
             "pksk-config.cmake, version: ${VERSION}")
 
@@ -227,11 +244,13 @@ elseif(MODE STREQUAL "conan_create")
        # The test package builds here, not in SOURCE_DIR/test_package; no CMakeUserPresets.json.
        "tools.cmake.cmake_layout:test_folder=${WORK_DIR}/test_package\n"
        "tools.cmake.cmaketoolchain:user_presets=\n")
-  # Both backends' components: the DynamoDB one is an option, off by default.
+  # Both backends' components and compressed members: DynamoDB and zstd are options, off by
+  # default.
   run(${CONAN} create ${SOURCE_DIR} -pr:h ${WORK_DIR}/profile -pr:b ${WORK_DIR}/profile
-      -o "pksk/*:with_dynamodb=True" --build=missing)
+      -o "pksk/*:with_dynamodb=True" -o "pksk/*:with_zstd=True" --build=missing)
   message(STATUS "${last_output}")
-  foreach(line IN ITEMS "pksk test_package: ok" "pksk test_package dynamodb: ok")
+  foreach(line IN ITEMS "pksk test_package: ok" "pksk test_package dynamodb: ok"
+                        "pksk test_package zstd: ok")
     string(FIND "${last_output}" "${line}" at)
     if(at EQUAL -1)
       message(FATAL_ERROR "conan create passed, but its test package did not print \"${line}\"")

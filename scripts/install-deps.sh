@@ -6,7 +6,8 @@
 #                             the libraries of the core and the SQLite backend, nothing more
 #   install-deps.sh [test]    everything scripts/test.sh builds and runs: both compilers,
 #                             clang-format, the tests' and benchmarks' libraries, valgrind,
-#                             libcurl (the DynamoDB backend's HTTP client), and Maven and a JDK,
+#                             libcurl (the DynamoDB backend's HTTP client), libzstd and the zstd
+#                             command (compressed members, their benchmark), and Maven and a JDK,
 #                             which fetch and run DynamoDB Local for its tests
 set -euo pipefail
 
@@ -20,7 +21,7 @@ case $profile in
       "${example_packages[@]}"
       clang-16 clang-format-16 libclang-rt-16-dev catch2
       libbenchmark-dev nlohmann-json3-dev valgrind python3
-      libcurl4-openssl-dev maven openjdk-17-jdk-headless
+      libcurl4-openssl-dev maven openjdk-17-jdk-headless libzstd-dev zstd
     ) ;;
   *) echo "usage: $0 [example | test]" >&2; exit 2 ;;
 esac

@@ -25,5 +25,8 @@ class PkskTestConan(ConanFile):
         if can_run(self):
             # The program checks what it reads and fails otherwise.
             self.run(os.path.join(self.cpp.build.bindir, "test_package"), env="conanrun")
-            if self.dependencies[self.tested_reference_str.split("#")[0]].options.with_dynamodb:
+            options = self.dependencies[self.tested_reference_str.split("#")[0]].options
+            if options.with_dynamodb:
                 self.run(os.path.join(self.cpp.build.bindir, "test_dynamodb"), env="conanrun")
+            if options.with_zstd:
+                self.run(os.path.join(self.cpp.build.bindir, "test_zstd"), env="conanrun")

@@ -99,7 +99,15 @@ foreach(case IN ITEMS
     "rename_no_member|rename_names_no_member_of_the_entity"
     "rename_same_name|two_members_are_stored_under_one_attribute_name"
     "rename_empty_name|rename_gives_a_member_an_empty_attribute_name"
-    "rename_twice|member_is_renamed_twice")
+    "rename_twice|member_is_renamed_twice"
+    "compressed_no_member|compressed_names_no_member_of_the_entity"
+    "compressed_member_type|compressed_member_must_be_a_string_or_binary"
+    "compressed_key_member|compressed_member_appears_in_a_key_template"
+    "compressed_index_key_member|compressed_member_appears_in_a_key_template"
+    "filter_compressed_member|"
+    "condition_exists_compressed_member|"
+    "add_compressed_member|"
+    "append_compressed_member|")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")

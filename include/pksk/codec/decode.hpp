@@ -106,10 +106,46 @@ consteval ValueKind value_kind() {
   }
 }
 
+// A compressed member (compressed.hpp): a binary value holding one zstd frame, decompressed
+// into the member's own storage. Kept out of line: it is rare, and large next to a field.
+template <class Reader, class M>
+[[gnu::noinline]] void decode_compressed(ondemand::value raw, M& out) {
+  typename Reader::Value value;
+  if (auto error = Reader::template open<ValueKind::binary>(raw, value)) [[unlikely]] {
+    throw_read_error<Reader>("an AttributeValue", value, error);
+  }
+  if constexpr (is_optional_v<M>) {
+    if (Reader::is_null(value)) {
+      out.reset();
+      return;
+    }
+  }
+  std::string_view text;
+  if (auto error = Reader::get_binary(value, text)) [[unlikely]] {
+    throw_read_error<Reader>("a binary value (a compressed member)", value, error);
+  }
+  std::string& frame = stored_frame_buffer();
+  if (!decode_base64(text, frame)) [[unlikely]]
+    throw_pathed("invalid base64 in a binary value");
+  if constexpr (is_optional_v<M>) {
+    if (!out) out.emplace();
+    zstd_decompress(frame, *out);
+  } else {
+    zstd_decompress(frame, out);
+  }
+}
+
 template <class Reader, class T, std::size_t I>
 [[gnu::always_inline]] inline void decode_field(ondemand::value raw, T& out) {
   using Field = std::remove_cvref_t<decltype(get_field<I>(out))>;
-  if constexpr (storable<Field>()) {  // else MembersStorable has reported it
+  if constexpr (compresses_field_v<T, I>) {
+    try {
+      decode_compressed<Reader>(raw, get_field<I>(out));
+    } catch (PathedFailure& failure) {
+      failure.prepend_member(stored_names_v<T>[I]);
+      throw;
+    }
+  } else if constexpr (storable<Field>()) {  // else MembersStorable has reported it
     try {
       typename Reader::Value value;
       if (auto error = Reader::template open<value_kind<Field>()>(raw, value)) [[unlikely]] {
@@ -197,6 +233,7 @@ template <class Reader, class T>
 [[gnu::always_inline]] inline std::bitset<field_count_v<T>> decode_fields_inline(
     ondemand::object& object, T& out) {
   static_assert(checked_v<MembersStorable<T>>);
+  if constexpr (has_compressed_v<T>) static_assert(checked_v<CompressedCheck<T>>);
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   for (auto member : object) {

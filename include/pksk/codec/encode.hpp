@@ -40,6 +40,7 @@
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
+#include "compressed.hpp"
 #include "detail/json_path.hpp"
 
 namespace pksk {
@@ -262,9 +263,13 @@ struct CheckingEachString : Writer {
 template <class Writer, class T>
 void encode_value(Writer& w, const T& value);
 
+template <class T, class Writer, class V>
+void encode_compressed(Writer& w, const V& value);
+
 template <class Writer, class T>
 void encode_fields(Writer& w, const T& record) {
   static_assert(checked_v<MembersStorable<T>>);
+  if constexpr (has_compressed_v<T>) static_assert(checked_v<CompressedCheck<T>>);
   for_each_field(record, [&](auto index, const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
     // A key member an entity keeps only in its keys (key/read_back.hpp) is no attribute.
@@ -276,8 +281,17 @@ void encode_fields(Writer& w, const T& record) {
         if (field.empty()) return;
       }
       constexpr std::string_view name = stored_names_v<T>[decltype(index)::value];
-      if constexpr (std::is_same_v<Field, std::string> && defers_utf8_v<Writer> &&
-                    writes_string_fields_v<Writer>) {
+      if constexpr (compresses_field_v<T, decltype(index)::value>) {
+        w.field(name, FieldJson<T>::template get<decltype(index)::value>());
+        at_member(name, [&] {
+          if constexpr (is_optional_v<Field>) {
+            encode_compressed<T>(w, *field);
+          } else {
+            encode_compressed<T>(w, field);
+          }
+        });
+      } else if constexpr (std::is_same_v<Field, std::string> && defers_utf8_v<Writer> &&
+                           writes_string_fields_v<Writer>) {
         // The string's UTF-8 is checked with the whole text (defers_utf8): nothing here throws.
         writer_for<Field>(w).string_field(
             name, FieldJson<T>::template get_string_open<decltype(index)::value>(), field);
@@ -312,6 +326,16 @@ void encode_fields(Writer& w, const T& record) {
 inline void check_utf8(std::string_view s) {
   if (const std::size_t at = find_invalid_utf8(s); at != std::string_view::npos) [[unlikely]]
     throw_invalid_utf8(at);
+}
+
+// A compressed member's value (compressed.hpp): one zstd frame, written as a binary value, so
+// that every writer (body, AttributeValue, size) sees the compressed bytes. A string is checked
+// for UTF-8 as any string is, so that what reads back is what a plain member would hold.
+template <class T, class Writer, class V>
+void encode_compressed(Writer& w, const V& value) {
+  if constexpr (std::is_same_v<V, std::string>) check_utf8(value);
+  const std::string_view frame = zstd_compress(bytes_of(value), compression_level_of<T>());
+  w.binary(reinterpret_cast<const unsigned char*>(frame.data()), frame.size());
 }
 
 template <class Writer, class T>

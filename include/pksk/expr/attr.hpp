@@ -387,19 +387,71 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
   backend::AttributePath path_;
 };
 
-// attr(&Order::total); attr(&Order::shipping, &Address::city) for a nested member.
+namespace diagnostics {
+// A condition or a filter on a compressed member (Entity<T>::compressed): its stored value is
+// zstd-compressed bytes, which no comparison, begins_with, contains, size or exists can see
+// into. A function, checked where attr() is written as update actions' members are
+// (update.hpp): g++ names it in the error line, clang in the note under it.
+template <class Entity, detail::fixed_string Member>
+void condition_names_a_compressed_member() {}
+}  // namespace diagnostics
+
+namespace detail {
+
+// The path to a member, unchecked: what attr() makes, and what update actions act on.
 template <class T, class M>
-Attr<T, M> attr(M T::*member) {
+Attr<T, M> attr_of(M T::*member) {
   // The step moved in: a braced list would copy it out of its initializer_list.
   backend::AttributePath path;
-  path.steps.push_back(detail::member_step(member));
+  path.steps.push_back(member_step(member));
   return Attr<T, M>(std::move(path));
 }
-template <class T, class M, class N, class R>
-  requires std::same_as<R, member_value_t<M>>
-Attr<T, N> attr(M T::*member, N R::*nested) {
-  return attr(member)->*nested;
+
+template <class T, class M, std::size_t... I>
+consteval void refuse_compressed_members(M T::*member, std::index_sequence<I...>) {
+  ((compressed_fields_v<T>[I] && names_field<I>(member)
+        ? diagnostics::condition_names_a_compressed_member<T, field_name_text_v<T, I>>()
+        : void()),
+   ...);
 }
+
+// The member attr() is given, converted at compile time (consteval) where the call is, as
+// NonKeyMember is (update.hpp): a compressed member is refused there, one error naming the
+// entity and the member. Only an entity with a compressed member of M's type checks anything.
+template <class T, class M>
+struct ConditionMember {
+  M T::*member;
+
+  consteval ConditionMember(M T::*m) : member(m) {  // NOLINT: implicit on purpose
+    if constexpr (has_compressed_v<T> && compressible_member_v<M> && !HanaStruct<T>) {
+      refuse_compressed_members(m, std::make_index_sequence<field_count_v<T>>{});
+    }
+  }
+};
+
+}  // namespace detail
+
+// attr(&Order::total); attr(&Order::shipping, &Address::city) for a nested member. A class
+// template, not a function, for the reason the update actions are (update.hpp): deduction finds
+// T and M, then the member is checked at compile time. What it makes is an Attr<T, M>, which
+// every operator and function of conditions takes.
+template <auto... Members>
+struct attr;
+template <class T, class M, M T::*Member>
+struct attr<Member> : Attr<T, M> {
+  attr(detail::ConditionMember<T, M> target)  // NOLINT: implicit on purpose
+      : Attr<T, M>(detail::attr_of(target.member)) {}
+};
+template <class T, class M, M T::*Member, class R, class N, N R::*Nested>
+struct attr<Member, Nested> : Attr<T, N> {
+  attr(detail::ConditionMember<T, M> target, N R::*nested)
+    requires std::same_as<R, member_value_t<M>>
+      : Attr<T, N>(detail::attr_of(target.member)->*nested) {}
+};
+template <class T, class M>
+attr(M T::*) -> attr<static_cast<M T::*>(nullptr)>;
+template <class T, class M, class N, class R>
+attr(M T::*, N R::*) -> attr<static_cast<M T::*>(nullptr), static_cast<N R::*>(nullptr)>;
 
 namespace detail {
 

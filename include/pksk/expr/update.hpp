@@ -44,6 +44,14 @@ void update_action_targets_a_member_of_the_items_key() {}
 // argument: pksk::add(&Cart::revision, 1). Reported as the key member's rule above.
 template <class Entity, detail::fixed_string Member>
 void update_action_targets_the_version_member_of_a_versioned_entity() {}
+// add or append on a compressed member (Entity<T>::compressed): its stored value is a zstd
+// frame, which DynamoDB can neither add to nor append to. Reported as the key member's rule.
+template <class Entity, detail::fixed_string Member>
+void update_action_adds_or_appends_to_a_compressed_member() {}
+// add or append on a text or bytes member of an entity with compressed members (add takes a
+// number or a string set, append a list). Reported as the key member's rule.
+template <class Entity, detail::fixed_string Member>
+void update_action_adds_or_appends_to_text_or_bytes() {}
 }  // namespace diagnostics
 
 namespace detail {
@@ -52,6 +60,47 @@ template <class T>
 Update<T> make_update(backend::UpdateAction::Kind kind, backend::AttributePath path,
                       AttributeValue value = {}) {
   return {{kind, std::move(path), std::move(value)}};
+}
+
+// A compressed member's value in an update: the frame encode_fields would write.
+template <class T, class V>
+AttributeValue compressed_value(std::string_view name, const V& value) {
+  try {
+    if constexpr (std::is_same_v<V, std::string>) check_utf8(value);
+    return AttributeValue::from_binary(
+        std::string(zstd_compress(bytes_of(value), compression_level_of<T>())));
+  } catch (PathedFailure& failure) {
+    failure.prepend_member(name);
+    throw_encode_failure(failure);
+  }
+}
+
+// The value a set or if_not_exists stores at `path`: for a compressed member of T
+// (codec/compressed.hpp), the zstd frame a put would store, as a binary value.
+template <class T, class M>
+AttributeValue update_value(const backend::AttributePath& path, const member_value_t<M>& value) {
+  if constexpr (has_compressed_v<T> && compressible_member_v<M>) {
+    if (path.steps.size() == 1 && !path.steps[0].is_index) {
+      for (std::size_t i = 0; i < field_count_v<T>; ++i) {
+        if (compressed_fields_v<T>[i] && stored_names_v<T>[i] == path.steps[0].name) {
+          return compressed_value<T>(path.steps[0].name, value);
+        }
+      }
+    }
+  }
+  return to_attribute_value(value);
+}
+
+// set or if_not_exists of `value` at a's path.
+template <class T, class M>
+Update<T> make_set(backend::UpdateAction::Kind kind, Attr<T, M>&& a,
+                   const member_value_t<M>& value) {
+  if constexpr (has_compressed_v<T> && compressible_member_v<M>) {
+    AttributeValue stored = update_value<T, M>(a.path(), value);
+    return make_update<T>(kind, std::move(a).path(), std::move(stored));
+  } else {
+    return make_update<T>(kind, std::move(a).path(), to_attribute_value(value));
+  }
 }
 
 // A value an update action cannot store in M: for append neither a list of M's elements nor
@@ -115,6 +164,33 @@ struct NonKeyMember {
   }
 };
 
+// Text or bytes in an entity with compressed members: add and append deduce to a class that
+// reports, at compile time, which rule the member breaks (CompressedTarget below), instead of
+// failing to deduce with a message that names neither the entity nor the member.
+template <class T, class M>
+concept TextOfCompressingEntity = has_compressed_v<T> && compressible_member_v<M> && !HanaStruct<T>;
+
+template <class T, class M, std::size_t... I>
+consteval void refuse_add_or_append(M T::*member, std::index_sequence<I...>) {
+  ((names_field<I>(member)
+        ? (compressed_fields_v<T>[I]
+               ? diagnostics::update_action_adds_or_appends_to_a_compressed_member<
+                     T, field_name_text_v<T, I>>()
+               : diagnostics::update_action_adds_or_appends_to_text_or_bytes<
+                     T, field_name_text_v<T, I>>())
+        : void()),
+   ...);
+}
+
+// The member of an add or append that cannot take one, converted at compile time: always an
+// error, the one naming the entity and the member.
+template <class T, class M>
+struct CompressedTarget {
+  consteval CompressedTarget(M T::*m) {  // NOLINT: implicit on purpose
+    refuse_add_or_append(m, std::make_index_sequence<field_count_v<T>>{});
+  }
+};
+
 // What the actions on a member M of T share: the Update<T> they make, and, for a value they
 // cannot store in M, the constructors that report it in each spelling (the member as an
 // argument, as an attr() path, as a template argument). The actions inherit them.
@@ -152,15 +228,15 @@ struct set<Member> : detail::MemberUpdate<T, M> {
 
   set(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : set(attr(target.member), value) {}
+      : set(detail::attr_of(target.member), value) {}
   set(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : detail::MemberUpdate<T, M>(detail::make_update<T>(
-            backend::UpdateAction::Kind::set, std::move(a).path(), to_attribute_value(value))) {}
+      : detail::MemberUpdate<T, M>(
+            detail::make_set<T, M>(backend::UpdateAction::Kind::set, std::move(a), value)) {}
   set(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
-            Update<T>(set<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+            Update<T>(set<static_cast<M T::*>(nullptr)>(detail::attr_of(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -182,16 +258,15 @@ struct if_not_exists<Member> : detail::MemberUpdate<T, M> {
 
   if_not_exists(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : if_not_exists(attr(target.member), value) {}
+      : if_not_exists(detail::attr_of(target.member), value) {}
   if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : detail::MemberUpdate<T, M>(
-            detail::make_update<T>(backend::UpdateAction::Kind::set_if_not_exists,
-                                   std::move(a).path(), to_attribute_value(value))) {}
+      : detail::MemberUpdate<T, M>(detail::make_set<T, M>(
+            backend::UpdateAction::Kind::set_if_not_exists, std::move(a), value)) {}
   if_not_exists(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
-      : detail::MemberUpdate<T, M>(
-            Update<T>(if_not_exists<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+      : detail::MemberUpdate<T, M>(Update<T>(
+            if_not_exists<static_cast<M T::*>(nullptr)>(detail::attr_of(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -214,7 +289,7 @@ struct add<Member> : detail::MemberUpdate<T, M> {
 
   add(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
-      : add(attr(target.member), value) {}
+      : add(detail::attr_of(target.member), value) {}
   add(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(detail::make_update<T>(
@@ -222,7 +297,7 @@ struct add<Member> : detail::MemberUpdate<T, M> {
   add(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
-            Update<T>(add<static_cast<M T::*>(nullptr)>(attr(Member), value))) {
+            Update<T>(add<static_cast<M T::*>(nullptr)>(detail::attr_of(Member), value))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -235,20 +310,30 @@ add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
 template <class T, detail::AddableMember M, detail::ForeignUpdateValue<M> V>
 add(Attr<T, M>, const V&) -> add<static_cast<M T::*>(nullptr)>;
 
+template <class T, class M, M T::*Member>
+  requires(detail::TextOfCompressingEntity<T, M> && !detail::AddableMember<M>)
+struct add<Member> : Update<T> {
+  template <class V>
+  add(detail::CompressedTarget<T, M>, const V&) {}
+};
+template <class T, class M, class V>
+  requires(detail::TextOfCompressingEntity<T, M> && !detail::AddableMember<M>)
+add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
+
 template <auto Member>
 struct remove;
 template <class T, class M, M T::*Member>
 struct remove<Member> : Update<T> {
   remove(detail::NonKeyMember<T, M> target)  // NOLINT: implicit on purpose
     requires(Member == nullptr)
-      : remove(attr(target.member)) {}
+      : remove(detail::attr_of(target.member)) {}
   remove(Attr<T, M> a)  // NOLINT: implicit on purpose
     requires(Member == nullptr)
       : Update<T>(
             detail::make_update<T>(backend::UpdateAction::Kind::remove, std::move(a).path())) {}
   remove()
     requires(Member != nullptr)
-      : Update<T>(remove<static_cast<M T::*>(nullptr)>(attr(Member))) {
+      : Update<T>(remove<static_cast<M T::*>(nullptr)>(detail::attr_of(Member))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -269,10 +354,10 @@ struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
 
   append(detail::NonKeyMember<T, M> target, const list_type& elements)
     requires(Member == nullptr)
-      : append(attr(target.member), elements) {}
+      : append(detail::attr_of(target.member), elements) {}
   append(detail::NonKeyMember<T, M> target, const element_type& element)
     requires(Member == nullptr)
-      : append(attr(target.member), list_type{element}) {}
+      : append(detail::attr_of(target.member), list_type{element}) {}
   append(Attr<T, M> a, const list_type& elements)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M, true>(detail::make_update<T>(backend::UpdateAction::Kind::append,
@@ -285,14 +370,14 @@ struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
   // std::string (its constructor from two iterators), and the call be ambiguous.
   append(detail::NonKeyMember<T, M> target, std::initializer_list<element_type> elements)
     requires(Member == nullptr)
-      : append(attr(target.member), list_type(elements)) {}
+      : append(detail::attr_of(target.member), list_type(elements)) {}
   append(Attr<T, M> a, std::initializer_list<element_type> elements)
     requires(Member == nullptr)
       : append(std::move(a), list_type(elements)) {}
   append(const list_type& elements)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M, true>(
-            Update<T>(append<static_cast<M T::*>(nullptr)>(attr(Member), elements))) {
+            Update<T>(append<static_cast<M T::*>(nullptr)>(detail::attr_of(Member), elements))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
@@ -316,5 +401,15 @@ template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
 append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
 template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
 append(Attr<T, M>, const V&) -> append<static_cast<M T::*>(nullptr)>;
+
+template <class T, class M, M T::*Member>
+  requires(detail::TextOfCompressingEntity<T, M> && !detail::ListMember<M>)
+struct append<Member> : Update<T> {
+  template <class V>
+  append(detail::CompressedTarget<T, M>, const V&) {}
+};
+template <class T, class M, class V>
+  requires(detail::TextOfCompressingEntity<T, M> && !detail::ListMember<M>)
+append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
 
 }  // namespace pksk
