@@ -102,3 +102,16 @@ TEST_CASE("upsert in a transaction keeps undeclared attributes too", "[conforman
   CHECK(orders[1].total == 3);
   CHECK(orders[1].loyalty_points == 8);
 }
+
+TEST_CASE("upsert stores a compressed member as put does", "[conformance][upsert]") {
+  Store store;
+  auto table = make_table(store);
+  const Reply r = long_reply("2024-02-02");
+  CHECK(table.upsert(r).message == r.message);
+  const pksk::RawItem raw = stored_reply(table, "REPLY#2024-02-02");
+  const std::string binary =
+      raw.format == pksk::BodyFormat::attribute_value ? R"({"B":"KLUv)" : R"({"":"KLUv)";
+  CHECK(raw.json.find(R"("message":)" + binary) != std::string::npos);
+  CHECK(raw.json.size() < 20'000);
+  CHECK(table.get(Reply{.thread = r.thread, .at = r.at})->message == r.message);
+}

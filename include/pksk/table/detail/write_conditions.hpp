@@ -104,6 +104,16 @@ std::optional<backend::Condition> write_condition(const backend::TableSpec& spec
   return std::move(parts).combined();
 }
 
+// Member K's value as a put stores it: a compressed member's zstd frame, else its value.
+template <class T, std::size_t K, class V>
+AttributeValue every_member_value(const V& value) {
+  if constexpr (compressed_fields_v<T>[K]) {
+    return compressed_value<T>(stored_names_v<T>[K], value);
+  } else {
+    return to_attribute_value(value);
+  }
+}
+
 template <EntityType T>
 void add_every_member_action(const T& item, std::vector<backend::UpdateAction>& actions) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -117,15 +127,15 @@ void add_every_member_action(const T& item, std::vector<backend::UpdateAction>& 
           if (!field) {
             action.kind = backend::UpdateAction::Kind::remove;
           } else {
-            action.value = to_attribute_value(*field);
+            action.value = every_member_value<T, K>(*field);
           }
         } else if constexpr (is_string_set_v<Field>) {
           if (field.empty())
             action.kind = backend::UpdateAction::Kind::remove;
           else
-            action.value = to_attribute_value(field);
+            action.value = every_member_value<T, K>(field);
         } else {
-          action.value = to_attribute_value(field);
+          action.value = every_member_value<T, K>(field);
         }
       }
     };
