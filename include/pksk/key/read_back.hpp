@@ -175,9 +175,9 @@ bool read_back_fields(std::string_view key, T& out, const Mask& wanted) {
                   } else {
                     const std::size_t end = field_end<Template, I>(key, at);
                     // What formatting refuses to write (a '#' in a text, ...) no key holds.
-                if (end == std::string_view::npos ||
-                    check_component(key.substr(at, end - at), s.next) != ComponentError::none)
-                  return false;
+                    if (end == std::string_view::npos ||
+                        check_component(key.substr(at, end - at), s.next) != ComponentError::none)
+                      return false;
                     if constexpr (s.spec.spec == KeySpec::none) {
                       if (wanted.test(s.field) &&
                           !parse_component(key.substr(at, end - at), Template::role,
