@@ -31,6 +31,14 @@ struct Hourly {
   std::string site;
   system_clock::time_point at;
 };
+// Keys in one case, as ElectroDB writes them.
+enum class Plan { Free, Team };
+struct Seat {
+  std::string org;
+  Plan plan{};
+  std::string code;
+  int n{};
+};
 
 }  // namespace key_specs
 
@@ -59,9 +67,18 @@ struct pksk::Entity<key_specs::Hourly> {
   static constexpr std::string_view sk = "{at:day}#{at:hour}";
 };
 
+template <>
+struct pksk::Entity<key_specs::Seat> {
+  static constexpr std::string_view type = "Seat";
+  static constexpr std::string_view pk = "$app#org_{org:lower}";
+  static constexpr std::string_view sk = "$seat#plan_{plan:upper}#{code:lower}x{n}";
+};
+
 using key_specs::Hourly;
+using key_specs::Plan;
 using key_specs::Reading;
 using key_specs::Sale;
+using key_specs::Seat;
 using key_specs::Slot;
 
 namespace {
@@ -121,4 +138,29 @@ TEST_CASE("typed conditions format times by the template's spec") {
   using HourlyKey = pksk::sort_key_of<Hourly>;
   const pksk::KeyCondition day = HourlyKey::eq<&Hourly::at>(leap_evening);
   CHECK(day.first == "2024-02-29#");
+}
+
+TEST_CASE("lower and upper put a string's or an enum's key text in one case") {
+  const Seat seat{"Acme-Corp", Plan::Team, "AB-9", 3};
+  CHECK(pksk::partition(seat).value == "$app#org_acme-corp");
+  CHECK(pksk::sort_key(seat) == "$seat#plan_TEAM#ab-9x2147483651");
+  // Values that differ only in case have one key.
+  CHECK(pksk::partition(Seat{"ACME-CORP", Plan::Free, "x", 0}).value == "$app#org_acme-corp");
+  // Checked after the change: "AXB" has no 'x' but its lower case does, which would end the
+  // field early, so it is refused.
+  CHECK_THROWS_WITH(pksk::sort_key(Seat{"a", Plan::Free, "AXB", 1}),
+                    Catch::Contains("Seat.code = \"axb\"") &&
+                        Catch::Contains("the character that follows the field"));
+  // Only ASCII letters change; other UTF-8 text is kept.
+  CHECK(pksk::partition(Seat{"\xc3\x89"
+                             "COLE",
+                             Plan::Free, "c", 0})
+            .value ==
+        "$app#org_\xc3\x89"
+        "cole");
+  // Typed conditions format their values the same way.
+  using SeatKey = pksk::sort_key_of<Seat>;
+  CHECK(SeatKey::begins_with<&Seat::plan, &Seat::code>(Plan::Free, "Ab").first ==
+        "$seat#plan_FREE#ab");
+  CHECK(SeatKey::eq<&Seat::plan>(Plan::Team).first == "$seat#plan_TEAM#");
 }

@@ -56,6 +56,7 @@ foreach(case IN ITEMS
     "key_unsupported_type|key_field_must_be_a_string_an_integer_or_an_enum"
     "key_spec_unknown|malformed_key_template_unknown_format_spec"
     "key_spec_wrong_type|key_format_spec_does_not_apply_to_the_member_type"
+    "key_spec_case_wrong_type|key_format_spec_does_not_apply_to_the_member_type"
     "fan_out_member_not_in_sort_key|fan_out_member_must_be_a_field_of_the_sort_key"
     "unique_names_no_member|unique_names_no_member_of_the_entity"
     "unique_key_member|unique_member_is_part_of_the_items_key"

@@ -53,6 +53,22 @@ struct IndexedOrderBody {
   std::string GSI1SK;
 };
 
+// ElectroDB's layout: key values lowercased, the ids kept as written in their attributes.
+enum class Role { admin, viewer };
+struct TeamSeat {
+  std::string team;
+  std::string member_id;
+  Role role{};
+  std::string name;
+  friend bool operator==(const TeamSeat&, const TeamSeat&) = default;
+};
+struct SeatBody {
+  std::string team;
+  std::string memberId;
+  std::string role;
+  std::string name;
+};
+
 // A type no item has: a scan of a collection of it keeps every item raw.
 struct Unrelated {
   std::string id;
@@ -98,6 +114,14 @@ struct pksk::Entity<conformance_keys::Unrelated> {
   static constexpr std::string_view type = "Unrelated";
   static constexpr std::string_view pk = "U#{id}";
   static constexpr std::string_view sk = "U";
+};
+template <>
+struct pksk::Entity<conformance_keys::TeamSeat> {
+  static constexpr std::string_view type = "membership";
+  static constexpr std::string_view pk = "$crm#team_{team:lower}";
+  static constexpr std::string_view sk =
+      "$membership_1#role_{role:lower}#memberid_{member_id:lower}";
+  static constexpr pksk::Case attribute_case = pksk::Case::camel;
 };
 template <>
 struct pksk::Entity<conformance_keys::Sensor> {
@@ -292,4 +316,36 @@ TEST_CASE("key members: an index query reads back the ids its item keeps only in
   pksk::Table table{store.backend, name, options};
   CHECK(table.index("gsi1").query<StatusOrder>(pksk::PartitionKey{"STATUS#open"}) ==
         std::vector<StatusOrder>{{"c1", "o1", "open", 10}, {"c2", "o2", "open", 20}});
+}
+
+TEST_CASE("key casing: lowercased keys as ElectroDB writes them are found from ids in any case",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  const std::string name = fresh_table_name();
+  const pksk::TableOptions options{
+      .pk_attribute = "pk", .sk_attribute = "sk", .type_attribute = "__edb_e__"};
+  put_raw(store, name, "$crm#team_blue-sky", "$membership_1#role_admin#memberid_m-ab7",
+          "membership", SeatBody{"Blue-Sky", "M-Ab7", "admin", "Ada"}, options);
+  pksk::Table table{store.backend, name, options};
+  const TeamSeat ada{"Blue-Sky", "M-Ab7", Role::admin, "Ada"};
+  CHECK(table.get(TeamSeat{.team = "BLUE-SKY", .member_id = "m-ab7", .role = Role::admin}) == ada);
+
+  const TeamSeat bob{"blue-SKY", "Bob-1", Role::viewer, "Bob"};
+  table.put(bob);
+  const pksk::PartitionKey team = pksk::partition(TeamSeat{.team = "Blue-Sky"});
+  CHECK(team.value == "$crm#team_blue-sky");
+  CHECK(table.query<TeamSeat>(team) == std::vector<TeamSeat>{ada, bob});
+  using Key = pksk::sort_key_of<TeamSeat>;
+  CHECK(table.query<TeamSeat>(team, {.sk = Key::begins_with<&TeamSeat::role, &TeamSeat::member_id>(
+                                         Role::viewer, "BO")}) == std::vector<TeamSeat>{bob});
+  const auto raw = table.scan<pksk::ItemCollection<Unrelated>>();
+  std::vector<std::string> keys;
+  for (const pksk::RawItem& item : raw.unknown()) keys.push_back(item.pk + " " + item.sk);
+  CHECK(keys ==
+        std::vector<std::string>{"$crm#team_blue-sky $membership_1#role_admin#memberid_m-ab7",
+                                 "$crm#team_blue-sky $membership_1#role_viewer#memberid_bob-1"});
+  // The ids keep their own case in their attributes.
+  CHECK(stored_body(table, "$membership_1#role_viewer#memberid_bob-1").find("\"Bob-1\"") !=
+        std::string::npos);
 }

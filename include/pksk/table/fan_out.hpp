@@ -50,8 +50,7 @@ struct FanOutField {
   static constexpr auto& segments = partition_key_template<T>::segments;
   static constexpr bool wanted(const CompiledSegment& s) noexcept {
     return s.kind == SegmentKind::field &&
-           (Bucket ? s.spec.spec != KeySpec::none && s.spec.spec != KeySpec::shard
-                   : s.spec.spec == KeySpec::shard);
+           (Bucket ? is_time_bucket(s.spec.spec) : s.spec.spec == KeySpec::shard);
   }
   static constexpr std::size_t count = [] {
     std::size_t n = 0;

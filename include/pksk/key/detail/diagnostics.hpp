@@ -33,7 +33,8 @@ struct malformed_key_template_two_fields_with_no_literal_text_between_them;
 template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Field>
 struct key_template_names_no_member_of_the_entity;
 
-// A format spec after ':' that is none of year, month, day, hour, shard(N) with N 1 to 65536.
+// A format spec after ':' that is none of year, month, day, hour, shard(N) with N 1 to 65536,
+// lower, upper.
 template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Offending>
 struct malformed_key_template_unknown_format_spec;
 
@@ -42,7 +43,8 @@ template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string F
           class FieldType>
 struct key_field_must_be_a_string_an_integer_or_an_enum;
 
-// {at:month} on a member that is not a time_point; {id:shard(8)} on a time_point.
+// {at:month} on a member that is not a time_point; {id:shard(8)} on a time_point; {n:lower} on
+// an integer or a time.
 template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Field,
           detail::fixed_string Spec, class FieldType>
 struct key_format_spec_does_not_apply_to_the_member_type;

@@ -241,6 +241,27 @@ void append_shard(std::string& out, const F& value, unsigned shards, const Compo
   out.append(buf, end);
 }
 
+// {id:lower}, {id:upper}: the member's key text with its ASCII letters in that case, checked
+// after the change (a lowercased value could otherwise take on the literal that ends it).
+template <class F>
+void append_cased(std::string& out, const F& value, bool upper, const ComponentContext& ctx) {
+  thread_local std::string text;
+  text.clear();
+  if constexpr (KeyString<F>) {
+    text.append(std::string_view(value));
+  } else {
+    static_assert(KeyEnum<F>);
+    append_component(
+        text, value,
+        ComponentContext{ctx.entity, ctx.field, ctx.key_template, KeyRole::partition, -1});
+  }
+  for (char& c : text) {
+    if (upper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    if (!upper && c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  append_checked(out, text, ctx);
+}
+
 // {at:year}, month, day, hour: the time's UTC text up to that unit.
 inline void append_time_bucket(std::string& out, std::chrono::system_clock::time_point value,
                                KeySpec spec, const ComponentContext& ctx) {

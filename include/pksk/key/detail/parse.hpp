@@ -33,8 +33,14 @@ enum class TemplateError : unsigned char {
 // What a field's format spec ("{at:month}", "{order:shard(8)}") makes of its member's value:
 // a time member's UTC year, month, day or hour ("2024", "2024-02", "2024-02-29",
 // "2024-02-29T23"), as time-bucketed partition keys are written; or a stable shard number,
-// 0 to N - 1, of the member's key text (key_shard below).
-enum class KeySpec : unsigned char { none, year, month, day, hour, shard };
+// 0 to N - 1, of the member's key text (key_shard below); or the member's text in lower or upper
+// case (ASCII letters only), as tables written by ElectroDB, which lowercases key values, have it.
+enum class KeySpec : unsigned char { none, year, month, day, hour, shard, lower, upper };
+
+constexpr bool is_time_bucket(KeySpec spec) noexcept {
+  return spec == KeySpec::year || spec == KeySpec::month || spec == KeySpec::day ||
+         spec == KeySpec::hour;
+}
 
 struct ParsedSpec {
   KeySpec spec = KeySpec::none;
@@ -48,6 +54,8 @@ constexpr ParsedSpec parse_key_spec(std::string_view spec) noexcept {
   if (spec == "month") return {KeySpec::month, 0, true};
   if (spec == "day") return {KeySpec::day, 0, true};
   if (spec == "hour") return {KeySpec::hour, 0, true};
+  if (spec == "lower") return {KeySpec::lower, 0, true};
+  if (spec == "upper") return {KeySpec::upper, 0, true};
   constexpr std::string_view shard = "shard(";
   if (spec.size() > shard.size() + 1 && spec.substr(0, shard.size()) == shard &&
       spec.back() == ')') {
@@ -206,11 +214,13 @@ template <class F>
 concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F> || KeyTime<F>;
 
 // Whether a field of member type F (a key field, or an optional one in a sparse index) takes
-// the format spec: a time bucket of a time, a shard of anything but a time.
+// the format spec: a time bucket of a time, a shard of anything but a time, a case of a string
+// or an enum.
 template <class F>
 constexpr bool spec_applies(ParsedSpec spec) noexcept {
   if (spec.spec == KeySpec::none) return true;
   if (spec.spec == KeySpec::shard) return !KeyTime<F>;
+  if (spec.spec == KeySpec::lower || spec.spec == KeySpec::upper) return KeyString<F> || KeyEnum<F>;
   return KeyTime<F>;
 }
 

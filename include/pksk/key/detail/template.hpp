@@ -157,6 +157,8 @@ struct KeyTemplate {
       append_component(out, value, ctx);
     } else if constexpr (s.spec.spec == KeySpec::shard) {
       append_shard(out, value, s.spec.shards, ctx);
+    } else if constexpr (s.spec.spec == KeySpec::lower || s.spec.spec == KeySpec::upper) {
+      append_cased(out, value, s.spec.spec == KeySpec::upper, ctx);
     } else {
       append_time_bucket(out, value, s.spec.spec, ctx);
     }
