@@ -69,6 +69,24 @@ struct SeatBody {
   std::string name;
 };
 
+// A table without a type attribute: a shelf and its crates, told apart by sort key.
+struct Shelf {
+  std::string store;
+  std::string name;
+  int capacity{};
+  friend bool operator==(const Shelf&, const Shelf&) = default;
+};
+struct Crate {
+  std::string store;
+  std::int64_t number{};
+  std::string shelf;
+  bool sealed{};
+  friend bool operator==(const Crate&, const Crate&) = default;
+};
+struct NoteBody {
+  std::string text;
+};
+
 // A type no item has: a scan of a collection of it keeps every item raw.
 struct Unrelated {
   std::string id;
@@ -122,6 +140,19 @@ struct pksk::Entity<conformance_keys::TeamSeat> {
   static constexpr std::string_view sk =
       "$membership_1#role_{role:lower}#memberid_{member_id:lower}";
   static constexpr pksk::Case attribute_case = pksk::Case::camel;
+};
+template <>
+struct pksk::Entity<conformance_keys::Shelf> {
+  static constexpr std::string_view type = "Shelf";
+  static constexpr std::string_view pk = "STORE#{store}";
+  static constexpr std::string_view sk = "SHELF#{name}";
+};
+template <>
+struct pksk::Entity<conformance_keys::Crate> {
+  static constexpr std::string_view type = "Crate";
+  static constexpr std::string_view pk = "STORE#{store}";
+  static constexpr std::string_view sk = "CRATE#{number}";
+  static constexpr std::array indexes = {pksk::Index{"gsi1", "SHELF#{shelf}", "{number}"}};
 };
 template <>
 struct pksk::Entity<conformance_keys::Sensor> {
@@ -348,4 +379,73 @@ TEST_CASE("key casing: lowercased keys as ElectroDB writes them are found from i
   // The ids keep their own case in their attributes.
   CHECK(stored_body(table, "$membership_1#role_viewer#memberid_bob-1").find("\"Bob-1\"") !=
         std::string::npos);
+}
+
+TEST_CASE("no type attribute: items are told apart by the sort-key template they match",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  const std::string name = fresh_table_name();
+  const pksk::TableOptions options{.type_attribute = "", .indexes = {{"gsi1", "GSI1PK", "GSI1SK"}}};
+  // Another tool's note in the same partition: no entity's template matches it.
+  put_raw(store, name, "STORE#s1", "NOTE#1", "", NoteBody{"count again"}, options);
+  pksk::Table table{store.backend, name, options};
+  const Shelf shelf{"s1", "a", 12};
+  table.put(shelf);
+  table.put_all(std::vector<Crate>{{"s1", 7, "a", false}, {"s1", -3, "a", true}});
+  table.transact().put(Crate{"s1", 40, "b", false}).commit();
+  const Crate updated =
+      table.update(Crate{.store = "s1", .number = 7}, pksk::set(&Crate::sealed, true));
+  CHECK(updated == Crate{"s1", 7, "a", true});
+
+  const pksk::PartitionKey pk{"STORE#s1"};
+  using Stock = pksk::ItemCollection<Shelf, Crate>;
+  const Stock all = table.query<Stock>(pk);
+  REQUIRE(all.size() == 4);
+  CHECK(all.items<Crate>().front() == Crate{"s1", -3, "a", true});
+  REQUIRE(all.first<Shelf>() != nullptr);
+  CHECK(*all.first<Shelf>() == shelf);
+  REQUIRE(all.unknown().size() == 1);
+  CHECK(all.unknown()[0].sk == "NOTE#1");
+  CHECK(all.unknown()[0].type.empty());
+
+  const std::vector<Crate> crates = table.query<Crate>(pk);
+  REQUIRE(crates.size() == 3);
+  CHECK(crates[1] == Crate{"s1", 7, "a", true});
+  CHECK(table.count<Crate>(pk) == 3);
+  CHECK(table.count<Stock>(pk) == 4);
+  CHECK(table.scan<Shelf>() == std::vector<Shelf>{shelf});
+  CHECK(table.scan<Crate>().size() == 3);
+  CHECK(table.get(Crate{.store = "s1", .number = 40}) == Crate{"s1", 40, "b", false});
+  CHECK(table.get_all(std::vector<Crate>{{.store = "s1", .number = -3}}) ==
+        std::vector<Crate>{{"s1", -3, "a", true}});
+  const auto [got_shelf, got_crate] =
+      table.transact_get(Shelf{.store = "s1", .name = "a"}, Crate{.store = "s1", .number = 7});
+  CHECK(got_shelf == shelf);
+  CHECK(got_crate == Crate{"s1", 7, "a", true});
+  CHECK_FALSE(table.get(Shelf{.store = "s1", .name = "x"}).has_value());
+  CHECK(table.index("gsi1").query<Crate>(pksk::PartitionKey{"SHELF#a"}).size() == 2);
+
+  // Nothing stores a type: every item reads back without one.
+  for (const pksk::RawItem& item : table.scan<pksk::ItemCollection<Unrelated>>().unknown()) {
+    INFO(item.sk);
+    CHECK(item.type.empty());
+    CHECK(item.json.find("Crate") == std::string::npos);
+  }
+}
+
+TEST_CASE("no type attribute on some items: they are read by their sort keys",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  const std::string name = fill_raw(store);
+  put_raw(store, name, "CUSTOMER#c1", "#ORDER#o3", "", OrderBody{"lost", 30});
+  pksk::Table table{store.backend, name, classic_options};
+  const pksk::PartitionKey pk{"CUSTOMER#c1"};
+  const KeyedOrder o3{"c1", "o3", "lost", 30};
+  CHECK(table.query<KeyedOrder>(pk) == std::vector<KeyedOrder>{o1, o2, o3});
+  const auto all = table.query<Customers>(pk);
+  CHECK(all.size() == 4);
+  CHECK(all.unknown().empty());
+  CHECK(table.get(KeyedOrder{.customer_id = "c1", .order_id = "o3"}) == o3);
 }

@@ -157,10 +157,11 @@ std::size_t field_end(std::string_view key, std::size_t from) noexcept {
   }
 }
 
-// Parses `key` by Template, assigning the fields of the members set in `wanted`; false when
-// the key does not have the template's shape.
-template <class Template, class T, class Mask>
-bool read_back_fields(std::string_view key, T& out, const Mask& wanted) {
+// Walks `key` by Template: its literals must be where the template has them, and each field's
+// text (a segment constant and a string_view) goes to on_field, which returns false to reject
+// it. False when the key does not have the template's shape.
+template <class Template, class OnField>
+bool walk_key_fields(std::string_view key, OnField&& on_field) {
   std::size_t at = 0;
   bool ok = true;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -176,14 +177,10 @@ bool read_back_fields(std::string_view key, T& out, const Mask& wanted) {
                     const std::size_t end = field_end<Template, I>(key, at);
                     // What formatting refuses to write (a '#' in a text, ...) no key holds.
                     if (end == std::string_view::npos ||
-                        check_component(key.substr(at, end - at), s.next) != ComponentError::none)
+                        check_component(key.substr(at, end - at), s.next) != ComponentError::none ||
+                        !on_field(std::integral_constant<std::size_t, I>{},
+                                  key.substr(at, end - at)))
                       return false;
-                    if constexpr (s.spec.spec == KeySpec::none) {
-                      if (wanted.test(s.field) &&
-                          !parse_component(key.substr(at, end - at), Template::role,
-                                           get_field<s.field>(out)))
-                        return false;
-                    }
                     at = end;
                     return true;
                   }
@@ -191,6 +188,57 @@ bool read_back_fields(std::string_view key, T& out, const Mask& wanted) {
            ...);
   }(std::make_index_sequence<Template::segments.size()>{});
   return ok && at == key.size();
+}
+
+// Parses `key` by Template, assigning the fields of the members set in `wanted`; false when
+// the key does not have the template's shape.
+template <class Template, class T, class Mask>
+bool read_back_fields(std::string_view key, T& out, const Mask& wanted) {
+  return walk_key_fields<Template>(key, [&]<std::size_t I>(std::integral_constant<std::size_t, I>,
+                                                           std::string_view text) {
+    constexpr CompiledSegment s = Template::segments[I];
+    if constexpr (s.spec.spec == KeySpec::none) {
+      if (wanted.test(s.field) && !parse_component(text, Template::role, get_field<s.field>(out)))
+        return false;
+    }
+    return true;
+  });
+}
+
+// Whether `sk` is a key T's sort-key template can produce: how an item stored without a type
+// (a table whose TableOptions::type_attribute is "", or an item another tool wrote without
+// one) is known to be a T. The digits of a sort-key integer are checked; other fields' text
+// only by the rules every key field follows.
+template <EntityType T>
+bool sort_key_matches(std::string_view sk) {
+  using S = sort_key_template<T>;
+  return walk_key_fields<S>(
+      sk, []<std::size_t I>(std::integral_constant<std::size_t, I>, std::string_view text) {
+        constexpr CompiledSegment s = S::segments[I];
+        using F = key_field_value_t<field_type_t<T, s.field>>;
+        if constexpr ((s.spec.spec == KeySpec::none && KeyInteger<F>) ||
+                      s.spec.spec == KeySpec::shard) {
+          for (const char c : text) {
+            if (c < '0' || c > '9') return false;
+          }
+        }
+        return true;
+      });
+}
+
+// Whether a stored item (an ItemView) is a T: its type says so, or it has none and its sort key
+// matches T's template.
+template <EntityType T, class Row>
+[[gnu::always_inline]] inline bool stored_as(const Row& row) {
+  return row.type == type_name_v<T> || (row.type.empty() && sort_key_matches<T>(row.sort_key()));
+}
+
+// The type of the first of Ts whose sort-key template `sk` matches; empty when none does.
+template <class... Ts>
+std::string_view type_of_sort_key(std::string_view sk) {
+  std::string_view type;
+  (void)((sort_key_matches<Ts>(sk) && (type = type_name_v<Ts>, true)) || ...);
+  return type;
 }
 
 // DecodeError: a key that does not have its template's shape, so that the members an item does

@@ -157,6 +157,8 @@ class ItemCollection {
   bool append_member(std::string_view type, std::string_view body, BodyDecoder& decoder,
                      ParsedItem live = {}, const Keys& keys = {}) {
     if constexpr (all_entities) {
+      if (type.empty()) [[unlikely]]
+        type = type_without_discriminator(keys);
       return (
           (type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder, keys), true)) ||
           ...);
@@ -170,6 +172,8 @@ class ItemCollection {
   bool append_member_selected(std::string_view type, std::string_view body, BodyDecoder& decoder,
                               const Masks& masks, ParsedItem live = {}, const Keys& keys = {}) {
     if constexpr (all_entities) {
+      if (type.empty()) [[unlikely]]
+        type = type_without_discriminator(keys);
       return ((type == type_name_v<Ts> &&
                (decode_back_selected<Format, Ts>(live, body, decoder, std::get<index_of<Ts>>(masks),
                                                  keys),
@@ -177,6 +181,17 @@ class ItemCollection {
               ...);
     } else {
       return false;
+    }
+  }
+
+  // An item stored without a type is the member whose sort-key template its sort key matches
+  // (the members' templates cannot both match one: a rule of the collection).
+  template <class Keys>
+  static std::string_view type_without_discriminator(const Keys& keys) {
+    if constexpr (std::is_same_v<Keys, detail::NoKeys>) {
+      return {};
+    } else {
+      return detail::type_of_sort_key<Ts...>(keys.sort_key());
     }
   }
 

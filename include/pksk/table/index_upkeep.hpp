@@ -238,19 +238,21 @@ std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& 
 template <EntityType T, Backend B, class Progress>
 std::size_t backfill(B& backend, typename B::TableHandle& handle, const backend::TableSpec& spec,
                      const TableIndex& index, Progress& progress, std::size_t page_items) {
-  const auto missing_keys = [&] {
+  const backend::Condition lacks_keys{
+      backend::Condition::Op::not_exists, {path_operand(top_level(index.pk_attribute))}, {}};
+  // Without a type attribute the items are told apart by their sort keys, while scanning.
+  const backend::Condition filter = [&] {
+    if (spec.type_attribute.empty()) return lacks_keys;
     backend::Condition c{backend::Condition::Op::all, {}, {}};
     c.children.push_back(detail::type_is_condition<T>(spec));
-    c.children.push_back(
-        {backend::Condition::Op::not_exists, {path_operand(top_level(index.pk_attribute))}, {}});
+    c.children.push_back(lacks_keys);
     return c;
-  };
-  const backend::Condition filter = missing_keys();
+  }();
   // Written only to an item that still exists and still lacks the keys.
   backend::Condition unindexed{backend::Condition::Op::all, {}, {}};
   unindexed.children.push_back(
       {backend::Condition::Op::exists, {path_operand(top_level(spec.pk_attribute))}, {}});
-  unindexed.children.push_back(filter.children[1]);
+  unindexed.children.push_back(lacks_keys);
 
   BackfillProgress done{type_name_v<T>};
   backend::RawScan raw{.limit = page_items, .filter = &filter};
@@ -265,7 +267,7 @@ std::size_t backfill(B& backend, typename B::TableHandle& handle, const backend:
       const ScratchLease s;
       T item{};
       outcome = backend.scan(handle, raw, [&](const backend::ItemView& row) {
-        if (row.type != type_name_v<T>) return;
+        if (!detail::stored_as<T>(row)) return;
         detail::decode_row(body_format_arg(backend, handle), spec.name, *s->decoder, row, item);
         if (!detail::format_index_keys_of<T>(spec, item, index, index_pk, index_sk,
                                              "backfill_index"))

@@ -181,6 +181,26 @@ struct ReadTypes {
 template <class... Ts>
 struct ReadTypes<ItemCollection<Ts...>> : CollectionTypes<ItemCollection<Ts...>> {};
 
+// Whether a stored item is one R keeps: R's own, or a member type's of a collection R.
+template <class R>
+struct StoredAsOneOf {
+  template <class Row>
+  static bool test(const Row& row) {
+    return stored_as<R>(row);
+  }
+};
+template <class... Ts>
+struct StoredAsOneOf<ItemCollection<Ts...>> {
+  template <class Row>
+  static bool test(const Row& row) {
+    return (stored_as<Ts>(row) || ...);
+  }
+};
+template <class R, class Row>
+bool stored_as_one_of(const Row& row) {
+  return StoredAsOneOf<R>::test(row);
+}
+
 // The plan's filter, narrowed to the items of these types (`type = T`, or `type IN (...)`),
 // which a count keeps server-side where a read keeps them while decoding.
 PKSK_DECL void plan_type_filter(ReadPlanBase& plan, const backend::TableSpec& spec,

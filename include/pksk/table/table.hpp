@@ -739,7 +739,7 @@ class Table {
 
   template <EntityType T>
   void check_type(const backend::ItemView& row, std::string_view operation) const {
-    if (row.type != type_name_v<T>)
+    if (!detail::stored_as<T>(row)) [[unlikely]]
       detail::throw_wrong_type(spec_.name, row, type_name_v<T>, operation);
   }
 
@@ -848,7 +848,7 @@ class Table {
   auto row_visitor(Result& result, const detail::ReadPlan<R>& plan, BodyDecoder& decoder) {
     return [&](const backend::ItemView& row) {
       if constexpr (EntityType<R>) {
-        if (row.type != type_name_v<R>) return;
+        if (!detail::stored_as<R>(row)) return;
         if constexpr (Selected) {
           push_selected(decoder, result, row, plan.mask);
         } else {
@@ -951,8 +951,16 @@ class Table {
       }
       const KeyCondition* condition = query_condition<R>(pk, options, index);
       detail::ReadPlanBase plan = detail::make_read_plan(spec_, options, /*scan=*/false);
-      detail::plan_type_filter(plan, spec_, types);
       std::size_t n = 0;
+      if (spec_.type_attribute.empty()) {
+        // No type to count by server-side: the items are read, and counted by their sort keys.
+        query_pages(pk, detail::read_shape(options), condition, plan, /*all_pages=*/true, index,
+                    [&](const backend::ItemView& row) {
+                      if (detail::stored_as_one_of<R>(row)) ++n;
+                    });
+        return n;
+      }
+      detail::plan_type_filter(plan, spec_, types);
       query_pages(
           pk, detail::read_shape(options), condition, plan, /*all_pages=*/true, index,
           [&](const backend::ItemView&) { ++n; }, &n);

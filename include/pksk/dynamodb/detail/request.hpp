@@ -53,7 +53,7 @@ inline void append_item(std::string& out, const backend::TableSpec& spec,
   append_string_attribute(out, spec.pk_attribute, item.pk);
   out += ',';
   append_string_attribute(out, spec.sk_attribute, item.sk);
-  if (!item.type.empty()) {
+  if (!item.type.empty() && !spec.type_attribute.empty()) {
     out += ',';
     append_string_attribute(out, spec.type_attribute, item.type);
   }
@@ -105,7 +105,9 @@ inline void append_update(std::string& out, const backend::TableSpec& spec,
   append_key(out, spec, update.key);
   out += ",\"UpdateExpression\":";
   const backend::UpdateAction type = type_action(spec, update);
-  append_json_string(out, pksk::detail::render_update(update.actions, names, &type));
+  append_json_string(out,
+                     pksk::detail::render_update(update.actions, names,
+                                                 spec.type_attribute.empty() ? nullptr : &type));
   append_condition(out, update.condition, names);
   names.append_json(out);
 }
@@ -325,8 +327,8 @@ inline void append_projection(std::string& out, const backend::TableSpec& spec,
                               backend::ExpressionPlaceholders& names) {
   if (projection.empty()) return;
   // The keys and the type always come back: Table dispatches and pages on them.
-  std::string text = names.name(spec.pk_attribute) + ", " + names.name(spec.sk_attribute) + ", " +
-                     names.name(spec.type_attribute);
+  std::string text = names.name(spec.pk_attribute) + ", " + names.name(spec.sk_attribute);
+  if (!spec.type_attribute.empty()) text += ", " + names.name(spec.type_attribute);
   for (const std::string_view member : projection) text += ", " + names.name(member);
   out += ",\"ProjectionExpression\":";
   append_json_string(out, text);

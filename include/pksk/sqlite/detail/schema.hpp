@@ -74,7 +74,7 @@ inline std::vector<std::string> schema_differences(sqlite3* db, const backend::T
   };
   std::vector<Expected> expected{{spec.pk_attribute, 1},
                                  {spec.sk_attribute, 2},
-                                 {spec.type_attribute, 0},
+                                 {type_column(spec), 0},
                                  {"body", 0},
                                  {"size", 0, "INTEGER"}};
   for (const TableIndex& index : spec.indexes) {

@@ -67,6 +67,7 @@ inline void validate_attribute_names(const backend::TableSpec& spec) {
   const std::string_view names[] = {spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
   const char* roles[] = {"partition-key", "sort-key", "type"};
   for (std::size_t i = 0; i < 3; ++i) {
+    if (i == 2 && names[i].empty()) continue;  // no type attribute: untyped_column holds ''
     const bool reserved = iequals_ascii(names[i], "body") || iequals_ascii(names[i], "size");
     bool duplicate = false;
     for (std::size_t j = 0; j < i; ++j) duplicate = duplicate || iequals_ascii(names[i], names[j]);
@@ -117,9 +118,18 @@ inline std::string quoted_identifier(std::string_view identifier) {
   return out;
 }
 
+// The type column of a table without a type attribute (TableOptions::type_attribute = ""): it
+// holds '' in every row, as DynamoDB stores no attribute, so that reads tell types apart by
+// sort key on both backends alike.
+inline constexpr std::string_view untyped_column = "pksk_no_type";
+
+inline std::string_view type_column(const backend::TableSpec& spec) noexcept {
+  return spec.type_attribute.empty() ? untyped_column : std::string_view(spec.type_attribute);
+}
+
 inline Columns columns_of(const backend::TableSpec& spec) {
   return {quoted_identifier(spec.pk_attribute), quoted_identifier(spec.sk_attribute),
-          quoted_identifier(spec.type_attribute)};
+          quoted_identifier(type_column(spec))};
 }
 
 // The file's own metadata: the storage format it was written in, so that a later pksk can

@@ -51,22 +51,52 @@ PKSK_DECL Backend::TableHandle Backend::open_table(const backend::TableSpec& spe
 PKSK_DECL bool Backend::get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit) {
   return Impl{shared_}.get(table, key, visit);
 }
+// A table without a type attribute stores no type: '' in its type column, as DynamoDB stores
+// no attribute (detail::untyped_column).
 PKSK_DECL void Backend::put(TableHandle table, const backend::PutRequest& request) {
+  if (table.spec().type_attribute.empty()) [[unlikely]] {
+    backend::PutRequest untyped = request;
+    untyped.item.type = {};
+    return Impl{shared_}.put(table, untyped);
+  }
   Impl{shared_}.put(table, request);
 }
 PKSK_DECL void Backend::update(TableHandle table, const backend::UpdateRequest& request,
                                backend::ItemVisitor visit) {
+  if (table.spec().type_attribute.empty()) [[unlikely]] {
+    backend::UpdateRequest untyped = request;
+    untyped.type = {};
+    return Impl{shared_}.update(table, untyped, visit);
+  }
   Impl{shared_}.update(table, request, visit);
 }
 PKSK_DECL bool Backend::erase(TableHandle table, const backend::EraseRequest& request) {
   return Impl{shared_}.erase(table, request);
 }
+namespace detail {
+inline std::vector<backend::WriteRequest> untyped_writes(
+    std::span<const backend::WriteRequest> writes) {
+  std::vector<backend::WriteRequest> out(writes.begin(), writes.end());
+  for (backend::WriteRequest& w : out) {
+    if (auto* put = std::get_if<backend::PutRequest>(&w)) put->item.type = {};
+    if (auto* update = std::get_if<backend::UpdateRequest>(&w)) update->type = {};
+  }
+  return out;
+}
+}  // namespace detail
+
 PKSK_DECL void Backend::transact(TableHandle table, std::span<const backend::WriteRequest> writes) {
+  if (table.spec().type_attribute.empty()) [[unlikely]] {
+    return Impl{shared_}.transact(table, detail::untyped_writes(writes));
+  }
   Impl{shared_}.transact(table, writes);
 }
 PKSK_DECL void Backend::batch_write(TableHandle table,
                                     std::span<const backend::WriteRequest> writes,
                                     std::vector<std::size_t>& unprocessed) {
+  if (table.spec().type_attribute.empty()) [[unlikely]] {
+    return Impl{shared_}.batch_write(table, detail::untyped_writes(writes), unprocessed);
+  }
   Impl{shared_}.batch_write(table, writes, unprocessed);
 }
 PKSK_DECL void Backend::batch_get(TableHandle table, std::span<const backend::ItemKey> keys,

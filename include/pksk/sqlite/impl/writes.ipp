@@ -211,7 +211,8 @@ inline std::optional<AttributeValue> Backend::Impl::load(Call& k, backend::ItemK
     item->map.reserve(body.map.size() + 3);
     item->assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(key.pk)));
     item->assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(key.sk)));
-    item->assign(t.spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
+    if (!t.spec.type_attribute.empty())
+      item->assign(t.spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
     for (auto& member : body.map) item->map.push_back(std::move(member));
   });
   return item;
@@ -295,7 +296,8 @@ inline auto Backend::Impl::updated(const detail::TableState& t,
     item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
   }
   apply_actions(t, request, item);
-  item.assign(t.spec.type_attribute, AttributeValue::from_string(std::string(request.type)));
+  if (!t.spec.type_attribute.empty())
+    item.assign(t.spec.type_attribute, AttributeValue::from_string(std::string(request.type)));
   Stored out;
   out.pk = request.key.pk;
   out.sk = request.key.sk;

@@ -101,8 +101,14 @@ std::size_t encode_checked(Format format, const backend::TableSpec& spec, const 
                            std::string_view operation) {
   std::size_t size = 0;
   try {
-    const KeyAttributeSizes keys{spec.pk_attribute, pk, spec.sk_attribute, sk, spec.type_attribute,
-                                 type_name_v<T>};
+    // A table without a type attribute stores no type.
+    const KeyAttributeSizes keys{
+        spec.pk_attribute,
+        pk,
+        spec.sk_attribute,
+        sk,
+        spec.type_attribute,
+        spec.type_attribute.empty() ? std::string_view() : std::string_view(type_name_v<T>)};
     size = EntityCode<T>::encode(format, item, keys, body);
   } catch (const EncodeError& e) {
     throw_encode_error(spec, operation, type_name_v<T>, e);

@@ -26,7 +26,9 @@ PKSK_DECL void plan_filter(ReadPlanBase& plan, const backend::TableSpec& spec, c
   if (!filter.empty()) {
     plan.filter = filter.resolve(spec.sk_attribute, spec.type_attribute, only_type);
   }
-  if (scan && !only_type.empty()) {
+  // Without a type attribute, nothing server-side tells the types apart: the rows are kept by
+  // their sort keys while decoding.
+  if (scan && !only_type.empty() && !spec.type_attribute.empty()) {
     backend::Condition type = type_is_condition(spec, only_type);
     if (plan.filter) {
       backend::Condition both{backend::Condition::Op::all, {}, {}};
