@@ -3,10 +3,18 @@
 // Settings a user may override per table.
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace pksk {
+
+// What a secondary index holds of each item besides the table's and the index's keys
+// (DynamoDB's Projection): every attribute; the keys alone; or the keys and the attributes
+// TableIndex::include names. An item read through a narrower index has only those: its type
+// attribute too, unless included, so it is told apart by its sort key, and the members it lacks
+// keep their defaults (key members are read back from the keys).
+enum class IndexProjection : unsigned char { all, keys_only, include };
 
 // A secondary index of a table: its name, and the attributes that hold each item's keys in it
 // (DynamoDB's GSI key schema; the SQLite backend's index columns). "gsi1" alone names the
@@ -15,6 +23,8 @@ struct TableIndex {
   std::string name{};
   std::string pk_attribute{};
   std::string sk_attribute{};
+  IndexProjection projection = IndexProjection::all;
+  std::vector<std::string> include{};  // the attributes an `include` projection adds
 
   TableIndex(std::string index_name)  // NOLINT(google-explicit-constructor): `.indexes = {"gsi1"}`
       : name(std::move(index_name)), pk_attribute(name + "pk"), sk_attribute(name + "sk") {}
@@ -22,6 +32,24 @@ struct TableIndex {
       : TableIndex(std::string(index_name)) {}
   TableIndex(std::string index_name, std::string pk, std::string sk)
       : name(std::move(index_name)), pk_attribute(std::move(pk)), sk_attribute(std::move(sk)) {}
+  // keys_only, or include with the attributes it adds.
+  TableIndex(std::string index_name, std::string pk, std::string sk, IndexProjection projected,
+             std::vector<std::string> included = {})
+      : name(std::move(index_name)),
+        pk_attribute(std::move(pk)),
+        sk_attribute(std::move(sk)),
+        projection(projected),
+        include(std::move(included)) {}
+
+  // Whether an item read through the index has attribute `attribute` (not a key attribute).
+  bool projects(std::string_view attribute) const noexcept {
+    if (projection == IndexProjection::all) return true;
+    if (projection == IndexProjection::keys_only) return false;
+    for (const std::string& name : include) {
+      if (name == attribute) return true;
+    }
+    return false;
+  }
 
   friend bool operator==(const TableIndex&, const TableIndex&) = default;
 };

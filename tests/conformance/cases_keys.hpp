@@ -87,6 +87,15 @@ struct NoteBody {
   std::string text;
 };
 
+// An order in two indexes that project less than the item: keys only, and keys with Status.
+struct ProjectedOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+  friend bool operator==(const ProjectedOrder&, const ProjectedOrder&) = default;
+};
+
 // A type no item has: a scan of a collection of it keeps every item raw.
 struct Unrelated {
   std::string id;
@@ -153,6 +162,16 @@ struct pksk::Entity<conformance_keys::Crate> {
   static constexpr std::string_view pk = "STORE#{store}";
   static constexpr std::string_view sk = "CRATE#{number}";
   static constexpr std::array indexes = {pksk::Index{"gsi1", "SHELF#{shelf}", "{number}"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::ProjectedOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
+  static constexpr std::array indexes = {pksk::Index{"keys", "STATUS#{status}", "{order_id}"},
+                                         pksk::Index{"statuses", "S#{status}", "{order_id}"}};
 };
 template <>
 struct pksk::Entity<conformance_keys::Sensor> {
@@ -448,4 +467,44 @@ TEST_CASE("no type attribute on some items: they are read by their sort keys",
   CHECK(all.size() == 4);
   CHECK(all.unknown().empty());
   CHECK(table.get(KeyedOrder{.customer_id = "c1", .order_id = "o3"}) == o3);
+}
+
+TEST_CASE(
+    "index projections: items read through a KEYS_ONLY or INCLUDE index hold what it projects",
+    "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  pksk::TableOptions options = classic_options;
+  options.indexes = {
+      pksk::TableIndex{"keys", "GSI1PK", "GSI1SK", pksk::IndexProjection::keys_only},
+      pksk::TableIndex{"statuses", "GSI2PK", "GSI2SK", pksk::IndexProjection::include, {"Status"}}};
+  pksk::Table table{store.backend, fresh_table_name(), options};
+  table.put(ProjectedOrder{"c1", "o1", "open", 10});
+  table.put(ProjectedOrder{"c2", "o2", "open", 20});
+  table.put(ProjectedOrder{"c2", "o3", "shipped", 30});
+
+  // Keys only: no type, no Status, no Total; the ids are read back from the table's keys.
+  CHECK(table.index("keys").query<ProjectedOrder>(pksk::PartitionKey{"STATUS#open"}) ==
+        std::vector<ProjectedOrder>{{"c1", "o1", "", 0}, {"c2", "o2", "", 0}});
+  CHECK(table.index("statuses").query<ProjectedOrder>(pksk::PartitionKey{"S#open"}) ==
+        std::vector<ProjectedOrder>{{"c1", "o1", "open", 0}, {"c2", "o2", "open", 0}});
+  // A filter sees only what the index holds.
+  using pksk::attr;
+  CHECK(table.index("statuses")
+            .query<ProjectedOrder>(pksk::PartitionKey{"S#open"},
+                                   {.filter = attr(&ProjectedOrder::status) == "open"})
+            .size() == 2);
+  CHECK_THROWS_MATCHES(
+      table.index("keys").query<ProjectedOrder>(pksk::PartitionKey{"STATUS#open"},
+                                                {.filter = attr(&ProjectedOrder::amount) > 0.0}),
+      pksk::ValidationError, WhatContains<pksk::ValidationError>({"Total"}));
+  // The table still holds the whole item.
+  CHECK(table.get(ProjectedOrder{.customer_id = "c2", .order_id = "o3"}) ==
+        ProjectedOrder{"c2", "o3", "shipped", 30});
+
+  pksk::TableOptions wrong = classic_options;
+  wrong.indexes = {pksk::TableIndex{"g", "GPK", "GSK", pksk::IndexProjection::include}};
+  CHECK_THROWS_MATCHES(
+      (pksk::Table{store.backend, fresh_table_name(), wrong}), pksk::ValidationError,
+      WhatContains<pksk::ValidationError>({"projects IndexProjection::include with no attribute"}));
 }

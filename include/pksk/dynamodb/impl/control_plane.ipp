@@ -175,14 +175,28 @@ inline void Backend::Impl::append_key_schema(std::string& body, std::string_view
   body += ",\"KeyType\":\"RANGE\"}]";
 }
 
-// An index's definition: its key schema, every attribute projected (items read through it
-// decode as from the table).
+// An index's definition: its key schema and what it projects (TableIndex::projection).
 inline void Backend::Impl::append_index_definition(std::string& body, const TableIndex& index) {
   body += "{\"IndexName\":";
   detail::append_json_string(body, index.name);
   body += ',';
   append_key_schema(body, index.pk_attribute, index.sk_attribute);
-  body += ",\"Projection\":{\"ProjectionType\":\"ALL\"}}";
+  switch (index.projection) {
+    case IndexProjection::all:
+      body += ",\"Projection\":{\"ProjectionType\":\"ALL\"}}";
+      return;
+    case IndexProjection::keys_only:
+      body += ",\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}";
+      return;
+    case IndexProjection::include:
+      body += ",\"Projection\":{\"ProjectionType\":\"INCLUDE\",\"NonKeyAttributes\":[";
+      for (std::size_t i = 0; i < index.include.size(); ++i) {
+        if (i != 0) body += ',';
+        detail::append_json_string(body, index.include[i]);
+      }
+      body += "]}}";
+      return;
+  }
 }
 
 inline void Backend::Impl::create(const backend::TableSpec& spec) {

@@ -90,6 +90,8 @@ struct Backend::Impl {
   static void check_key(const detail::TableState& t, std::string_view operation,
                         backend::ItemKey key);
   static void check_query_key(const detail::TableState& t, const backend::RawQuery& query);
+  static void check_projected(const detail::TableState& t, const TableIndex& index,
+                              const backend::Condition& filter);
   static std::string key_operation(std::string_view operation, std::string_view pk,
                                    std::optional<std::string_view> sk);
   static void bind(Call& k, sqlite3_stmt* s, int index, std::string_view text,

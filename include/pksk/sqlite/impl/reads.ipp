@@ -68,6 +68,8 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
           detail::context(k.t.name, "query on index " + pksk::detail::quoted(query.index)) +
           "consistent reads are not supported on global secondary indexes");
     }
+    if (query.filter != nullptr && index->projection != IndexProjection::all)
+      check_projected(k.t, *index, *query.filter);
   }
   check_query_key(k.t, query);
   const KeyCondition* cond = query.sk;
@@ -324,6 +326,24 @@ inline backend::QueryOutcome Backend::Impl::read_table_page(
   return outcome;
 }
 
+// A filter on an index that projects less than every attribute may read only what it holds:
+// refused as DynamoDB refuses it otherwise.
+inline void Backend::Impl::check_projected(const detail::TableState& t, const TableIndex& index,
+                                           const backend::Condition& filter) {
+  for (const backend::Operand& operand : filter.operands) {
+    if (operand.kind == backend::Operand::Kind::value || operand.path.steps.empty()) continue;
+    const std::string& name = operand.path.steps.front().name;
+    if (name == t.spec.pk_attribute || name == t.spec.sk_attribute || name == index.pk_attribute ||
+        name == index.sk_attribute || index.projects(name))
+      continue;
+    throw ValidationError(
+        detail::context(t.name, "query on index " + pksk::detail::quoted(index.name)) +
+        "the index does not project the filter's attribute " + pksk::detail::quoted(name) +
+        " (TableIndex::projection)");
+  }
+  for (const backend::Condition& child : filter.children) check_projected(t, index, child);
+}
+
 // The rows of an index query's page, with DynamoDB's paging: (pk, sk, type, body, size).
 // As in a table query, a row's key is read only when someone asks for it, and the index sort
 // key, which only the cursor needs, is looked up for the page's last row.
@@ -336,6 +356,7 @@ inline backend::QueryOutcome Backend::Impl::read_index_page(Call& k, const Table
   std::size_t bytes = 0;
   backend::ItemView item{
       .read_pk = detail::key_column<0>, .read_sk = detail::key_column<1>, .key_source = s};
+  std::string projected;
   for (bool first = true;; first = false) {
     const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
     if (rc == SQLITE_DONE) break;
@@ -344,6 +365,16 @@ inline backend::QueryOutcome Backend::Impl::read_index_page(Call& k, const Table
     item.type = detail::column_view(s, 2);
     item.body = detail::column_view(s, 3);
     item.size = static_cast<std::size_t>(sqlite3_column_int64(s, 4));
+    if (index.projection != IndexProjection::all) [[unlikely]] {
+      // As DynamoDB's index holds it: the keys and what it projects (the filter too sees no
+      // more). The table's keys are columns; the index's are in the body.
+      projected.clear();
+      append_plain_json_members(projected, parse_plain_body(item.body), [&](std::string_view name) {
+        return name != index.pk_attribute && name != index.sk_attribute && !index.projects(name);
+      });
+      item.body = projected;
+      if (!index.projects(k.t.spec.type_attribute)) item.type = {};
+    }
     ++outcome.evaluated;
     bytes += item.size;
     // The filter comes after the item has counted, as DynamoDB's does.

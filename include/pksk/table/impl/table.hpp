@@ -58,6 +58,13 @@ template <Backend B>
 typename B::TableHandle Table<B>::open(B& backend, const backend::TableSpec& spec) {
   std::vector<std::string_view> names{spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
   for (const TableIndex& index : spec.indexes) {
+    if ((index.projection == IndexProjection::include) == index.include.empty()) {
+      throw ValidationError(
+          "pksk table " + detail::quoted(spec.name) + ": index " + detail::quoted(index.name) +
+          (index.include.empty() ? " projects IndexProjection::include with no attribute to include"
+                                 : " names attributes to include without "
+                                   "IndexProjection::include"));
+    }
     for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
       if (std::find(names.begin(), names.end(), *name) != names.end()) {
         throw ValidationError("pksk table " + detail::quoted(spec.name) + ": index " +
