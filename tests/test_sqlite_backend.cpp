@@ -771,7 +771,7 @@ TEST_CASE("invalid table and attribute names", "[sqlite]") {
     CHECK(contains(msg,
                    "pksk table " + pksk::detail::quoted(name) + " (sqlite): invalid table name"));
   }
-  for (std::string attr : {"", "pk", "SK", "body", "a b"}) {
+  for (std::string attr : {"pk", "SK", "body", "a b"}) {
     INFO(attr);
     const std::string msg = error_of([&] {
       b.open_table(pksk::backend::TableSpec{"t", {.type_attribute = attr}});
@@ -779,6 +779,15 @@ TEST_CASE("invalid table and attribute names", "[sqlite]") {
     CHECK(contains(msg, "invalid type attribute name"));
   }
   CHECK_NOTHROW(b.open_table(pksk::backend::TableSpec{"Shop_2024", {.type_attribute = "_type"}}));
+  // No type attribute: the type column is pksk_no_type, which no key attribute may then be.
+  CHECK_NOTHROW(b.open_table(pksk::backend::TableSpec{"untyped", {.type_attribute = ""}}));
+  CHECK(
+      contains(error_of([&] {
+                 b.open_table(pksk::backend::TableSpec{
+                     "untyped2", {.pk_attribute = "pksk_no_type", .type_attribute = ""}});
+               }),
+               "a key attribute is named 'pksk_no_type', the type column of a table without a type "
+               "attribute"));
   CHECK_THROWS_AS(get(b, {}, "P", "A"), pksk::Error);  // an empty handle
 }
 

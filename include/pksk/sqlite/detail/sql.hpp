@@ -61,13 +61,35 @@ struct Columns {
   std::string pk, sk, type;  // quoted identifiers
 };
 
+// The type column of a table without a type attribute (TableOptions::type_attribute = ""): it
+// holds '' in every row, as DynamoDB stores no attribute, so that reads tell types apart by
+// sort key on both backends alike.
+inline constexpr std::string_view untyped_column = "pksk_no_type";
+
+inline std::string_view type_column(const backend::TableSpec& spec) noexcept {
+  return spec.type_attribute.empty() ? untyped_column : std::string_view(spec.type_attribute);
+}
+
 // Key attribute names become column names: plain identifiers, distinct (SQLite compares column
 // names without case) and none of the backend's own columns.
 inline void validate_attribute_names(const backend::TableSpec& spec) {
-  const std::string_view names[] = {spec.pk_attribute, spec.sk_attribute, spec.type_attribute};
+  const std::string_view names[] = {spec.pk_attribute, spec.sk_attribute, type_column(spec)};
   const char* roles[] = {"partition-key", "sort-key", "type"};
+  if (spec.type_attribute.empty()) {
+    for (const TableIndex& index : spec.indexes) {
+      if (iequals_ascii(index.pk_attribute, untyped_column) ||
+          iequals_ascii(index.sk_attribute, untyped_column))
+        throw ValidationError(context(spec.name) + "index " + pksk::detail::quoted(index.name) +
+                              " names a key attribute " + pksk::detail::quoted(untyped_column) +
+                              ", the type column of a table without a type attribute");
+    }
+    if (iequals_ascii(spec.pk_attribute, untyped_column) ||
+        iequals_ascii(spec.sk_attribute, untyped_column))
+      throw ValidationError(context(spec.name) + "a key attribute is named " +
+                            pksk::detail::quoted(untyped_column) +
+                            ", the type column of a table without a type attribute");
+  }
   for (std::size_t i = 0; i < 3; ++i) {
-    if (i == 2 && names[i].empty()) continue;  // no type attribute: untyped_column holds ''
     const bool reserved = iequals_ascii(names[i], "body") || iequals_ascii(names[i], "size");
     bool duplicate = false;
     for (std::size_t j = 0; j < i; ++j) duplicate = duplicate || iequals_ascii(names[i], names[j]);
@@ -116,15 +138,6 @@ inline std::string quoted_identifier(std::string_view identifier) {
   out += identifier;
   out += '"';
   return out;
-}
-
-// The type column of a table without a type attribute (TableOptions::type_attribute = ""): it
-// holds '' in every row, as DynamoDB stores no attribute, so that reads tell types apart by
-// sort key on both backends alike.
-inline constexpr std::string_view untyped_column = "pksk_no_type";
-
-inline std::string_view type_column(const backend::TableSpec& spec) noexcept {
-  return spec.type_attribute.empty() ? untyped_column : std::string_view(spec.type_attribute);
 }
 
 inline Columns columns_of(const backend::TableSpec& spec) {
