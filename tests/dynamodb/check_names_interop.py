@@ -7,7 +7,7 @@
 pksk writes seed 004's table (PK, SK, Type; CustomerId, OrderId, Total, ... in PascalCase) and
 boto3 reads it back: every item must hold exactly the attribute names and types a DynamoDB user
 expects. Then boto3 writes a customer and its orders in that layout, one with its ids only in
-its keys, and pksk must read them typed. Needs boto3 (in scripts/python-venv.sh's venv, with
+its keys and one with no Type, and pksk must read them typed. Needs boto3 (in scripts/python-venv.sh's venv, with
 moto). Exits non-zero on a difference, printing it.
 """
 
@@ -99,6 +99,10 @@ def main():
     client.put_item(TableName=table, Item={
         "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#ORDER#2021-01-04"}, "Type": {"S": "Order"},
         "Status": {"S": "open"}, "Total": {"N": "3.5"}})
+    # No Type at all: pksk knows it for an Order by its sort key.
+    client.put_item(TableName=table, Item={
+        "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#ORDER#2021-01-05"}, "Status": {"S": "untyped"},
+        "Total": {"N": "1"}})
     client.put_item(TableName=table, Item={
         "PK": {"S": "CUSTOMER#456"}, "SK": {"S": "#RETURN#1"}, "Type": {"S": "Return"}})
     read = run("read")
@@ -107,6 +111,8 @@ def main():
         "items=4 paid=1 ship_to=Main St,10001\n"
         "Order 456 2021-01-03  7 note=- labels= skus= quantities= items=0 paid=0 ship_to=,0\n"
         "Order 456 2021-01-04 open 3.5 note=- labels= skus= quantities= items=0 paid=0 ship_to=,0\n"
+        "Order 456 2021-01-05 untyped 1 note=- labels= skus= quantities= items=0 paid=0 "
+        "ship_to=,0\n"
         "Customer 456 Grace Hopper grace@example.com\n"
         "unknown 1\n")
     if read != want_read:
