@@ -96,6 +96,21 @@ struct ProjectedOrder {
   friend bool operator==(const ProjectedOrder&, const ProjectedOrder&) = default;
 };
 
+// One order type in two indexes on the same key attributes, projected differently; and one
+// that formats them from different templates, which cannot be.
+struct TwinOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+  double amount{};
+  friend bool operator==(const TwinOrder&, const TwinOrder&) = default;
+};
+struct SkewedOrder {
+  std::string customer_id;
+  std::string order_id;
+  std::string status;
+};
+
 // A type no item has: a scan of a collection of it keeps every item raw.
 struct Unrelated {
   std::string id;
@@ -172,6 +187,22 @@ struct pksk::Entity<conformance_keys::ProjectedOrder> {
   static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
   static constexpr std::array indexes = {pksk::Index{"keys", "STATUS#{status}", "{order_id}"},
                                          pksk::Index{"statuses", "S#{status}", "{order_id}"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::TwinOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr std::array indexes = {pksk::Index{"full", "STATUS#{status}", "{order_id}"},
+                                         pksk::Index{"lean", "STATUS#{status}", "{order_id}"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::SkewedOrder> {
+  static constexpr std::string_view type = "Skewed";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#SKEWED#{order_id}";
+  static constexpr std::array indexes = {pksk::Index{"full", "STATUS#{status}", "{order_id}"},
+                                         pksk::Index{"lean", "S#{status}", "{order_id}"}};
 };
 template <>
 struct pksk::Entity<conformance_keys::Sensor> {
@@ -507,4 +538,35 @@ TEST_CASE(
   CHECK_THROWS_MATCHES(
       (pksk::Table{store.backend, fresh_table_name(), wrong}), pksk::ValidationError,
       WhatContains<pksk::ValidationError>({"projects IndexProjection::include with no attribute"}));
+}
+
+TEST_CASE("index projections: two indexes on the same key attributes, projected differently",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  pksk::TableOptions options;
+  options.indexes = {
+      pksk::TableIndex{"full", "GSI1PK", "GSI1SK"},
+      pksk::TableIndex{"lean", "GSI1PK", "GSI1SK", pksk::IndexProjection::keys_only}};
+  pksk::Table table{store.backend, fresh_table_name(), options};
+  table.put(TwinOrder{"c1", "o1", "open", 10});
+  table.put_all(std::vector<TwinOrder>{{"c2", "o2", "open", 20}, {"c2", "o3", "shipped", 30}});
+  const pksk::PartitionKey open{"STATUS#open"};
+  CHECK(table.index("full").query<TwinOrder>(open) ==
+        std::vector<TwinOrder>{{"c1", "o1", "open", 10}, {"c2", "o2", "open", 20}});
+  CHECK(table.index("lean").query<TwinOrder>(open) ==
+        std::vector<TwinOrder>{{"c1", "o1", "", 0}, {"c2", "o2", "", 0}});
+  // An update of the index's key moves the item in both.
+  table.update(TwinOrder{.customer_id = "c2", .order_id = "o3"},
+               pksk::set(&TwinOrder::status, std::string("open")));
+  CHECK(table.index("full").count<TwinOrder>(open) == 3);
+  CHECK(table.index("lean").count<TwinOrder>(open) == 3);
+
+  CHECK_THROWS_MATCHES(table.put(SkewedOrder{"c1", "o9", "open"}), pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>(
+                           {"indexes 'full' and 'lean' keep their keys in the same attributes"}));
+  // Sharing one key attribute but not the other is still refused.
+  pksk::TableOptions crossed;
+  crossed.indexes = {pksk::TableIndex{"a", "GPK", "GSK"}, pksk::TableIndex{"b", "GPK", "OTHER"}};
+  CHECK_THROWS_AS((pksk::Table{store.backend, fresh_table_name(), crossed}), pksk::ValidationError);
 }

@@ -50,6 +50,17 @@ struct TableSpec : TableOptions {
     }
     return nullptr;
   }
+
+  // Whether index `i` keeps its keys in the same two attributes as an earlier index (the same
+  // keys projected differently): a backend makes their attributes (SQLite: columns) once.
+  bool repeats_index_keys(std::size_t i) const noexcept {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (indexes[j].pk_attribute == indexes[i].pk_attribute &&
+          indexes[j].sk_attribute == indexes[i].sk_attribute)
+        return true;
+    }
+    return false;
+  }
 };
 
 // DynamoDB ends a query page at 1 MB of data read.

@@ -59,6 +59,32 @@ const TableIndex& table_index_of(const backend::TableSpec& spec, std::string_vie
   return *index;
 }
 
+// Whether T's index I keeps its keys in the attributes of an earlier index of T (two indexes on
+// the same key attributes, such as a KEYS_ONLY one beside an ALL one): the keys are written
+// once, for that index. ValidationError when T formats the two from different templates, which
+// would give one attribute two values.
+template <EntityType T, std::size_t I>
+bool keys_written_by_earlier_index(const backend::TableSpec& spec, const TableIndex& index,
+                                   std::string_view operation) {
+  bool shared = false;
+  for_each_index<T>([&](auto j) {
+    if constexpr (decltype(j)::value < I) {
+      const TableIndex* other = spec.find_index(indexes_v<T>[j].name);
+      if (shared || other == nullptr || other->pk_attribute != index.pk_attribute ||
+          other->sk_attribute != index.sk_attribute)
+        return;
+      if (indexes_v<T>[j].pk != indexes_v<T>[I].pk || indexes_v<T>[j].sk != indexes_v<T>[I].sk) {
+        throw ValidationError(table_context(spec.name, operation, type_name_v<T>) + "indexes " +
+                              detail::quoted(other->name) + " and " + detail::quoted(index.name) +
+                              " keep their keys in the same attributes, and the entity formats "
+                              "them from different key templates");
+      }
+      shared = true;
+    }
+  });
+  return shared;
+}
+
 template <EntityType T, std::size_t I>
 void format_index_keys_checked(const backend::TableSpec& spec, const T& item, std::string& pk,
                                std::string& sk, std::string_view operation) {
@@ -104,7 +130,9 @@ std::size_t add_index_attributes(BodyFormat format, const backend::TableSpec& sp
   std::size_t size = 0;
   for_each_index<T>([&](auto i) {
     const TableIndex& index = detail::table_index_of<T, i>(spec, operation);
-    if (!detail::in_index<T, i>(item)) return;
+    if (!detail::in_index<T, i>(item) ||
+        detail::keys_written_by_earlier_index<T, i>(spec, index, operation))
+      return;
     detail::format_index_keys_checked<T, i>(spec, item, index_pk, index_sk, operation);
     detail::append_string_attribute(format, body, index.pk_attribute, index_pk);
     detail::append_string_attribute(format, body, index.sk_attribute, index_sk);
@@ -156,6 +184,7 @@ std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& 
       return;
     }
     const TableIndex& index = detail::table_index_of<T, i>(spec, "update");
+    if (detail::keys_written_by_earlier_index<T, i>(spec, index, "update")) return;
     // An update that empties an optional member of a sparse index's key takes the item out of
     // that index, whatever the index's other members are: nothing else need be given.
     bool leaves = false;

@@ -952,8 +952,10 @@ class Table {
       const KeyCondition* condition = query_condition<R>(pk, options, index);
       detail::ReadPlanBase plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       std::size_t n = 0;
-      if (spec_.type_attribute.empty()) {
-        // No type to count by server-side: the items are read, and counted by their sort keys.
+      if (spec_.type_attribute.empty() ||
+          (index != nullptr && !index->projects(spec_.type_attribute))) {
+        // No type to count by server-side (none stored, or an index that does not project it):
+        // the items are read, and counted by their sort keys.
         query_pages(pk, detail::read_shape(options), condition, plan, /*all_pages=*/true, index,
                     [&](const backend::ItemView& row) {
                       if (detail::stored_as_one_of<R>(row)) ++n;

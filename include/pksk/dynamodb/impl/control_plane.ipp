@@ -206,11 +206,12 @@ inline void Backend::Impl::create(const backend::TableSpec& spec) {
   append_attribute_definition(body, spec.pk_attribute);
   body += ',';
   append_attribute_definition(body, spec.sk_attribute);
-  for (const TableIndex& index : spec.indexes) {
+  for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
+    if (spec.repeats_index_keys(i)) continue;  // DynamoDB refuses an attribute defined twice
     body += ',';
-    append_attribute_definition(body, index.pk_attribute);
+    append_attribute_definition(body, spec.indexes[i].pk_attribute);
     body += ',';
-    append_attribute_definition(body, index.sk_attribute);
+    append_attribute_definition(body, spec.indexes[i].sk_attribute);
   }
   body += "],";
   append_key_schema(body, spec.pk_attribute, spec.sk_attribute);

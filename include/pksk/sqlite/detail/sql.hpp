@@ -116,6 +116,7 @@ inline void validate_attribute_names(const backend::TableSpec& spec) {
                               pksk::detail::quoted(index.name));
       }
     }
+    if (spec.repeats_index_keys(i)) continue;  // its columns are the earlier index's
     for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
       bool duplicate = iequals_ascii(*name, "body") || iequals_ascii(*name, "size");
       for (std::string_view other : taken) duplicate = duplicate || iequals_ascii(*name, other);
@@ -158,9 +159,10 @@ inline std::string index_column_sql(std::string_view attribute);
 
 inline std::string index_columns_sql(const backend::TableSpec& spec) {
   std::string out;
-  for (const TableIndex& index : spec.indexes) {
-    out += index_column_sql(index.pk_attribute) + ", ";
-    out += index_column_sql(index.sk_attribute) + ", ";
+  for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
+    if (spec.repeats_index_keys(i)) continue;
+    out += index_column_sql(spec.indexes[i].pk_attribute) + ", ";
+    out += index_column_sql(spec.indexes[i].sk_attribute) + ", ";
   }
   return out;
 }

@@ -65,6 +65,9 @@ typename B::TableHandle Table<B>::open(B& backend, const backend::TableSpec& spe
                                  : " names attributes to include without "
                                    "IndexProjection::include"));
     }
+    // Two indexes may share both key attributes (a KEYS_ONLY index beside an ALL one, say):
+    // the same keys, projected differently. Any other sharing is refused.
+    if (spec.repeats_index_keys(static_cast<std::size_t>(&index - spec.indexes.data()))) continue;
     for (const std::string* name : {&index.pk_attribute, &index.sk_attribute}) {
       if (std::find(names.begin(), names.end(), *name) != names.end()) {
         throw ValidationError("pksk table " + detail::quoted(spec.name) + ": index " +
