@@ -92,7 +92,10 @@ class ItemCollection {
                [](const value_type& item) -> const T& { return *std::get_if<T>(&item); });
   }
 
-  const std::vector<RawItem>& unknown() const noexcept { return unknown_; }
+  const std::vector<RawItem>& unknown() const& noexcept { return unknown_; }
+  // Of a temporary collection (`for (auto& raw : table.scan<C>().unknown())`), the items
+  // themselves: a reference would dangle before the loop's first turn.
+  std::vector<RawItem> unknown() && noexcept { return std::move(unknown_); }
 
   // Appending keeps the order of the calls: the caller appends in sort-key order.
   template <class T>
