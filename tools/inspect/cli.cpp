@@ -18,8 +18,8 @@ namespace {
 constexpr const char* usage_text =
     R"(usage: pksk-inspect [OPTIONS] LOCATION
 
-Looks inside a pksk table without its entity definitions: what it holds, one collection, or
-all of it as DynamoDB JSON.
+Looks inside a pksk table without its entity definitions: what it holds, one collection, the
+design a program stored with it, or all of it as DynamoDB JSON.
 
 LOCATION is an SQLite file (FILE.db) or a DynamoDB table:
   dynamodb://TABLE?endpoint=URL&region=REGION   (credentials: the usual AWS chain;

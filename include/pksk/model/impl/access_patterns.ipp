@@ -102,7 +102,7 @@ inline void add_collection_patterns(const std::vector<DesignEntity>& entities,
     for (const std::string& type : c.members) {
       const DesignEntity* e = find_entity(entities, type);
       const std::string_view sk = e == nullptr ? std::string_view{} : sort_template_in(*e, p.index);
-      if (p.index.empty() && !template_has_field(sk)) {
+      if (e != nullptr && p.index.empty() && !template_has_field(sk)) {
         single.push_back(type);
         words.push_back(type);
       } else {
@@ -120,6 +120,7 @@ inline void add_collection_patterns(const std::vector<DesignEntity>& entities,
     // The one item first, then the first or last N of the others: which depends on where its
     // literal sort key falls beside the others' prefixes.
     const DesignEntity* e = find_entity(entities, single[0]);
+    if (e == nullptr) continue;
     int side = literal_against_prefix(e->sk, many_prefixes[0]);
     for (std::string_view prefix : many_prefixes) {
       if (literal_against_prefix(e->sk, prefix) != side) side = 0;
