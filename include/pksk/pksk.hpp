@@ -30,6 +30,7 @@
 #include "key/stored_names.hpp"
 #include "key/typed_condition.hpp"
 #include "key/ulid.hpp"
+#include "model/access_patterns.hpp"
 #include "model/collection.hpp"
 #include "reflect/enum_name.hpp"
 #include "reflect/equal.hpp"

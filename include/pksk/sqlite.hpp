@@ -4,6 +4,7 @@
 
 #include "pksk.hpp"
 #include "sqlite/backend.hpp"
+#include "sqlite/design.hpp"
 
 #ifdef PKSK_SEPARATE_COMPILATION
 // Table<sqlite::Backend>'s own members are compiled once, by <pksk/src.hpp>.

@@ -22,6 +22,7 @@
 #include "detail/impl/quoted.ipp"
 #include "key/impl/read_back.ipp"
 #include "key/impl/ulid.ipp"
+#include "model/impl/access_patterns.ipp"
 #include "pksk.hpp"
 #include "table/impl/batch.ipp"
 #include "table/impl/cursor_signing.ipp"

@@ -85,6 +85,8 @@ foreach(case IN ITEMS
     "select_other_entity|select_names_a_member_of_an_entity_the_query_does_not_read"
     "filter_other_entity|filter_names_a_member_of_an_entity_the_query_does_not_read"
     "read_type_not_an_entity|read_type_is_neither_an_entity_nor_an_item_collection"
+    "access_patterns_not_an_entity|access_patterns_argument_is_neither_an_entity_nor_an_item_collection"
+    "access_patterns_same_type|access_patterns_entities_have_the_same_type_discriminator"
     "filter_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
     "condition_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
     "condition_nested_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"

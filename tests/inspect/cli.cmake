@@ -43,6 +43,8 @@ if(NOT last_out STREQUAL items)
 endif()
 expect(0 "^collection P#1 in table shop: 2 items" "^$" shop.db --pk "P#1")
 expect(0 "table shop \\(keys pk, sk; type attribute type\\): 2 items" "^$" shop.db)
+expect(3 "^$" "^pksk-inspect: table shop in shop.db has no stored design \\(a program stores one with pksk::sqlite::store_design\\)\n$"
+       shop.db --patterns)
 
 file(APPEND ${WORK_DIR}/in.json "{\"Item\":{\"pk\":{\"S\":\"P#2\"}}}\n")
 expect(1 "^$" "^pksk-inspect: in.json:3: not an item of a DynamoDB JSON export: the item has no key attribute 'sk'"

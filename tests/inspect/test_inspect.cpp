@@ -262,6 +262,35 @@ TEST_CASE("--pk lists one collection in sort-key order") {
             .out.starts_with("collection NOBODY in table shop: 0 items, 0 bytes\n"));
 }
 
+TEST_CASE("--patterns prints the design stored with the table as the library renders it") {
+  Scratch s;
+  using CustomerOrders = pksk::ItemCollection<Customer, Order>;
+  const pksk::AccessPatterns design = pksk::access_patterns<Customer, Order, CustomerOrders>();
+  {
+    pksk::sqlite::Backend backend{s / "shop.db"};
+    pksk::Table table{backend, "shop"};
+    pksk::Table other{backend, "other"};
+    table.put(customer(7));
+    pksk::sqlite::store_design(backend, "shop", design);
+  }
+  const Result stored = inspect({s / "shop.db", "--table", "shop", "--patterns"});
+  CHECK(stored.status == 0);
+  CHECK(stored.err.empty());
+  CHECK(stored.out == design.to_markdown());
+
+  // A table without one: its own exit status, and why on standard error.
+  const Result none = inspect({s / "shop.db", "--table", "other", "--patterns"});
+  CHECK(none.status == 3);
+  CHECK(none.out.empty());
+  CHECK(none.err == "pksk-inspect: table other in " + s / "shop.db" +
+                        " has no stored design (a program stores one with "
+                        "pksk::sqlite::store_design)\n");
+
+  // One command at a time, and the file's tables named when there are several.
+  CHECK(inspect({s / "shop.db", "--patterns", "--pk", "CUSTOMER#7"}).status == 2);
+  CHECK(inspect({s / "shop.db", "--patterns"}).status == 2);
+}
+
 TEST_CASE("bad input: exit status 2 for the command line, 1 for the rest, and why") {
   Scratch s;
   {

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "location.hpp"
+#include "patterns.hpp"
 #include "report.hpp"
 #include "transfer.hpp"
 
@@ -17,8 +18,8 @@ namespace {
 constexpr const char* usage_text =
     R"(usage: pksk-inspect [OPTIONS] LOCATION
 
-Looks inside a pksk table without its entity definitions: what it holds, one collection, or
-all of it as DynamoDB JSON.
+Looks inside a pksk table without its entity definitions: what it holds, one collection, the
+design a program stored with it, or all of it as DynamoDB JSON.
 
 LOCATION is an SQLite file (FILE.db) or a DynamoDB table:
   dynamodb://TABLE?endpoint=URL&region=REGION   (credentials: the usual AWS chain;
@@ -28,6 +29,8 @@ Commands (none: the report of every table: items and bytes per type, size distri
 largest collections, warnings):
   --pk VALUE            the items of one collection, in sort-key order
   --json                with --pk: each item as one JSON object per line
+  --patterns            the design a program stored with the table (entities, key templates,
+                        collections, access patterns) as Markdown; an SQLite file only
   --export FILE         every item as DynamoDB JSON, one {"Item":{...}} per line
                         (FILE.gz: gzip; -: standard output)
   --import FILE         puts every item of a DynamoDB JSON export (FILE.gz: gzip; -: standard
@@ -44,7 +47,8 @@ Options:
                         table (default pk, sk, type; an SQLite file's tables say their own)
   -h, --help            this help
 
-Exit status: 0 done, 1 the command failed, 2 the command line is wrong.
+Exit status: 0 done, 1 the command failed, 2 the command line is wrong, 3 --patterns: the
+table has no stored design.
 )";
 
 std::size_t parse_count(const std::string& option, const std::string& value, std::size_t min) {
@@ -61,6 +65,7 @@ struct Command {
   std::string location;
   std::optional<std::string> pk, export_file, import_file;
   bool json = false;
+  bool patterns = false;
   std::string table;
   std::size_t batch = 1000;
   ReportOptions report;
@@ -81,6 +86,8 @@ Command parse(std::span<const std::string> args, bool& help) {
       c.pk = value();
     } else if (arg == "--json") {
       c.json = true;
+    } else if (arg == "--patterns") {
+      c.patterns = true;
     } else if (arg == "--export") {
       c.export_file = value();
     } else if (arg == "--import") {
@@ -111,9 +118,9 @@ Command parse(std::span<const std::string> args, bool& help) {
   }
   if (help) return c;
   if (c.location.empty()) throw UsageError("no location (FILE.db or dynamodb://TABLE)");
-  const int commands =
-      int{c.pk.has_value()} + int{c.export_file.has_value()} + int{c.import_file.has_value()};
-  if (commands > 1) throw UsageError("--pk, --export and --import go one at a time");
+  const int commands = int{c.pk.has_value()} + int{c.export_file.has_value()} +
+                       int{c.import_file.has_value()} + int{c.patterns};
+  if (commands > 1) throw UsageError("--pk, --export, --import and --patterns go one at a time");
   if (c.json && !c.pk) throw UsageError("--json goes with --pk");
   return c;
 }
@@ -148,6 +155,15 @@ int run(std::span<const std::string> args, std::ostream& out, std::ostream& err)
       // On standard error: standard output may be the export itself.
       err << "exported " << n.items << " items (" << n.bytes << " bytes) from " << c.location
           << '\n';
+    } else if (c.patterns) {
+      const backend::TableSpec& table = choose_table(where, c.table);
+      if (!print_patterns(out, where, table)) {
+        err << "pksk-inspect: table " << table.name << " in " << c.location
+            << " has no stored design"
+            << (where.kind == "SQLite" ? " (a program stores one with pksk::sqlite::store_design)\n"
+                                       : " (only an SQLite file keeps one)\n");
+        return 3;
+      }
     } else if (c.pk) {
       list_collection(out, where, choose_table(where, c.table), *c.pk, c.json);
     } else {

@@ -9,9 +9,11 @@
 //   reads.ipp         get, batch_get, query and scan with DynamoDB's paging
 //   writes.ipp        put, update and erase, with their conditions
 //   transactions.ipp  transact and batch_write
+//   design.ipp        a table's stored design (design.hpp), beside the Backend
 
 #include "backend_impl.ipp"
 #include "connections.ipp"
+#include "design.ipp"
 #include "reads.ipp"
 #include "schema.ipp"
 #include "statements.ipp"
