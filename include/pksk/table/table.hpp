@@ -603,6 +603,18 @@ class Table {
     return written;
   }
 
+  // Deletes the items whose time to live (TableOptions::ttl_attribute) has passed, on a backend
+  // that keeps them until told (SQLite: when this is called, never on its own), and returns how
+  // many. Reads never return such items; a sweep gives their space back. A backend that deletes
+  // them itself (DynamoDB) has no sweep, and this is then a compile error naming it.
+  std::size_t sweep_expired()
+    requires requires(B& b, typename B::TableHandle& h) {
+      { b.sweep_expired(h) } -> std::same_as<std::size_t>;
+    }
+  {
+    return backend_->sweep_expired(handle_);
+  }
+
  private:
   // A write of an entity with unique members (key/unique.hpp): one transaction of the item's
   // action, added by `act`, conditioned on the stored item being as it was read, with the guards

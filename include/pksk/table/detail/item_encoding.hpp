@@ -18,6 +18,7 @@
 #include "../../codec/body_format.hpp"
 #include "../../codec/entity_code.hpp"
 #include "../../codec/item_size.hpp"
+#include "../../codec/ttl.hpp"
 #include "../../detail/config.hpp"
 #include "../../error.hpp"
 #include "../../key/entity.hpp"
@@ -38,6 +39,13 @@ PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
                                        std::span<const std::string_view> members,
                                        std::span<const std::string_view> stored,
                                        std::string_view type, std::string_view operation);
+
+// An entity with a ttl member (Entity<T>::ttl) on a table whose ttl_attribute is not the name
+// that member is stored under: its items would never expire.
+[[noreturn]] PKSK_DECL void throw_ttl_not_the_tables(const backend::TableSpec& spec,
+                                                     std::string_view operation,
+                                                     std::string_view type, std::string_view member,
+                                                     std::string_view stored);
 
 // The keys' error, said of the table, the operation and the entity type.
 [[noreturn]] PKSK_DECL void throw_key_error(const backend::TableSpec& spec,
@@ -80,6 +88,14 @@ void refuse_reserved_members_once(const TableSpecOfTable& spec, std::string_view
     return;
   detail::refuse_reserved_members(spec, field_names_v<T>, stored_names_v<T>, type_name_v<T>,
                                   operation);
+  if constexpr (has_ttl_v<T>) {
+    if constexpr (ttl_field_v<T> < field_count_v<T>) {  // else TtlCheck reports it
+      constexpr std::string_view stored = stored_names_v<T>[ttl_field_v<T>];
+      if (spec.ttl_attribute != stored) {
+        throw_ttl_not_the_tables(spec, operation, type_name_v<T>, ttl_name_v<T>, stored);
+      }
+    }
+  }
   passed.store(spec.serial, std::memory_order_relaxed);
 }
 
