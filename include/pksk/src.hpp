@@ -30,6 +30,7 @@
 #include "table/impl/item_encoding.ipp"
 #include "table/impl/messages.ipp"
 #include "table/impl/read_plan.ipp"
+#include "table/impl/stats.ipp"
 #include "table/impl/transact_get.ipp"
 #include "table/impl/versioning.ipp"
 

@@ -14,26 +14,6 @@ namespace conformance {
 
 using Devices = pksk::ItemCollection<Probe>;
 
-// A table whose ttl attribute is "expires", and the clock its reads compare with.
-template <class Store>
-struct TtlTable {
-  std::shared_ptr<std::atomic<std::int64_t>> now = std::make_shared<std::atomic<std::int64_t>>(
-      std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
-  decltype(pksk::Table{std::declval<Store&>().backend, std::string()}) table;
-
-  explicit TtlTable(Store& store)
-      : table(store.backend, fresh_table_name(),
-              {.ttl_attribute = "expires", .ttl_clock = [now = now] {
-                 return std::chrono::system_clock::time_point(std::chrono::seconds(now->load()));
-               }}) {}
-
-  std::chrono::system_clock::time_point at(std::int64_t seconds_from_start) const {
-    return std::chrono::system_clock::time_point(std::chrono::seconds(start + seconds_from_start));
-  }
-  const std::int64_t start = now->load();
-};
-
 inline std::vector<std::string> ats(const std::vector<Probe>& readings) {
   std::vector<std::string> out;
   for (const Probe& r : readings) out.push_back(r.at);

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The entities of the time-to-live cases (cases_ttl.hpp): readings that expire, one whose
-// expiry is renamed, and an entity without one in the same table.
+// The entities of the time-to-live and stats cases (cases_ttl.hpp, cases_stats.hpp): readings
+// that expire, one whose expiry is renamed, an entity without one in the same partitions, and
+// a table whose clock the test moves (after conformance.hpp: fresh_table_name).
 
 #include <array>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <pksk/pksk.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace conformance {
 
@@ -57,3 +62,27 @@ struct pksk::Entity<conformance::ProbeIndex> {
   static constexpr std::string_view pk = "DEVICE#{device}";
   static constexpr std::string_view sk = "I";
 };
+
+namespace conformance {
+
+// A table whose ttl attribute is "expires", and the clock its reads compare with.
+template <class Store>
+struct TtlTable {
+  std::shared_ptr<std::atomic<std::int64_t>> now = std::make_shared<std::atomic<std::int64_t>>(
+      std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
+  decltype(pksk::Table{std::declval<Store&>().backend, std::string()}) table;
+
+  explicit TtlTable(Store& store)
+      : table(store.backend, fresh_table_name(),
+              {.ttl_attribute = "expires", .ttl_clock = [now = now] {
+                 return std::chrono::system_clock::time_point(std::chrono::seconds(now->load()));
+               }}) {}
+
+  std::chrono::system_clock::time_point at(std::int64_t seconds_from_start) const {
+    return std::chrono::system_clock::time_point(std::chrono::seconds(start + seconds_from_start));
+  }
+  const std::int64_t start = now->load();
+};
+
+}  // namespace conformance

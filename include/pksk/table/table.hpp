@@ -22,11 +22,14 @@
 #include <array>
 #include <bitset>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -64,6 +67,7 @@
 #include "index_upkeep.hpp"
 #include "query.hpp"
 #include "read_plan.hpp"
+#include "stats.hpp"
 #include "transaction.hpp"
 
 namespace pksk {
@@ -601,6 +605,55 @@ class Table {
         }(),
         ...);
     return written;
+  }
+
+  // Items and bytes per collection (partition key) and per entity type, by DynamoDB's measure,
+  // the largest collections and those past DynamoDB's guidance (stats.hpp): a scan of the
+  // whole table, in StatsOptions::segments threads. Expired items not yet deleted are not
+  // counted.
+  TableStats stats(const StatsOptions& options = {}) {
+    const BodyFormat format = body_format();
+    const std::size_t segments =
+        options.segments != 0 ? options.segments : (format == BodyFormat::json ? 1 : 4);
+    std::vector<detail::StatsTally> tallies(segments);
+    std::mutex progress_mutex;
+    StatsProgress progress{.segments = segments};
+    const auto read_segment = [&](std::size_t segment) {
+      detail::scan_stats_segment(*backend_, handle_, spec_, format, segment, segments,
+                                 tallies[segment], [&](std::size_t items) {
+                                   if (!options.progress) return;
+                                   const std::lock_guard lock(progress_mutex);
+                                   progress.items += items;
+                                   options.progress(progress);
+                                 });
+      if (options.progress) {
+        const std::lock_guard lock(progress_mutex);
+        ++progress.segments_done;
+        options.progress(progress);
+      }
+    };
+    if (segments == 1) {
+      read_segment(0);
+    } else {
+      std::vector<std::exception_ptr> failures(segments);
+      std::vector<std::thread> threads;
+      threads.reserve(segments);
+      for (std::size_t i = 0; i < segments; ++i) {
+        threads.emplace_back([&, i] {
+          try {
+            read_segment(i);
+          } catch (...) {
+            failures[i] = std::current_exception();
+          }
+        });
+      }
+      for (std::thread& t : threads) t.join();
+      for (const std::exception_ptr& failure : failures) {
+        if (failure) std::rethrow_exception(failure);
+      }
+    }
+    for (std::size_t i = 1; i < segments; ++i) tallies[0].merge(std::move(tallies[i]));
+    return std::move(tallies[0]).finish(options);
   }
 
   // Deletes the items whose time to live (TableOptions::ttl_attribute) has passed, on a backend
