@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -90,4 +91,42 @@ TEST_CASE("stats of 100,000 items equal a direct count in the file, in one or fo
     CHECK(stats.largest == ranked);
     CHECK(stats.warnings.empty());
   }
+}
+
+TEST_CASE("hot-key counters are off by default, and exact under 8 threads") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table quiet{backend, "quiet"};
+  quiet.put(shop::Customer{.id = "1"});
+  CHECK(quiet.hot_keys().empty());
+
+  pksk::Table table{backend, "shop", {.count_access = true}};
+  constexpr int threads = 8, rounds = 200;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&table, t] {
+      const std::string own = std::to_string(t % 4);  // two threads per customer
+      for (int i = 0; i < rounds; ++i) {
+        table.put(shop::Order{.customer_id = own, .order_id = std::to_string(i)});  // write
+        (void)table.get(shop::Customer{.id = own});                                 // read
+        (void)table.query<shop::Order>(pksk::partition(shop::Customer{.id = own}),
+                                       {.limit = 1});  // one page: a read
+        if (t == 0) table.erase(shop::Order{.customer_id = "hot", .order_id = "x"});  // write
+      }
+    });
+  }
+  for (std::thread& w : workers) w.join();
+  (void)table.get_all(std::vector<shop::Customer>{{.id = "0"}, {.id = "1"}});  // two reads
+
+  const std::vector<pksk::HotKey> hot = table.hot_keys(10);
+  REQUIRE(hot.size() == 5);
+  // Customers 0 and 1: 2 threads x 200 x (1 write + 2 reads) + 1 read of get_all.
+  CHECK(hot[0] == pksk::HotKey{"CUSTOMER#0", 2 * rounds * 2 + 1, 2 * rounds});
+  CHECK(hot[1] == pksk::HotKey{"CUSTOMER#1", 2 * rounds * 2 + 1, 2 * rounds});
+  CHECK(hot[2] == pksk::HotKey{"CUSTOMER#2", 2 * rounds * 2, 2 * rounds});
+  CHECK(hot[3] == pksk::HotKey{"CUSTOMER#3", 2 * rounds * 2, 2 * rounds});
+  CHECK(hot[4] == pksk::HotKey{"CUSTOMER#hot", 0, rounds});
+  CHECK(table.hot_keys(2).size() == 2);
+  CHECK(table.stats({.largest = 1}).hot_keys == std::vector<pksk::HotKey>{hot[0]});
+  table.reset_hot_keys();
+  CHECK(table.hot_keys().empty());
 }

@@ -58,6 +58,9 @@ struct TableOptions {
   // What "now" is for ttl_attribute; empty: std::chrono::system_clock::now. Tests set a clock
   // of their own rather than wait for an item to expire.
   std::function<std::chrono::system_clock::time_point()> ttl_clock{};
+  // Count reads and writes per partition key, for Table::hot_keys (table/access_counts.hpp).
+  // Off: nothing is counted, and nothing costs.
+  bool count_access = false;
 };
 
 }  // namespace pksk

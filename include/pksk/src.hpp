@@ -23,6 +23,7 @@
 #include "key/impl/read_back.ipp"
 #include "key/impl/ulid.ipp"
 #include "pksk.hpp"
+#include "table/impl/access_counts.ipp"
 #include "table/impl/batch.ipp"
 #include "table/impl/cursor_signing.ipp"
 #include "table/impl/decode_row.ipp"

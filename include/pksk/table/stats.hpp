@@ -22,6 +22,7 @@
 #include "../backend/backend.hpp"
 #include "../codec/body_format.hpp"
 #include "../detail/config.hpp"
+#include "access_counts.hpp"
 
 namespace pksk {
 
@@ -79,9 +80,11 @@ struct TableStats {
   std::size_t items = 0;
   std::size_t bytes = 0;
   std::size_t collections = 0;
-  std::vector<TypeStats> types{};             // by type name
-  std::vector<CollectionStats> largest{};     // by bytes, then items, then pk
-  std::vector<CollectionWarning> warnings{};  // every collection judged, in the same order
+  std::vector<TypeStats> types{};          // by type name
+  std::vector<CollectionStats> largest{};  // by bytes, then items, then pk
+  std::vector<CollectionWarning> warnings{};
+  // With TableOptions::count_access, the `largest` keys most accessed (Table::hot_keys).
+  std::vector<HotKey> hot_keys{};  // every collection judged, in the same order
 };
 
 namespace detail {

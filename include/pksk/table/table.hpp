@@ -653,7 +653,19 @@ class Table {
       }
     }
     for (std::size_t i = 1; i < segments; ++i) tallies[0].merge(std::move(tallies[i]));
-    return std::move(tallies[0]).finish(options);
+    TableStats stats = std::move(tallies[0]).finish(options);
+    stats.hot_keys = hot_keys(options.largest);
+    return stats;
+  }
+
+  // The n partition keys read and written most since the Table was made or reset_hot_keys,
+  // most first (TableOptions::count_access; access_counts.hpp says what counts). Empty when
+  // the table does not count.
+  std::vector<HotKey> hot_keys(std::size_t n = 10) const {
+    return spec_.access ? spec_.access->top(n) : std::vector<HotKey>{};
+  }
+  void reset_hot_keys() {
+    if (spec_.access) spec_.access->reset();
   }
 
   // Deletes the items whose time to live (TableOptions::ttl_attribute) has passed, on a backend

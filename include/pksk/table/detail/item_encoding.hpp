@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@
 #include "../../key/key.hpp"
 #include "../../key/stored_names.hpp"
 #include "../../reflect/reflect.hpp"
+#include "../access_counts.hpp"
 #include "../index_upkeep.hpp"
 #include "entity_writes.hpp"
 #include "messages.hpp"
@@ -69,8 +71,24 @@ PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
 // made share a number; a copy of a Table has its spec, and its number with it.
 struct TableSpecOfTable : backend::TableSpec {
   std::uint64_t serial;
+  // TableOptions::count_access: shared by the Table's copies. Null: nothing counted.
+  std::shared_ptr<AccessCounters> access;
   explicit TableSpecOfTable(backend::TableSpec spec)
-      : backend::TableSpec(std::move(spec)), serial(next_serial()) {}
+      : backend::TableSpec(std::move(spec)),
+        serial(next_serial()),
+        access(count_access ? std::make_shared<AccessCounters>() : nullptr) {}
+
+  // A keyed operation's access of its partition, when counted (access_counts.hpp).
+  void count_access_of(std::string_view pk, std::string_view operation) const {
+    if (access) [[unlikely]] {
+      const bool read = operation == "get" || operation == "get_all" || operation == "transact_get";
+      access->count(pk, !read);
+    }
+  }
+  void count_read(std::string_view pk) const {
+    if (access) [[unlikely]]
+      access->count(pk, false);
+  }
 
  private:
   static std::uint64_t next_serial() noexcept {
@@ -108,6 +126,7 @@ void format_keys(const TableSpecOfTable& spec, const T& item, std::string& pk, s
   } catch (const KeyError& e) {
     throw_key_error(spec, operation, type_name_v<T>, e);
   }
+  spec.count_access_of(pk, operation);
 }
 
 // The body of an item whose keys are formatted already; returns the item's size.
