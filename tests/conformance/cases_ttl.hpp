@@ -115,3 +115,17 @@ TEST_CASE("an entity with a ttl member on a table whose ttl attribute is another
   CHECK_THROWS_WITH(other.get(Login{.id = "s1"}),
                     Catch::Contains("'until' (stored as 'expires')") && Catch::Contains("'gone'"));
 }
+
+TEST_CASE("an update of the ttl member stores epoch seconds, and can expire the item",
+          "[conformance][ttl]") {
+  Store store;
+  TtlTable<Store> t(store);
+  const Probe key{.device = "d1", .at = "01"};
+  t.table.put(Probe{.device = "d1", .at = "01", .value = 1});
+  const Probe later = t.table.update(key, pksk::set(&Probe::expires, t.at(50)));
+  CHECK(later.expires == t.at(50));
+  CHECK(t.table.get(key)->expires == t.at(50));
+  t.table.update(key, pksk::set(&Probe::expires, t.at(-1)));
+  CHECK_FALSE(t.table.get(key));
+  CHECK(t.table.query<Probe>(pksk::partition(key)).empty());
+}
