@@ -125,7 +125,19 @@ TEST_CASE("an update of the ttl member stores epoch seconds, and can expire the 
   const Probe later = t.table.update(key, pksk::set(&Probe::expires, t.at(50)));
   CHECK(later.expires == t.at(50));
   CHECK(t.table.get(key)->expires == t.at(50));
-  t.table.update(key, pksk::set(&Probe::expires, t.at(-1)));
+  // Conditions and filters compare the ttl member as it is stored: epoch seconds.
+  CHECK(
+      t.table.query<Probe>(pksk::partition(key), {.filter = pksk::attr(&Probe::expires) > t.at(49)})
+          .size() == 1);
+  CHECK(
+      t.table.query<Probe>(pksk::partition(key), {.filter = pksk::attr(&Probe::expires) > t.at(50)})
+          .empty());
+  CHECK(t.table
+            .query<Probe>(pksk::partition(key),
+                          {.filter = pksk::between(pksk::attr(&Probe::expires), t.at(0), t.at(60))})
+            .size() == 1);
+  t.table.update(key, pksk::set(&Probe::expires, t.at(-1)),
+                 pksk::when(pksk::attr(&Probe::expires) == t.at(50)));
   CHECK_FALSE(t.table.get(key));
   CHECK(t.table.query<Probe>(pksk::partition(key)).empty());
 }
