@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -312,7 +313,7 @@ TEST_CASE("API.md section 7, a table someone else designed, as written") {
 }
 
 // §8 in part: unique members, a sharded write and ULIDs as written (compressed and chunked
-// members, time-to-live and table statistics are not in this file yet).
+// members are not in this file yet; time-to-live and table statistics are below).
 namespace api8 {
 struct Account {
   std::string id;
@@ -359,4 +360,40 @@ TEST_CASE("API.md section 8, unique members, shards and ULIDs, as written") {
   auto top = table.query_shards<Sale>(Sale{.sku = "p1"}, {.forward = false, .limit = 50});
   REQUIRE(top.size() == 50);
   for (std::size_t i = 0; i < top.size(); ++i) CHECK(top[i].order == orders[59 - i]);
+}
+
+// §8 in part: a time-bucketed entity with a time-to-live member, and table statistics.
+namespace api8 {
+struct Reading {
+  std::string device;
+  std::chrono::system_clock::time_point at;
+  double value{};
+  std::chrono::system_clock::time_point expires;
+};
+}  // namespace api8
+template <>
+struct pksk::Entity<api8::Reading> {  // time buckets (seed 000)
+  static constexpr std::string_view type = "Reading";
+  static constexpr std::string_view pk = "DEVICE#{device}#{at:month}";  // at: time_point -> 2024-02
+  static constexpr std::string_view sk = "{at}";
+  static constexpr std::string_view ttl = "expires";  // time_point member; expired: never read
+};
+
+TEST_CASE("API.md section 8, a ttl member and table statistics, as written") {
+  using api8::Reading;
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "readings", {.ttl_attribute = "expires"}};
+  const auto now = std::chrono::system_clock::now();
+  const auto at = std::chrono::sys_days{std::chrono::year{2024} / 2 / 10};
+  table.put(Reading{.device = "d1", .at = at, .value = 1, .expires = now + std::chrono::hours(1)});
+  table.put(Reading{.device = "d1",
+                    .at = at + std::chrono::hours(1),
+                    .value = 2,
+                    .expires = now - std::chrono::hours(1)});
+  CHECK(table.get(Reading{.device = "d1", .at = at}));
+  CHECK_FALSE(table.get(Reading{.device = "d1", .at = at + std::chrono::hours(1)}));
+  pksk::TableStats stats = table.stats();  // per-collection counts and bytes
+  CHECK(stats.items == 1);
+  REQUIRE(stats.largest.size() == 1);
+  CHECK(stats.largest[0].pk == "DEVICE#d1#2024-02");
 }

@@ -2,6 +2,8 @@
 #pragma once
 // Settings a user may override per table.
 
+#include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -73,6 +75,20 @@ struct TableOptions {
   // elsewhere. Empty: cursors carry a checksum only. Every process serving the same pages
   // needs the same key.
   std::string cursor_key{};
+  // The attribute whose time expires an item (DynamoDB's Time to Live): an item whose value
+  // there is a number of seconds since the Unix epoch at or before now is never read again, on
+  // either backend: not by get, query, scan, index queries, batch or transactional gets, nor
+  // counted. An entity's `ttl` member (Entity<T>::ttl) is stored so, and must be stored under
+  // this name. The DynamoDB backend turns the table's TTL on when it opens the table (DynamoDB
+  // deletes expired items, days late at worst); the SQLite backend deletes them when
+  // Table::sweep_expired is called. Empty: nothing expires.
+  std::string ttl_attribute{};
+  // What "now" is for ttl_attribute; empty: std::chrono::system_clock::now. Tests set a clock
+  // of their own rather than wait for an item to expire.
+  std::function<std::chrono::system_clock::time_point()> ttl_clock{};
+  // Count reads and writes per partition key, for Table::hot_keys (table/access_counts.hpp).
+  // Off: nothing is counted, and nothing costs.
+  bool count_access = false;
 };
 
 }  // namespace pksk

@@ -24,6 +24,7 @@
 #include "key/impl/ulid.ipp"
 #include "model/impl/access_patterns.ipp"
 #include "pksk.hpp"
+#include "table/impl/access_counts.ipp"
 #include "table/impl/batch.ipp"
 #include "table/impl/cursor_signing.ipp"
 #include "table/impl/decode_row.ipp"
@@ -31,6 +32,7 @@
 #include "table/impl/item_encoding.ipp"
 #include "table/impl/messages.ipp"
 #include "table/impl/read_plan.ipp"
+#include "table/impl/stats.ipp"
 #include "table/impl/transact_get.ipp"
 #include "table/impl/versioning.ipp"
 

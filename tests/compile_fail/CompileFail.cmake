@@ -110,7 +110,9 @@ foreach(case IN ITEMS
     "filter_compressed_member|"
     "condition_exists_compressed_member|"
     "add_compressed_member|"
-    "append_compressed_member|")
+    "append_compressed_member|"
+    "ttl_no_member|ttl_names_no_member_of_the_entity"
+    "ttl_member_type|ttl_member_must_be_a_system_clock_time_point")
   string(FIND "${case}" "|" bar)
   string(SUBSTRING "${case}" 0 ${bar} name)
   math(EXPR after "${bar} + 1")

@@ -1084,5 +1084,7 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
 #include "cases_members.hpp"
 #include "cases_names.hpp"
 #include "cases_reads.hpp"
+#include "cases_stats.hpp"
+#include "cases_ttl.hpp"
 #include "cases_unique.hpp"
 #include "cases_upsert.hpp"

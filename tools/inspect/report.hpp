@@ -13,14 +13,8 @@ namespace pksk::inspect {
 
 struct ReportOptions {
   std::size_t top = 10;     // the largest collections listed
-  double warn_share = 0.5;  // of DynamoDB's 10 GB per collection
+  double warn_share = 0.5;  // of DynamoDB's 10 GB per collection (pksk::StatsOptions)
 };
-
-// DynamoDB's guidance on one item collection (a partition key's items): past 10,000 items or
-// 1 GB a collection is worth watching, and 10 GB is the limit of one with a local index.
-inline constexpr std::size_t collection_items_warning = 10'000;
-inline constexpr std::size_t collection_bytes_warning = std::size_t{1} << 30;
-inline constexpr std::size_t collection_bytes_limit = std::size_t{10} << 30;
 
 void report(std::ostream& out, const Location& where, const ReportOptions& options);
 

@@ -135,10 +135,38 @@ template <class Reader, class M>
   }
 }
 
+// A ttl member (ttl.hpp): epoch seconds, as a number.
+template <class Reader, class M>
+[[gnu::noinline]] void decode_ttl(ondemand::value raw, M& out) {
+  using Seconds = std::conditional_t<is_optional_v<M>, std::optional<std::int64_t>, std::int64_t>;
+  typename Reader::Value value;
+  if (auto error = Reader::template open<value_kind<Seconds>()>(raw, value)) [[unlikely]] {
+    throw_read_error<Reader>("an AttributeValue", value, error);
+  }
+  Seconds seconds{};
+  decode_value<Reader>(value, seconds);
+  if constexpr (is_optional_v<M>) {
+    if (seconds) {
+      out = from_epoch_seconds(*seconds);
+    } else {
+      out.reset();
+    }
+  } else {
+    out = from_epoch_seconds(seconds);
+  }
+}
+
 template <class Reader, class T, std::size_t I>
 [[gnu::always_inline]] inline void decode_field(ondemand::value raw, T& out) {
   using Field = std::remove_cvref_t<decltype(get_field<I>(out))>;
-  if constexpr (compresses_field_v<T, I>) {
+  if constexpr (is_ttl_field_v<T, I>) {
+    try {
+      decode_ttl<Reader>(raw, get_field<I>(out));
+    } catch (PathedFailure& failure) {
+      failure.prepend_member(stored_names_v<T>[I]);
+      throw;
+    }
+  } else if constexpr (compresses_field_v<T, I>) {
     try {
       decode_compressed<Reader>(raw, get_field<I>(out));
     } catch (PathedFailure& failure) {
@@ -234,6 +262,7 @@ template <class Reader, class T>
     ondemand::object& object, T& out) {
   static_assert(checked_v<MembersStorable<T>>);
   if constexpr (has_compressed_v<T>) static_assert(checked_v<CompressedCheck<T>>);
+  if constexpr (has_ttl_v<T>) static_assert(checked_v<TtlCheck<T>>);
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   for (auto member : object) {

@@ -42,6 +42,7 @@
 #include "body_format.hpp"
 #include "compressed.hpp"
 #include "detail/json_path.hpp"
+#include "ttl.hpp"
 
 namespace pksk {
 
@@ -270,6 +271,7 @@ template <class Writer, class T>
 void encode_fields(Writer& w, const T& record) {
   static_assert(checked_v<MembersStorable<T>>);
   if constexpr (has_compressed_v<T>) static_assert(checked_v<CompressedCheck<T>>);
+  if constexpr (has_ttl_v<T>) static_assert(checked_v<TtlCheck<T>>);
   for_each_field(record, [&](auto index, const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
     // A key member an entity keeps only in its keys (key/read_back.hpp) is no attribute.
@@ -281,7 +283,15 @@ void encode_fields(Writer& w, const T& record) {
         if (field.empty()) return;
       }
       constexpr std::string_view name = stored_names_v<T>[decltype(index)::value];
-      if constexpr (compresses_field_v<T, decltype(index)::value>) {
+      if constexpr (is_ttl_field_v<T, decltype(index)::value>) {
+        // DynamoDB's TTL reads epoch seconds as a number, not the ISO text of other times.
+        w.field(name, FieldJson<T>::template get<decltype(index)::value>());
+        if constexpr (is_optional_v<Field>) {
+          writer_for<Field>(w).number(epoch_seconds(*field));
+        } else {
+          writer_for<Field>(w).number(epoch_seconds(field));
+        }
+      } else if constexpr (compresses_field_v<T, decltype(index)::value>) {
         w.field(name, FieldJson<T>::template get<decltype(index)::value>());
         at_member(name, [&] {
           if constexpr (is_optional_v<Field>) {

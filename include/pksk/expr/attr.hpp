@@ -366,8 +366,19 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
 
   backend::Operand operand() const { return detail::path_operand(path_); }
   // A value compared with this member; V must be comparable with it (detail::comparable_value).
+  // A time compared with T's ttl member is epoch seconds, as that member is stored
+  // (codec/ttl.hpp).
   template <class V>
-  static backend::Operand value(const V& v) {
+  backend::Operand value(const V& v) const {
+    if constexpr (detail::has_ttl_v<T> && std::is_same_v<value_type, detail::TimePoint>) {
+      if constexpr (detail::ttl_field_v<T> < field_count_v<T>) {
+        if (path_.steps.size() == 1 && !path_.steps[0].is_index &&
+            stored_names_v<T>[detail::ttl_field_v<T>] == path_.steps[0].name) {
+          return detail::value_operand(AttributeValue::from_number(
+              std::to_string(detail::epoch_seconds(static_cast<detail::TimePoint>(v)))));
+        }
+      }
+    }
     return detail::value_operand(detail::comparison_value<value_type>(v));
   }
 
@@ -483,7 +494,7 @@ Expr<T> between(const Attr<T, M>& a, const Low& low, const High& high) {
   if constexpr (!detail::comparable_value_v<T, M, Low> || !detail::comparable_value_v<T, M, High>) {
     return {};
   } else {
-    return detail::between_values(a, Attr<T, M>::value(low), Attr<T, M>::value(high));
+    return detail::between_values(a, a.value(low), a.value(high));
   }
 }
 
@@ -496,7 +507,7 @@ Expr<T> in(const Attr<T, M>& a, std::initializer_list<member_value_t<M>> candida
   }
   Expr<T> out{{backend::Condition::Op::in, {}, {}}};
   out.node.operands.push_back(a.operand());
-  for (const auto& c : candidates) out.node.operands.push_back(Attr<T, M>::value(c));
+  for (const auto& c : candidates) out.node.operands.push_back(a.value(c));
   return out;
 }
 // in() with values none of which the member can hold: {1, 2} for a string. Chosen only then, so

@@ -91,11 +91,27 @@ AttributeValue update_value(const backend::AttributePath& path, const member_val
   return to_attribute_value(value);
 }
 
+// A time a set or if_not_exists stores at `path`: for T's ttl member (codec/ttl.hpp), epoch
+// seconds as a number, as a put stores it; elsewhere its ISO 8601 text.
+template <class T>
+AttributeValue time_value(const backend::AttributePath& path, const TimePoint& value) {
+  if constexpr (ttl_field_v<T> < field_count_v<T>) {
+    if (path.steps.size() == 1 && !path.steps[0].is_index &&
+        stored_names_v<T>[ttl_field_v<T>] == path.steps[0].name) {
+      return AttributeValue::from_number(std::to_string(epoch_seconds(value)));
+    }
+  }
+  return to_attribute_value(value);
+}
+
 // set or if_not_exists of `value` at a's path.
 template <class T, class M>
 Update<T> make_set(backend::UpdateAction::Kind kind, Attr<T, M>&& a,
                    const member_value_t<M>& value) {
-  if constexpr (has_compressed_v<T> && compressible_member_v<M>) {
+  if constexpr (has_ttl_v<T> && std::is_same_v<member_value_t<M>, TimePoint>) {
+    AttributeValue stored = time_value<T>(a.path(), value);
+    return make_update<T>(kind, std::move(a).path(), std::move(stored));
+  } else if constexpr (has_compressed_v<T> && compressible_member_v<M>) {
     AttributeValue stored = update_value<T, M>(a.path(), value);
     return make_update<T>(kind, std::move(a).path(), std::move(stored));
   } else {

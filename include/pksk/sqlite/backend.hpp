@@ -125,6 +125,11 @@ class Backend {
   PKSK_DECL void transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
                               backend::IndexedItemVisitor visit);
 
+  // Deletes the items whose time to live (TableOptions::ttl_attribute) has passed, and returns
+  // how many. Reads never return them anyway: a sweep gives their space back, when the program
+  // calls it (Table::sweep_expired), never on its own. 0 for a table without a ttl attribute.
+  PKSK_DECL std::size_t sweep_expired(TableHandle table);
+
   // One page of a partition in sort-key byte order, each item handed to visit(backend::ItemView) as
   // views into SQLite's memory valid only during the call, with DynamoDB's paging: the page ends
   // after `limit` items or once the items read reach `page_bytes` (the item that crosses the budget

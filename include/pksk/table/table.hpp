@@ -22,11 +22,14 @@
 #include <array>
 #include <bitset>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -64,6 +67,7 @@
 #include "index_upkeep.hpp"
 #include "query.hpp"
 #include "read_plan.hpp"
+#include "stats.hpp"
 #include "transaction.hpp"
 
 namespace pksk {
@@ -601,6 +605,79 @@ class Table {
         }(),
         ...);
     return written;
+  }
+
+  // Items and bytes per collection (partition key) and per entity type, by DynamoDB's measure,
+  // the largest collections and those past DynamoDB's guidance (stats.hpp): a scan of the
+  // whole table, in StatsOptions::segments threads. Expired items not yet deleted are not
+  // counted.
+  TableStats stats(const StatsOptions& options = {}) {
+    const BodyFormat format = body_format();
+    const std::size_t segments =
+        options.segments != 0 ? options.segments : (format == BodyFormat::json ? 1 : 4);
+    std::vector<detail::StatsTally> tallies(segments);
+    std::mutex progress_mutex;
+    StatsProgress progress{.segments = segments};
+    const auto read_segment = [&](std::size_t segment) {
+      detail::scan_stats_segment(*backend_, handle_, spec_, format, segment, segments,
+                                 tallies[segment], [&](std::size_t items) {
+                                   if (!options.progress) return;
+                                   const std::lock_guard lock(progress_mutex);
+                                   progress.items += items;
+                                   options.progress(progress);
+                                 });
+      if (options.progress) {
+        const std::lock_guard lock(progress_mutex);
+        ++progress.segments_done;
+        options.progress(progress);
+      }
+    };
+    if (segments == 1) {
+      read_segment(0);
+    } else {
+      std::vector<std::exception_ptr> failures(segments);
+      std::vector<std::thread> threads;
+      threads.reserve(segments);
+      for (std::size_t i = 0; i < segments; ++i) {
+        threads.emplace_back([&, i] {
+          try {
+            read_segment(i);
+          } catch (...) {
+            failures[i] = std::current_exception();
+          }
+        });
+      }
+      for (std::thread& t : threads) t.join();
+      for (const std::exception_ptr& failure : failures) {
+        if (failure) std::rethrow_exception(failure);
+      }
+    }
+    for (std::size_t i = 1; i < segments; ++i) tallies[0].merge(std::move(tallies[i]));
+    TableStats stats = std::move(tallies[0]).finish(options);
+    stats.hot_keys = hot_keys(options.largest);
+    return stats;
+  }
+
+  // The n partition keys read and written most since the Table was made or reset_hot_keys,
+  // most first (TableOptions::count_access; access_counts.hpp says what counts). Empty when
+  // the table does not count.
+  std::vector<HotKey> hot_keys(std::size_t n = 10) const {
+    return spec_.access ? spec_.access->top(n) : std::vector<HotKey>{};
+  }
+  void reset_hot_keys() {
+    if (spec_.access) spec_.access->reset();
+  }
+
+  // Deletes the items whose time to live (TableOptions::ttl_attribute) has passed, on a backend
+  // that keeps them until told (SQLite: when this is called, never on its own), and returns how
+  // many. Reads never return such items; a sweep gives their space back. A backend that deletes
+  // them itself (DynamoDB) has no sweep, and this is then a compile error naming it.
+  std::size_t sweep_expired()
+    requires requires(B& b, typename B::TableHandle& h) {
+      { b.sweep_expired(h) } -> std::same_as<std::size_t>;
+    }
+  {
+    return backend_->sweep_expired(handle_);
   }
 
  private:

@@ -5,8 +5,12 @@
 
 #include <simdjson.h>
 
+#include <charconv>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <utility>
 
 #include "../../backend/backend.hpp"
 #include "../../codec/attribute_value_read.hpp"
@@ -114,6 +118,38 @@ inline backend::ItemView item_view(simdjson::ondemand::object& item,
   }
   view.live = pksk::detail::parsed_item(item);
   return view;
+}
+
+// Whether `item` has expired (backend/ttl.hpp): its ttl attribute a number at or before `now`.
+// GetItem and its batch and transactional kin take no filter, so this is judged here. `item`
+// is rewound for the reader after it.
+inline bool expired(simdjson::ondemand::object& item, const backend::TableSpec& spec,
+                    std::int64_t now) {
+  bool due = false;
+  for (auto member : item) {
+    simdjson::ondemand::field field;
+    if (std::move(member).get(field) != simdjson::SUCCESS) break;
+    std::string_view name;
+    if (field.unescaped_key().get(name) != simdjson::SUCCESS || name != spec.ttl_attribute) {
+      continue;
+    }
+    simdjson::ondemand::object typed;
+    std::string_view number;
+    if (field.value().get_object().get(typed) == simdjson::SUCCESS &&
+        typed.find_field_unordered("N").get_string().get(number) == simdjson::SUCCESS) {
+      double seconds = 0;
+      const auto [end, error] =
+          std::from_chars(number.data(), number.data() + number.size(), seconds);
+      due = error == std::errc{} && end == number.data() + number.size() &&
+            seconds <= static_cast<double>(now);
+    }
+    break;
+  }
+  if (auto error = item.reset().error()) {
+    throw BackendError(errc::backend_failure,
+                       std::string("pksk::dynamodb: ") + simdjson::error_message(error));
+  }
+  return due;
 }
 
 // The item's attributes as a tree, for what must be evaluated here (a filter on a key).

@@ -22,6 +22,7 @@
 #include <vector>
 #include "../../backend/backend.hpp"
 #include "../../backend/emulation/evaluate.hpp"
+#include "../../backend/ttl.hpp"
 #include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_format.hpp"
 #include "../../detail/thread_lease.hpp"
@@ -207,6 +208,7 @@ struct Backend::Impl {
   static void append_index_definition(std::string& body, const TableIndex& index);
   void create(const backend::TableSpec& spec);
   void add_index(const backend::TableSpec& spec, const TableIndex& index);
+  void enable_ttl(const backend::TableSpec& spec);
 
   // items.ipp: get, put, update, erase, transact, batches, query and scan.
   bool get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit);

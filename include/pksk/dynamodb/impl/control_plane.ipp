@@ -15,7 +15,8 @@ inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHa
     for (const auto& known : shared_->tables) {
       if (known->name == spec.name && known->pk_attribute == spec.pk_attribute &&
           known->sk_attribute == spec.sk_attribute &&
-          known->type_attribute == spec.type_attribute && known->indexes == spec.indexes) {
+          known->type_attribute == spec.type_attribute && known->indexes == spec.indexes &&
+          known->ttl_attribute == spec.ttl_attribute && !known->ttl_clock && !spec.ttl_clock) {
         return TableHandle(known.get());
       }
     }
@@ -39,11 +40,52 @@ inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHa
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     status = describe(spec);
   }
+  if (backend::has_ttl(spec)) enable_ttl(spec);
   const std::lock_guard lock(shared_->mutex);
   const std::vector<std::string>& once = shared_->options.exactly_once_tables;
   shared_->tables.push_back(std::make_unique<Shared::OpenTable>(
       spec, std::find(once.begin(), once.end(), spec.name) != once.end()));
   return TableHandle(shared_->tables.back().get());
+}
+
+// DescribeTimeToLive, then UpdateTimeToLive when TTL is off: DynamoDB deletes the expired
+// items itself (reads hide them meanwhile). TTL on another attribute is a schema mismatch, and
+// turning it on a table that exists is a change to it, made as indexes are added.
+inline void Backend::Impl::enable_ttl(const backend::TableSpec& spec) {
+  std::string body = "{";
+  detail::append_table_name(body, spec);
+  body += '}';
+  std::string status;
+  std::string attribute;
+  {
+    Answer x = send("DescribeTimeToLive", body, spec, std::nullopt, "open_table");
+    for_each_member(*x, [&](std::string_view, simdjson::ondemand::value description) {
+      for_each_object_member(object_of(description),
+                             [&](std::string_view name, simdjson::ondemand::value v) {
+                               if (name == "TimeToLiveStatus") status = read_string(v);
+                               if (name == "AttributeName") attribute = read_string(v);
+                             });
+    });
+  }
+  if (status == "ENABLED" || status == "ENABLING") {
+    if (attribute == spec.ttl_attribute) return;
+    throw BackendError(errc::schema_mismatch, detail::context(spec.name) +
+                                                  "its time to live is on the attribute " +
+                                                  pksk::detail::quoted(attribute) + ", not " +
+                                                  pksk::detail::quoted(spec.ttl_attribute) +
+                                                  " (TableOptions::ttl_attribute)");
+  }
+  if (!shared_->options.create_missing_tables) {
+    throw BackendError(errc::schema_mismatch,
+                       detail::context(spec.name) + "its time to live is off (turn it on for " +
+                           pksk::detail::quoted(spec.ttl_attribute) +
+                           ", or set Options::create_missing_tables for development)");
+  }
+  body.pop_back();
+  body += ",\"TimeToLiveSpecification\":{\"AttributeName\":";
+  detail::append_json_string(body, spec.ttl_attribute);
+  body += ",\"Enabled\":true}}";
+  (void)send("UpdateTimeToLive", std::move(body), spec, std::nullopt, "open_table (enabling TTL)");
 }
 
 // A KeySchema ("KeyType") or AttributeDefinitions ("AttributeType") list as (name, value).

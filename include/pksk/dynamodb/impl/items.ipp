@@ -21,8 +21,9 @@ inline bool Backend::Impl::get(TableHandle table, backend::ItemKey key,
   bool found = false;
   for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
     if (name != "Item") return;
-    found = true;
     simdjson::ondemand::object item = object_of(value);
+    if (backend::has_ttl(spec) && detail::expired(item, spec, backend::ttl_now(spec))) return;
+    found = true;
     visit(detail::item_view(item, spec));
   });
   return found;
@@ -186,6 +187,8 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
   unprocessed.clear();
   Answer x =
       send("BatchGetItem", detail::batch_get_item(spec, keys), spec, std::nullopt, "batch get");
+  const bool ttl = backend::has_ttl(spec);
+  const std::int64_t now = ttl ? backend::ttl_now(spec) : 0;
   const auto index_of = [&](const backend::ItemView& v, auto&& each) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
       if (keys[i] == backend::ItemKey{v.pk, v.sk}) each(i);
@@ -197,6 +200,7 @@ inline void Backend::Impl::batch_get(TableHandle table, std::span<const backend:
                              [&](std::string_view, simdjson::ondemand::value items) {
                                for (auto entry : array_of(items)) {
                                  simdjson::ondemand::object item = object_of(value_of(entry));
+                                 if (ttl && detail::expired(item, spec, now)) continue;
                                  const backend::ItemView v = detail::item_view(item, spec);
                                  index_of(v, [&](std::size_t i) { visit(i, v); });
                                }
@@ -225,6 +229,8 @@ inline void Backend::Impl::transact_get(TableHandle table, std::span<const backe
   const backend::TableSpec& spec = table.spec();
   Answer x = send("TransactGetItems", detail::transact_get_items(spec, keys), spec, std::nullopt,
                   "transact_get", detail::Retry::always, detail::Cancellation::retry_conflicts);
+  const bool ttl = backend::has_ttl(spec);
+  const std::int64_t now = ttl ? backend::ttl_now(spec) : 0;
   for_each_member(*x, [&](std::string_view name, simdjson::ondemand::value value) {
     if (name != "Responses") return;
     std::size_t i = 0;
@@ -234,6 +240,7 @@ inline void Backend::Impl::transact_get(TableHandle table, std::span<const backe
                              [&](std::string_view field, simdjson::ondemand::value item) {
                                if (field != "Item") return;
                                simdjson::ondemand::object object = object_of(item);
+                               if (ttl && detail::expired(object, spec, now)) return;
                                visit(i, detail::item_view(object, spec));
                              });
       ++i;
@@ -241,10 +248,18 @@ inline void Backend::Impl::transact_get(TableHandle table, std::span<const backe
   });
 }
 
+// A table with a ttl attribute filters expired items out in DynamoDB's FilterExpression: they
+// count toward Limit there as they would if a filter of the caller's rejected them, and never
+// travel. (Filtering them on the client instead costs their bytes on the wire.)
 inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backend::RawQuery& query,
                                                   backend::ItemVisitor visit) {
   const backend::TableSpec& spec = table.spec();
-  detail::ReadRequest request = detail::query(spec, query);
+  backend::RawQuery q = query;
+  backend::Condition ttl_filter;
+  if (backend::has_ttl(spec)) {
+    q.filter = backend::with_unexpired(spec, query.filter, backend::ttl_now(spec), ttl_filter);
+  }
+  detail::ReadRequest request = detail::query(spec, q);
   const TableIndex* index = query.index.empty() ? nullptr : spec.find_index(query.index);
   Answer x = send("Query", std::move(request.body), spec, std::nullopt, "query");
   backend::QueryOutcome outcome;
@@ -271,7 +286,12 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
 inline backend::ScanOutcome Backend::Impl::scan(TableHandle table, const backend::RawScan& scan,
                                                 backend::ItemVisitor visit) {
   const backend::TableSpec& spec = table.spec();
-  detail::ReadRequest request = detail::scan(spec, scan);
+  backend::RawScan s = scan;
+  backend::Condition ttl_filter;
+  if (backend::has_ttl(spec)) {
+    s.filter = backend::with_unexpired(spec, scan.filter, backend::ttl_now(spec), ttl_filter);
+  }
+  detail::ReadRequest request = detail::scan(spec, s);
   Answer x = send("Scan", std::move(request.body), spec, std::nullopt, "scan");
   backend::ScanOutcome outcome;
   read_page(*x, spec, request.client_filter, outcome.evaluated, nullptr, visit,

@@ -50,6 +50,10 @@ PKSK_DECL ::sqlite3* Backend::native_handle() const {
 PKSK_DECL Backend::TableHandle Backend::open_table(const backend::TableSpec& spec) {
   return Impl{shared_}.open_table(spec);
 }
+
+PKSK_DECL std::size_t Backend::sweep_expired(TableHandle table) {
+  return Impl{shared_}.sweep_expired(table);
+}
 PKSK_DECL bool Backend::get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit) {
   return Impl{shared_}.get(table, key, visit);
 }

@@ -22,6 +22,7 @@
 #include "../../backend/backend.hpp"
 #include "../../backend/detail/messages.hpp"
 #include "../../backend/emulation.hpp"
+#include "../../backend/ttl.hpp"
 #include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_patch.hpp"
 #include "../../codec/item_size.hpp"
@@ -72,6 +73,7 @@ struct Backend::Impl {
   // schema.ipp: open_table, creating or checking tables and their indexes.
   TableHandle open_table(const backend::TableSpec& spec);
   void add_indexes(detail::ConnectionState& conn, const backend::TableSpec& spec) const;
+  std::size_t sweep_expired(TableHandle table);
 
   // statements.ipp: a call's prepared statements, binding, the key limits.
   // A statement's SQL and the operation its preparation's error names.

@@ -129,8 +129,14 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
       bind(k, s, 3, *prefix_end, "query", query.pk, {});
     }
   };
+  // An expired item not yet swept is rejected as a filter rejects it: after it has counted.
+  backend::Condition ttl_filter;
+  const backend::Condition* wanted = query.filter;
+  if (backend::has_ttl(k.t.spec)) {
+    wanted = backend::with_unexpired(k.t.spec, wanted, backend::ttl_now(k.t.spec), ttl_filter);
+  }
   std::optional<detail::RowFilter> filter;
-  if (query.filter != nullptr) filter.emplace(*query.filter, k.t.spec);
+  if (wanted != nullptr) filter.emplace(*wanted, k.t.spec);
   detail::RowFilter* row_filter = filter ? &*filter : nullptr;
 
   if (index == nullptr) {
@@ -206,8 +212,13 @@ inline backend::ScanOutcome Backend::Impl::scan(TableHandle table, const backend
     bind(k, s, 1, scan.exclusive_start->pk, "scan", scan.exclusive_start->pk, {});
     bind(k, s, 2, scan.exclusive_start->sk, "scan", scan.exclusive_start->pk, {});
   }
+  backend::Condition ttl_filter;
+  const backend::Condition* wanted = scan.filter;
+  if (backend::has_ttl(t.spec)) {
+    wanted = backend::with_unexpired(t.spec, wanted, backend::ttl_now(t.spec), ttl_filter);
+  }
   std::optional<detail::RowFilter> filter;
-  if (scan.filter != nullptr) filter.emplace(*scan.filter, t.spec);
+  if (wanted != nullptr) filter.emplace(*wanted, t.spec);
 
   backend::ScanOutcome outcome;
   std::size_t bytes = 0;
@@ -246,8 +257,14 @@ inline bool Backend::Impl::read_item(Call& k, backend::ItemKey key, std::string_
   if (rc == SQLITE_DONE) return false;
   if (rc != SQLITE_ROW)
     detail::throw_failure(k.db(), rc, k.t.name, key_operation(operation, key.pk, key.sk));
-  visit(backend::ItemView{key.pk, key.sk, detail::column_view(s, 0), detail::column_view(s, 1),
-                          static_cast<std::size_t>(sqlite3_column_int64(s, 2))});
+  const backend::ItemView item{key.pk, key.sk, detail::column_view(s, 0), detail::column_view(s, 1),
+                               static_cast<std::size_t>(sqlite3_column_int64(s, 2))};
+  if (backend::has_ttl(k.t.spec)) {
+    // Expired and not yet swept: absent, as DynamoDB's reads treat it here.
+    const backend::Condition keep = backend::unexpired(k.t.spec, backend::ttl_now(k.t.spec));
+    if (!detail::RowFilter(keep, k.t.spec)(item)) return false;
+  }
+  visit(item);
   return true;
 }
 

@@ -18,7 +18,9 @@ inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHa
     if (detail::iequals_ascii(table->spec.name, spec.name) &&
         table->spec.pk_attribute == spec.pk_attribute &&
         table->spec.sk_attribute == spec.sk_attribute &&
-        table->spec.type_attribute == spec.type_attribute && table->spec.indexes == spec.indexes) {
+        table->spec.type_attribute == spec.type_attribute && table->spec.indexes == spec.indexes &&
+        table->spec.ttl_attribute == spec.ttl_attribute && !table->spec.ttl_clock &&
+        !spec.ttl_clock) {
       return TableHandle(table.get());
     }
   }

@@ -322,4 +322,23 @@ inline void Backend::Impl::throw_not_an_object(const detail::TableState& t,
                     {}, std::current_exception());
 }
 
+// One DELETE in one write transaction. SQLite's json_extract reads the plain JSON body; the
+// json_type test keeps a ttl attribute that is not a number (which never expires its item)
+// from comparing as SQLite compares text with numbers.
+inline std::size_t Backend::Impl::sweep_expired(TableHandle table) {
+  Call k = enter(table);
+  const backend::TableSpec& spec = k.t.spec;
+  if (!backend::has_ttl(spec)) return 0;
+  const std::string path = "$.\"" + spec.ttl_attribute + "\"";
+  const std::string sql = "DELETE FROM " + detail::quoted_identifier(spec.name) +
+                          " WHERE json_type(body, ?1) IN ('integer', 'real') AND "
+                          "json_extract(body, ?1) <= " +
+                          std::to_string(backend::ttl_now(spec));
+  detail::WriteTransaction transaction(k.c, k.t.name, "sweep_expired");
+  detail::for_each_row(k.db(), sql, {path}, spec.name, "sweep_expired", [](sqlite3_stmt*) {});
+  const auto removed = static_cast<std::size_t>(sqlite3_changes64(k.db()));
+  transaction.commit();
+  return removed;
+}
+
 }  // namespace pksk::sqlite

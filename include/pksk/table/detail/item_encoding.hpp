@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 #include "../../codec/body_format.hpp"
 #include "../../codec/entity_code.hpp"
 #include "../../codec/item_size.hpp"
+#include "../../codec/ttl.hpp"
 #include "../../detail/config.hpp"
 #include "../../error.hpp"
 #include "../../key/entity.hpp"
@@ -25,6 +27,7 @@
 #include "../../key/key.hpp"
 #include "../../key/stored_names.hpp"
 #include "../../reflect/reflect.hpp"
+#include "../access_counts.hpp"
 #include "../index_upkeep.hpp"
 #include "entity_writes.hpp"
 #include "messages.hpp"
@@ -38,6 +41,13 @@ PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
                                        std::span<const std::string_view> members,
                                        std::span<const std::string_view> stored,
                                        std::string_view type, std::string_view operation);
+
+// An entity with a ttl member (Entity<T>::ttl) on a table whose ttl_attribute is not the name
+// that member is stored under: its items would never expire.
+[[noreturn]] PKSK_DECL void throw_ttl_not_the_tables(const backend::TableSpec& spec,
+                                                     std::string_view operation,
+                                                     std::string_view type, std::string_view member,
+                                                     std::string_view stored);
 
 // The keys' error, said of the table, the operation and the entity type.
 [[noreturn]] PKSK_DECL void throw_key_error(const backend::TableSpec& spec,
@@ -61,8 +71,24 @@ PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
 // made share a number; a copy of a Table has its spec, and its number with it.
 struct TableSpecOfTable : backend::TableSpec {
   std::uint64_t serial;
+  // TableOptions::count_access: shared by the Table's copies. Null: nothing counted.
+  std::shared_ptr<AccessCounters> access;
   explicit TableSpecOfTable(backend::TableSpec spec)
-      : backend::TableSpec(std::move(spec)), serial(next_serial()) {}
+      : backend::TableSpec(std::move(spec)),
+        serial(next_serial()),
+        access(count_access ? std::make_shared<AccessCounters>() : nullptr) {}
+
+  // A keyed operation's access of its partition, when counted (access_counts.hpp).
+  void count_access_of(std::string_view pk, std::string_view operation) const {
+    if (access) [[unlikely]] {
+      const bool read = operation == "get" || operation == "get_all" || operation == "transact_get";
+      access->count(pk, !read);
+    }
+  }
+  void count_read(std::string_view pk) const {
+    if (access) [[unlikely]]
+      access->count(pk, false);
+  }
 
  private:
   static std::uint64_t next_serial() noexcept {
@@ -80,6 +106,14 @@ void refuse_reserved_members_once(const TableSpecOfTable& spec, std::string_view
     return;
   detail::refuse_reserved_members(spec, field_names_v<T>, stored_names_v<T>, type_name_v<T>,
                                   operation);
+  if constexpr (has_ttl_v<T>) {
+    if constexpr (ttl_field_v<T> < field_count_v<T>) {  // else TtlCheck reports it
+      constexpr std::string_view stored = stored_names_v<T>[ttl_field_v<T>];
+      if (spec.ttl_attribute != stored) {
+        throw_ttl_not_the_tables(spec, operation, type_name_v<T>, ttl_name_v<T>, stored);
+      }
+    }
+  }
   passed.store(spec.serial, std::memory_order_relaxed);
 }
 
@@ -92,6 +126,7 @@ void format_keys(const TableSpecOfTable& spec, const T& item, std::string& pk, s
   } catch (const KeyError& e) {
     throw_key_error(spec, operation, type_name_v<T>, e);
   }
+  spec.count_access_of(pk, operation);
 }
 
 // The body of an item whose keys are formatted already; returns the item's size.

@@ -39,6 +39,20 @@ PKSK_DECL void refuse_reserved_members(const backend::TableSpec& spec,
   }
 }
 
+PKSK_DECL void throw_ttl_not_the_tables(const backend::TableSpec& spec, std::string_view operation,
+                                        std::string_view type, std::string_view member,
+                                        std::string_view stored) {
+  const std::string stored_as =
+      member == stored ? std::string() : " (stored as " + detail::quoted(stored) + ")";
+  throw ValidationError(
+      table_context(spec.name, operation, type) + "the ttl member " + detail::quoted(member) +
+      stored_as +
+      (spec.ttl_attribute.empty()
+           ? std::string(" expires nothing: the table has no ttl attribute")
+           : " is not the table's ttl attribute " + detail::quoted(spec.ttl_attribute)) +
+      "; set TableOptions::ttl_attribute to " + detail::quoted(stored));
+}
+
 PKSK_DECL void throw_key_error(const backend::TableSpec& spec, std::string_view operation,
                                std::string_view type, const KeyError& error) {
   throw KeyError(table_context(spec.name, operation, type) +

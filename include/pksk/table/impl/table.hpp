@@ -122,6 +122,7 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
       raw.exclusive_start_item = backend::ItemKey{shape.start->item_pk, shape.start->item_sk};
   }
   if (!all_pages) {
+    if (!index) spec_.count_read(pk.value);
     backend::QueryOutcome outcome = backend_->query(handle_, raw, visit);
     if (count != nullptr) *count += outcome.count.value_or(0);
     if (!outcome.last_evaluated_sk) return std::nullopt;
@@ -132,6 +133,7 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
   }
   std::string resume_after, resume_pk, resume_sk;
   detail::read_every_page(raw.limit, [&] {
+    if (!index) spec_.count_read(pk.value);
     backend::QueryOutcome outcome = backend_->query(handle_, raw, visit);
     if (count != nullptr) *count += outcome.count.value_or(0);
     if (!outcome.last_evaluated_sk) return detail::PageRead{outcome.evaluated, false};

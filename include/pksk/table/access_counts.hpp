@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// Reads and writes per partition key, counted by a Table whose TableOptions::count_access is
+// set, to find hot keys (DynamoDB throttles a partition past 3,000 reads or 1,000 writes a
+// second, whatever the table's capacity):
+//
+//   pksk::Table table{backend, "shop", {.count_access = true}};
+//   for (const pksk::HotKey& k : table.hot_keys(5)) std::cout << k.pk << ' ' << k.reads;
+//
+// A get, and each item of a batch or transactional get, is a read of its partition; each page
+// of a query of the table is one (an index query's partitions are the index's, not counted); a
+// put, update or erase, alone, in a batch or in a transaction, is a write. Scans are not
+// counted. The counters are sharded by a hash of the key, each shard behind its own mutex, so
+// that threads meet only when their keys share a shard; off (the default), a counted operation
+// costs one test of a null pointer.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "../detail/config.hpp"
+
+namespace pksk {
+
+struct HotKey {
+  std::string pk{};
+  std::uint64_t reads = 0;
+  std::uint64_t writes = 0;
+  friend bool operator==(const HotKey&, const HotKey&) = default;
+};
+
+namespace detail {
+
+class AccessCounters {
+ public:
+  void count(std::string_view pk, bool write) {
+    Shard& shard = shards_[std::hash<std::string_view>{}(pk) % shard_count];
+    const std::lock_guard lock(shard.mutex);
+    auto it = shard.counts.find(pk);
+    if (it == shard.counts.end()) it = shard.counts.emplace(std::string(pk), Counts{}).first;
+    ++(write ? it->second.writes : it->second.reads);
+  }
+  // The n keys with the most accesses (reads plus writes), most first, then by key.
+  PKSK_DECL std::vector<HotKey> top(std::size_t n);
+  PKSK_DECL void reset();
+
+ private:
+  struct Counts {
+    std::uint64_t reads = 0;
+    std::uint64_t writes = 0;
+  };
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  struct alignas(64) Shard {
+    std::mutex mutex;
+    std::unordered_map<std::string, Counts, Hash, std::equal_to<>> counts;
+  };
+  static constexpr std::size_t shard_count = 64;
+  std::array<Shard, shard_count> shards_;
+};
+
+}  // namespace detail
+}  // namespace pksk
+
+#ifndef PKSK_SEPARATE_COMPILATION
+#include "impl/access_counts.ipp"
+#endif
