@@ -169,10 +169,10 @@ void scan_pages(const Location& where, const AnyBackend::TableHandle& handle,
   }
 }
 
-std::size_t count_items(const Location& where, const AnyBackend::TableHandle& handle,
-                        const backend::TableSpec& table) {
-  // Only the keys: what comes back anyway.
-  const std::string_view keys[] = {table.pk_attribute};
+std::size_t count_items(const Location& where, const AnyBackend::TableHandle& handle) {
+  // Only the keys, which come back whatever the projection: it names an attribute no item is
+  // expected to have (naming a key attribute makes DynamoDB refuse the overlapping paths).
+  const std::string_view keys[] = {"pksk_inspect_count_only"};
   std::size_t count = 0;
   std::string last_pk, last_sk;
   backend::RawScan scan;
@@ -211,7 +211,7 @@ TransferCount copy_items(const Location& source, const backend::TableSpec& table
   }
   const std::size_t resumed_at = checkpoint.items;
 
-  const std::size_t total = count_items(source, from, table);
+  const std::size_t total = count_items(source, from);
   Progress progress(progress_out, options.progress, std::max(total, resumed_at), resumed_at);
   RateLimit limit(options.rate);
   // With a rate, a batch is at most a second's worth: the bucket then paces every batch.
