@@ -47,14 +47,21 @@ double Progress::per_second(std::size_t done, Clock::time_point now) const {
 
 std::string Progress::bar(std::size_t done, std::size_t total, double per_second) {
   const std::size_t filled = total == 0 ? bar_width : std::min(bar_width, done * bar_width / total);
-  std::string text = "[" + std::string(filled, '#') + std::string(bar_width - filled, '.') + "] ";
+  // Appended piece by piece: g++ 12 at -O3 warns (-Wrestrict) of the chain of operator+.
+  std::string text;
+  text.reserve(bar_width + 96);
+  text += '[';
+  text.append(filled, '#');
+  text.append(bar_width - filled, '.');
+  text += "] ";
   char figures[160];
   const std::string eta = per_second > 0 && total > done
                               ? duration(static_cast<double>(total - done) / per_second)
                               : std::string(total > done ? "--:--" : "0:00");
   std::snprintf(figures, sizeof figures, "%zu/%zu %3zu%%  %.0f items/s  ETA %s", done, total,
                 percent(done, total), per_second, eta.c_str());
-  return text + figures;
+  text += figures;
+  return text;
 }
 
 void Progress::show(std::size_t done, Clock::time_point now) {
