@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSL-1.0
 # The DynamoDB backend's benchmarks (bench_dynamodb.cpp) on DynamoDB Local, started here on
 # 127.0.0.1 and stopped at the end: Release build (g++ 12), REPS repetitions, results in
-# benchmarks/results/dynamodb.{json,txt} (and copy.{json,txt}, bench_copy.cpp). PKSK_DYNAMODB_ENDPOINT set: that endpoint instead.
+# benchmarks/results/dynamodb.{json,txt}, and copy.{json,txt} (bench_copy.cpp).
+# PKSK_DYNAMODB_ENDPOINT set: that endpoint instead.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build/bench}

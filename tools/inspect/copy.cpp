@@ -197,7 +197,12 @@ TransferCount copy_items(const Location& source, const backend::TableSpec& table
   const BodyFormat from_format = source.backend.body_format(from);
   const BodyFormat to_format = target.backend.body_format(to);
 
-  Checkpoint checkpoint{source.text, target.text, table.name};
+  Checkpoint checkpoint{.source = source.text,
+                        .target = target.text,
+                        .table = table.name,
+                        .items = 0,
+                        .pk = {},
+                        .sk = {}};
   std::optional<backend::ItemKey> start;
   if (std::optional<Checkpoint> found = load_checkpoint(options.checkpoint)) {
     if (found->source != source.text || found->target != target.text ||
