@@ -21,7 +21,7 @@ case $profile in
       "${example_packages[@]}"
       clang-16 clang-format-16 libclang-rt-16-dev catch2
       libbenchmark-dev nlohmann-json3-dev valgrind python3
-      libcurl4-openssl-dev maven openjdk-17-jdk-headless libzstd-dev zstd
+      libcurl4-openssl-dev maven openjdk-17-jdk-headless libzstd-dev zstd tmux
     ) ;;
   *) echo "usage: $0 [example | test]" >&2; exit 2 ;;
 esac

@@ -5,7 +5,10 @@
 #include <exception>
 #include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
+#include "copy.hpp"
 #include "location.hpp"
 #include "patterns.hpp"
 #include "report.hpp"
@@ -17,9 +20,12 @@ namespace {
 
 constexpr const char* usage_text =
     R"(usage: pksk-inspect [OPTIONS] LOCATION
+       pksk-inspect copy [OPTIONS] SOURCE TARGET
+       pksk-inspect verify [OPTIONS] SOURCE TARGET
 
 Looks inside a pksk table without its entity definitions: what it holds, one collection, the
-design a program stored with it, or all of it as DynamoDB JSON.
+design a program stored with it, or all of it as DynamoDB JSON; copies a table between SQLite
+and DynamoDB, and compares two.
 
 LOCATION is an SQLite file (FILE.db) or a DynamoDB table:
   dynamodb://TABLE?endpoint=URL&region=REGION   (credentials: the usual AWS chain;
@@ -36,12 +42,28 @@ largest collections, warnings):
   --import FILE         puts every item of a DynamoDB JSON export (FILE.gz: gzip; -: standard
                         input); an item replaces the one with its key, so a rerun is harmless
 
+copy SOURCE TARGET      writes every item of SOURCE into TARGET (either an SQLite file or a
+                        DynamoDB table; the target table is created when missing), batch by
+                        batch, showing its progress (a bar on a terminal, else a line every
+                        tenth or 2 s). SIGINT or SIGTERM ends it after the batch being written
+                        (exit status 130); the same command then continues from its checkpoint
+verify SOURCE TARGET    compares the two tables collection by collection (item count and a
+                        checksum of the items); lists the collections that differ, exit status
+                        1 if any does
+
 Options:
   --table NAME          the table, when the file holds several (or a new one, for --import)
-  --batch N             --import: items per write transaction or batch (default 1000)
+  --batch N             --import, copy: items per write transaction or batch (default 1000)
   --top N               the report: how many of the largest collections to list (default 10)
   --warn-share PERCENT  the report: warn of a collection past PERCENT of DynamoDB's 10 GB per
                         collection (default 50; it always warns at 10000 items and at 1 GiB)
+  --target-table NAME   copy, verify: the target's table (default: the source's name)
+  --checkpoint FILE     copy: where it records how far it got (default
+                        pksk-inspect-copy.checkpoint; removed when the copy is done)
+  --rate N              copy: write at most N items per second
+  --quiet               copy: no progress
+  --verify              copy: verify once the copy is done
+  --stop-after N        copy, for testing: stop as if interrupted after N items
   --pk-attribute NAME, --sk-attribute NAME, --type-attribute NAME
                         the key and type attributes of a DynamoDB table or of a new SQLite
                         table (default pk, sk, type; an SQLite file's tables say their own)
@@ -125,9 +147,127 @@ Command parse(std::span<const std::string> args, bool& help) {
   return c;
 }
 
+// copy and verify: two locations, and their own options.
+struct TwoTables {
+  std::string verb, source, target;
+  std::string table, target_table;
+  KeyNames names;
+  CopyOptions copy;
+  bool quiet = false, verify = false;
+};
+
+double parse_rate(const std::string& value) {
+  std::size_t end = 0;
+  double rate = 0;
+  try {
+    rate = std::stod(value, &end);
+  } catch (const std::exception&) {
+    end = 0;
+  }
+  if (end == 0 || end != value.size() || !(rate > 0))
+    throw UsageError("--rate takes a number of items per second above 0, not '" + value + "'");
+  return rate;
+}
+
+TwoTables parse_two_tables(std::span<const std::string> args) {
+  TwoTables c;
+  c.verb = args[0];
+  c.copy.checkpoint = "pksk-inspect-copy.checkpoint";
+  std::vector<std::string> locations;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto value = [&]() -> const std::string& {
+      if (i + 1 == args.size()) throw UsageError(arg + " needs a value");
+      return args[++i];
+    };
+    const auto copy_only = [&] {
+      if (c.verb != "copy") throw UsageError(arg + " goes with copy");
+    };
+    if (arg == "--table") {
+      c.table = value();
+    } else if (arg == "--target-table") {
+      c.target_table = value();
+    } else if (arg == "--batch") {
+      copy_only();
+      c.copy.batch = parse_count(arg, value(), 1);
+    } else if (arg == "--rate") {
+      copy_only();
+      c.copy.rate = parse_rate(value());
+    } else if (arg == "--checkpoint") {
+      copy_only();
+      c.copy.checkpoint = value();
+    } else if (arg == "--stop-after") {
+      copy_only();
+      c.copy.stop_after = parse_count(arg, value(), 1);
+    } else if (arg == "--quiet") {
+      copy_only();
+      c.quiet = true;
+    } else if (arg == "--verify") {
+      copy_only();
+      c.verify = true;
+    } else if (arg == "--pk-attribute") {
+      c.names.pk = value();
+    } else if (arg == "--sk-attribute") {
+      c.names.sk = value();
+    } else if (arg == "--type-attribute") {
+      c.names.type = value();
+    } else if (arg.size() > 1 && arg.starts_with('-')) {
+      throw UsageError("unknown option " + arg + " for " + c.verb);
+    } else {
+      locations.push_back(arg);
+    }
+  }
+  if (locations.size() != 2)
+    throw UsageError(c.verb + " takes two locations, SOURCE and TARGET; found " +
+                     std::to_string(locations.size()));
+  c.source = locations[0];
+  c.target = locations[1];
+  return c;
+}
+
+int run_two_tables(const TwoTables& c, std::ostream& out, std::ostream& err, bool err_terminal) {
+  const Location source = open_location(c.source, Access::read, c.names, {});
+  const backend::TableSpec& table = choose_table(source, c.table);
+  // The target's key attributes are the source's: the items carry those names.
+  const KeyNames names{table.pk_attribute, table.sk_attribute, table.type_attribute};
+  const std::string target_name = c.target_table.empty() ? table.name : c.target_table;
+  const Location target =
+      open_location(c.target, c.verb == "copy" ? Access::create : Access::read, names, target_name);
+  const backend::TableSpec& target_table =
+      choose_table(target, c.target.starts_with("dynamodb://") ? std::string() : target_name);
+  if (c.verb == "copy") {
+    CopyOptions options = c.copy;
+    options.progress = c.quiet        ? ProgressStyle::quiet
+                       : err_terminal ? ProgressStyle::bar
+                                      : ProgressStyle::lines;
+    const TransferCount n = copy_items(source, table, target, target_table, options, err);
+    err << "copied " << n.items << " items (" << n.bytes << " bytes) from " << c.source << " to "
+        << c.target << '\n';
+    if (!c.verify) return 0;
+  }
+  const VerifyOutcome v = verify_tables(source, table, target, target_table, out);
+  out.flush();
+  return v.differing == 0 ? 0 : 1;
+}
+
 }  // namespace
 
-int run(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+int run(std::span<const std::string> args, std::ostream& out, std::ostream& err,
+        bool err_terminal) {
+  if (!args.empty() && (args[0] == "copy" || args[0] == "verify")) {
+    try {
+      return run_two_tables(parse_two_tables(args), out, err, err_terminal);
+    } catch (const UsageError& e) {
+      err << "pksk-inspect: " << e.what() << "\n(pksk-inspect --help says how to call it)\n";
+      return 2;
+    } catch (const Interrupted& e) {
+      err << "pksk-inspect: " << e.what() << '\n';
+      return 130;
+    } catch (const std::exception& e) {
+      err << "pksk-inspect: " << e.what() << '\n';
+      return 1;
+    }
+  }
   Command c;
   try {
     bool help = false;

@@ -85,7 +85,7 @@ Location open_sqlite(const std::string& path, Access access, const KeyNames& nam
                where.tables.push_back(std::move(spec));
              }
            });
-  if (access == Access::write && !new_table.empty()) {
+  if (access != Access::read && !new_table.empty()) {
     bool found = false;
     for (const auto& t : where.tables) found = found || t.name == new_table;
     if (!found) {
@@ -129,6 +129,7 @@ Location open_dynamodb(const std::string& text, Access access, const KeyNames& n
     }
   }
   if (access == Access::read) options.create_missing_tables = false;
+  if (access == Access::create) options.create_missing_tables = true;
   Location where{text, "DynamoDB"};
   backend::TableSpec spec{table};
   spec.pk_attribute = names.pk;

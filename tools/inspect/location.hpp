@@ -39,11 +39,12 @@ struct Location {
   std::vector<std::string> foreign{};
 };
 
-enum class Access { read, write };
+// `create`: write, and create a missing DynamoDB table whatever the address says (copy's target).
+enum class Access { read, write, create };
 
 // Opens `text`. Reading never creates anything: a missing file or table is a Failure. Writing
 // creates the SQLite file, and the table when asked (an SQLite table always; a DynamoDB one
-// with create=1 in its address).
+// with create=1 in its address, or with Access::create).
 Location open_location(const std::string& text, Access access, const KeyNames& names,
                        const std::string& new_table);
 

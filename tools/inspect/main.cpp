@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // pksk-inspect: see cli.cpp's usage text, or docs/guide.md "Looking inside a table".
+#include <unistd.h>
+
 #include <iostream>
 #include <string>
 #include <vector>
@@ -8,5 +10,5 @@
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  return pksk::inspect::run(args, std::cout, std::cerr);
+  return pksk::inspect::run(args, std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
 }

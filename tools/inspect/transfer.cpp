@@ -159,10 +159,6 @@ TransferCount export_items(const Location& where, const backend::TableSpec& tabl
   return count;
 }
 
-namespace {
-
-// Writes the items of one batch, handing what the backend leaves unprocessed back to it with a
-// growing pause (DynamoDB's throttling), and fails once it keeps refusing.
 void write_batch(const Location& where, const AnyBackend::TableHandle& handle,
                  const std::vector<StoredItem>& items) {
   std::vector<backend::WriteRequest> writes;
@@ -184,8 +180,6 @@ void write_batch(const Location& where, const AnyBackend::TableHandle& handle,
     pause = std::min(pause * 2, std::chrono::milliseconds(5000));
   }
 }
-
-}  // namespace
 
 TransferCount import_items(const Location& where, const backend::TableSpec& table,
                            const std::string& file, std::size_t batch) {

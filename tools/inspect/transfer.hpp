@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
+#include "items.hpp"
 #include "location.hpp"
 
 namespace pksk::inspect {
@@ -27,6 +29,12 @@ TransferCount export_items(const Location& where, const backend::TableSpec& tabl
 // not an item is a Failure naming its line number; the batches before it are written.
 TransferCount import_items(const Location& where, const backend::TableSpec& table,
                            const std::string& file, std::size_t batch);
+
+// Writes the items of one batch (one key each) through the backend's batch write, handing what
+// it leaves unprocessed back with a growing pause (DynamoDB's throttling); a Failure once it
+// keeps refusing. Import and copy write through it.
+void write_batch(const Location& where, const AnyBackend::TableHandle& handle,
+                 const std::vector<StoredItem>& items);
 
 // One line of an export: {"Item":{...}} for a whole item (items.hpp), without the newline.
 void append_export_line(std::string& out, const AttributeValue& item);

@@ -227,10 +227,15 @@ bool sort_key_matches(std::string_view sk) {
 }
 
 // Whether a stored item (an ItemView) is a T: its type says so, or it has none and its sort key
-// matches T's template.
+// matches T's template (apart, so that a typed item's test is one comparison).
+template <EntityType T, class Row>
+[[gnu::cold, gnu::noinline]] bool stored_untyped_as(const Row& row) {
+  return row.type.empty() && sort_key_matches<T>(row.sort_key());
+}
+
 template <EntityType T, class Row>
 [[gnu::always_inline]] inline bool stored_as(const Row& row) {
-  return row.type == type_name_v<T> || (row.type.empty() && sort_key_matches<T>(row.sort_key()));
+  return row.type == type_name_v<T> || stored_untyped_as<T>(row);
 }
 
 // The type of the first of Ts whose sort-key template `sk` matches; empty when none does.

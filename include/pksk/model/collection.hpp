@@ -161,7 +161,7 @@ class ItemCollection {
                      ParsedItem live = {}, const Keys& keys = {}) {
     if constexpr (all_entities) {
       if (type.empty()) [[unlikely]]
-        type = type_without_discriminator(keys);
+        return append_untyped<Format>(body, decoder, live, keys);
       return (
           (type == type_name_v<Ts> && (decode_back<Format, Ts>(live, body, decoder, keys), true)) ||
           ...);
@@ -176,7 +176,7 @@ class ItemCollection {
                               const Masks& masks, ParsedItem live = {}, const Keys& keys = {}) {
     if constexpr (all_entities) {
       if (type.empty()) [[unlikely]]
-        type = type_without_discriminator(keys);
+        return append_untyped_selected<Format>(body, decoder, masks, live, keys);
       return ((type == type_name_v<Ts> &&
                (decode_back_selected<Format, Ts>(live, body, decoder, std::get<index_of<Ts>>(masks),
                                                  keys),
@@ -188,7 +188,8 @@ class ItemCollection {
   }
 
   // An item stored without a type is the member whose sort-key template its sort key matches
-  // (the members' templates cannot both match one: a rule of the collection).
+  // (the members' templates cannot both match one: a rule of the collection). Apart, so that a
+  // typed item's path is what it was.
   template <class Keys>
   static std::string_view type_without_discriminator(const Keys& keys) {
     if constexpr (std::is_same_v<Keys, detail::NoKeys>) {
@@ -196,6 +197,22 @@ class ItemCollection {
     } else {
       return detail::type_of_sort_key<Ts...>(keys.sort_key());
     }
+  }
+
+  template <BodyFormat Format, class Keys>
+  [[gnu::cold, gnu::noinline]] bool append_untyped(std::string_view body, BodyDecoder& decoder,
+                                                   ParsedItem live, const Keys& keys) {
+    const std::string_view type = type_without_discriminator(keys);
+    return !type.empty() && append_member<Format>(type, body, decoder, live, keys);
+  }
+
+  template <BodyFormat Format, class Keys>
+  [[gnu::cold, gnu::noinline]] bool append_untyped_selected(std::string_view body,
+                                                            BodyDecoder& decoder,
+                                                            const Masks& masks, ParsedItem live,
+                                                            const Keys& keys) {
+    const std::string_view type = type_without_discriminator(keys);
+    return !type.empty() && append_member_selected<Format>(type, body, decoder, masks, live, keys);
   }
 
   template <BodyFormat Format, class T, class Keys>
