@@ -11,6 +11,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -84,8 +85,12 @@ template <class Reader, class T>
 // What decode_value<T> reads, for Reader::open.
 template <class T>
 consteval ValueKind value_kind() {
-  if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T> ||
-                std::is_same_v<T, TimePoint>) {
+  if constexpr (ValueConverter<T>) {
+    return value_kind<value_stored_t<T>>();
+  } else if constexpr (ValueSpecialised<T>) {
+    return ValueKind::any;
+  } else if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T> ||
+                       std::is_same_v<T, TimePoint>) {
     return ValueKind::string;
   } else if constexpr (std::is_same_v<T, bool>) {
     return ValueKind::boolean;
@@ -396,10 +401,41 @@ template <class Reader>
   }
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_conversion_error(const char* what) {
+  throw_pathed(std::string("Value<T>::from refused the stored value: ") + what);
+}
+
+// A member of a type with a Value specialisation (value.hpp): its stored type decoded as any
+// member of that type is, then converted. A string is decoded into a buffer of the thread's, so
+// that its capacity is reused from item to item (the stored string cannot hold a converted
+// member, so no decode below reenters it); any other stored type is a local.
+template <class Reader, class T>
+[[gnu::always_inline]] inline void decode_converted(typename Reader::Value& value, T& out) {
+  using Stored = value_stored_t<T>;
+  const auto convert = [&](const Stored& stored) {
+    try {
+      out = pksk::Value<T>::from(stored);
+    } catch (const std::exception& e) {
+      throw_conversion_error(e.what());
+    }
+  };
+  if constexpr (std::is_same_v<Stored, std::string>) {
+    static thread_local std::string stored;
+    decode_value<Reader>(value, stored);
+    convert(stored);
+  } else {
+    Stored stored{};
+    decode_value<Reader>(value, stored);
+    convert(stored);
+  }
+}
+
 template <class Reader, class T>
 [[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out) {
   using Value = typename Reader::Value;
-  if constexpr (std::is_same_v<T, std::string>) {
+  if constexpr (ValueSpecialised<T>) {
+    if constexpr (value_converter_v<T>) decode_converted<Reader>(value, out);
+  } else if constexpr (std::is_same_v<T, std::string>) {
     std::string_view s;
     if (auto error = Reader::get_string(value, s)) [[unlikely]] {
       throw_read_error<Reader>("a string", value, error);

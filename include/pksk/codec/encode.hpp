@@ -39,6 +39,7 @@
 #include "../key/stored_names.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
+#include "../value.hpp"
 #include "body_format.hpp"
 #include "compressed.hpp"
 #include "detail/json_path.hpp"
@@ -50,7 +51,7 @@ namespace diagnostics {
 // stores: std::string, bool, integer types (not character types), float, double, enums,
 // std::chrono::system_clock::time_point, nested aggregates and Hana-adapted structs, and
 // std::optional, std::vector and std::map<std::string, T> of those, std::set<std::string> and
-// std::vector<std::byte> (binary).
+// std::vector<std::byte> (binary), and types with a pksk::Value specialisation (value.hpp).
 template <class Record, detail::fixed_string Member, class Type>
 struct member_type_is_not_one_pksk_can_store;
 // A value of such a type given alone: to to_attribute_value, or to an update action.
@@ -84,16 +85,26 @@ inline constexpr bool is_char_v =
 template <class T>
 concept CodecInteger = std::is_integral_v<T> && !std::is_same_v<T, bool> && !is_char_v<T>;
 
+// A type with a Value specialisation is stored as its converter says, even when it is an
+// aggregate pksk could walk.
 template <class T>
-concept CodecRecord = Reflectable<T> && !is_std_array_v<T>;
+concept CodecRecord = Reflectable<T> && !is_std_array_v<T> && !ValueSpecialised<T>;
 
 // Whether encode_value and decode_value take a T: they branch on the same tests in this order.
 // A record's own members are checked where the record is encoded or decoded.
 template <class T>
 consteval bool storable() {
-  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || CodecInteger<T> ||
-                std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_enum_v<T> ||
-                std::is_same_v<T, TimePoint> || is_string_set_v<T> || is_binary_v<T>) {
+  if constexpr (ValueSpecialised<T>) {
+    // An incomplete specialisation is reported by the traversals (value_converter_v), once.
+    if constexpr (ValueConverter<T>) {
+      return storable<value_stored_t<T>>();
+    } else {
+      return true;
+    }
+  } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> ||
+                       CodecInteger<T> || std::is_same_v<T, double> || std::is_same_v<T, float> ||
+                       std::is_enum_v<T> || std::is_same_v<T, TimePoint> || is_string_set_v<T> ||
+                       is_binary_v<T>) {
     return true;
   } else if constexpr (is_optional_v<T> || is_vector_v<T> || is_string_map_v<T>) {
     return storable<held_t<T>>();
@@ -340,7 +351,9 @@ void encode_compressed(Writer& w, const V& value) {
 
 template <class Writer, class T>
 void encode_value(Writer& w, const T& value) {
-  if constexpr (std::is_same_v<T, std::string>) {
+  if constexpr (ValueSpecialised<T>) {
+    if constexpr (value_converter_v<T>) encode_value(w, pksk::Value<T>::to(value));
+  } else if constexpr (std::is_same_v<T, std::string>) {
     if constexpr (!defers_utf8_v<Writer>) check_utf8(value);
     w.string(value);
   } else if constexpr (std::is_same_v<T, bool>) {

@@ -222,11 +222,14 @@ template <class T, int Depth>
 consteval bool holds_string_set_member() {
   if constexpr (Depth > 8) {
     return true;
+  } else if constexpr (ValueConverter<T>) {
+    using Stored = value_stored_t<T>;
+    return is_string_set_v<Stored> || holds_string_set_member<Stored, Depth + 1>();
   } else if constexpr (!std::is_void_v<held_t<T>>) {
     return holds_string_set_member<held_t<T>, Depth + 1>();
   } else if constexpr (is_string_set_v<T> || std::is_same_v<T, std::string>) {
     return false;
-  } else if constexpr (Reflectable<T>) {
+  } else if constexpr (CodecRecord<T>) {
     return record_holds_string_set_member<T, Depth>(std::make_index_sequence<field_count_v<T>>{});
   } else {
     return false;

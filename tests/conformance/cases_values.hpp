@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSL-1.0
+// The conformance cases on value types of the user's own (pksk::Value), included by cases.hpp:
+// each converted member through put, update, transaction and batch, the attribute types the
+// backend stores, a converted key field, and a stored value the conversion refuses.
+
+#include "values.hpp"
+
+namespace conformance {
+
+inline Bill sample_bill(std::string number, std::int64_t total) {
+  return Bill{.client = {"c-1"},
+                 .number = std::move(number),
+                 .total = {total},
+                 .discount = Cents{25},
+                 .lines = {{100}, {total - 100}},
+                 .sku = {"A7"}};
+}
+
+// The item's stored JSON, raw: read as an item of no type a collection of stored invoices knows.
+template <class Table>
+pksk::RawItem stored_bill(Table& table, std::string_view number) {
+  const auto raw =
+      table.template query<pksk::ItemCollection<ClientNote>>(pksk::PartitionKey{"CLIENT#c-1"});
+  for (const pksk::RawItem& item : raw.unknown()) {
+    if (item.sk == "INVOICE#" + std::string(number)) return item;
+  }
+  FAIL("no invoice " << number);
+  return {};
+}
+
+}  // namespace conformance
+
+TEST_CASE("converted members round-trip through put, update, transaction and batch",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+
+  const Bill put = sample_bill("1", 1250);
+  table.put(put);
+  CHECK(table.get(Bill{.client = {"c-1"}, .number = "1"}) == put);
+
+  Bill updated = put;
+  updated.total = {990};
+  updated.discount.reset();
+  CHECK(table.update(Bill{.client = {"c-1"}, .number = "1"},
+                     pksk::set(&Bill::total, Cents{990}),
+                     pksk::remove(&Bill::discount)) == updated);
+  CHECK(table.get(Bill{.client = {"c-1"}, .number = "1"}) == updated);
+
+  const Bill transacted = sample_bill("2", 300);
+  table.transact().put(transacted).commit();
+  const std::vector<Bill> batch{sample_bill("3", 400), sample_bill("4", 500)};
+  table.put_all(batch);
+
+  const std::vector<Bill> all = table.query<Bill>(pksk::PartitionKey{"CLIENT#c-1"});
+  CHECK(all == std::vector<Bill>{updated, transacted, batch[0], batch[1]});
+  // The converted key field is read back from the key as well as from the body.
+  for (const Bill& invoice : all) CHECK(invoice.client == ClientId{"c-1"});
+}
+
+TEST_CASE("converted members are stored as their stored types", "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  table.put(sample_bill("1", 1250));
+
+  const pksk::RawItem raw = stored_bill(table, "1");
+  if (raw.format == pksk::BodyFormat::attribute_value) {
+    CHECK(raw.json.find(R"("total":{"N":"1250"})") != std::string::npos);
+    CHECK(raw.json.find(R"("discount":{"N":"25"})") != std::string::npos);
+    CHECK(raw.json.find(R"("sku":{"S":"SKU-A7"})") != std::string::npos);
+    CHECK(raw.json.find(R"("client":{"S":"c-1"})") != std::string::npos);
+  } else {
+    CHECK(raw.json.find(R"("total":1250)") != std::string::npos);
+    CHECK(raw.json.find(R"("lines":[100,1150])") != std::string::npos);
+    CHECK(raw.json.find(R"("sku":"SKU-A7")") != std::string::npos);
+  }
+  const StoredBill stored = pksk::decode_body<StoredBill>(raw);
+  CHECK(stored.total == 1250);
+  CHECK(stored.discount == 25);
+  CHECK(stored.lines == std::vector<std::int64_t>{100, 1150});
+  CHECK(stored.sku == "SKU-A7");
+
+  // A condition and a filter compare the stored value.
+  CHECK_THROWS_AS(
+      table.put(sample_bill("1", 1), pksk::when(pksk::attr(&Bill::total) == Cents{1})),
+      pksk::ConditionFailed);
+  const auto filtered = table.query<Bill>(
+      pksk::PartitionKey{"CLIENT#c-1"}, {.filter = pksk::attr(&Bill::total) == Cents{1250}});
+  CHECK(filtered.size() == 1);
+}
+
+TEST_CASE("a stored value the conversion refuses is a DecodeError naming the member",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  table.put(StoredBill{.client = "c-1", .number = "9", .total = 1, .sku = "A7"});
+  try {
+    (void)table.get(Bill{.client = {"c-1"}, .number = "9"});
+    FAIL("no DecodeError");
+  } catch (const pksk::DecodeError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("sku") && Catch::Contains("not a SKU: A7"));
+  }
+}
