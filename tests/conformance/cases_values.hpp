@@ -9,11 +9,14 @@ namespace conformance {
 
 inline Bill sample_bill(std::string number, std::int64_t total) {
   return Bill{.client = {"c-1"},
-                 .number = std::move(number),
-                 .total = {total},
-                 .discount = Cents{25},
-                 .lines = {{100}, {total - 100}},
-                 .sku = {"A7"}};
+              .number = std::move(number),
+              .total = {total},
+              .discount = Cents{25},
+              .lines = {{100}, {total - 100}},
+              .sku = {"A7"},
+              .due = std::chrono::sys_seconds{std::chrono::seconds{1735689600}},
+              .paid_at = std::chrono::sys_time<std::chrono::milliseconds>{
+                  std::chrono::milliseconds{-1500}}};
 }
 
 // The item's stored JSON, raw: read as an item of no type a collection of stored invoices knows.
@@ -42,10 +45,13 @@ TEST_CASE("converted members round-trip through put, update, transaction and bat
   Bill updated = put;
   updated.total = {990};
   updated.discount.reset();
-  CHECK(table.update(Bill{.client = {"c-1"}, .number = "1"},
-                     pksk::set(&Bill::total, Cents{990}),
+  CHECK(table.update(Bill{.client = {"c-1"}, .number = "1"}, pksk::set(&Bill::total, Cents{990}),
                      pksk::remove(&Bill::discount)) == updated);
   CHECK(table.get(Bill{.client = {"c-1"}, .number = "1"}) == updated);
+  const pksk::EpochSeconds later = std::chrono::sys_seconds{std::chrono::seconds{1735776000}};
+  updated.due = later;
+  CHECK(table.update(Bill{.client = {"c-1"}, .number = "1"}, pksk::set(&Bill::due, later),
+                     pksk::when(pksk::attr(&Bill::due) < later)) == updated);
 
   const Bill transacted = sample_bill("2", 300);
   table.transact().put(transacted).commit();
@@ -69,23 +75,27 @@ TEST_CASE("converted members are stored as their stored types", "[conformance]")
     CHECK(raw.json.find(R"("discount":{"N":"25"})") != std::string::npos);
     CHECK(raw.json.find(R"("sku":{"S":"SKU-A7"})") != std::string::npos);
     CHECK(raw.json.find(R"("client":{"S":"c-1"})") != std::string::npos);
+    CHECK(raw.json.find(R"("due":{"N":"1735689600"})") != std::string::npos);
+    CHECK(raw.json.find(R"("paid_at":{"N":"-1500"})") != std::string::npos);
   } else {
     CHECK(raw.json.find(R"("total":1250)") != std::string::npos);
     CHECK(raw.json.find(R"("lines":[100,1150])") != std::string::npos);
     CHECK(raw.json.find(R"("sku":"SKU-A7")") != std::string::npos);
+    CHECK(raw.json.find(R"("due":1735689600)") != std::string::npos);
   }
   const StoredBill stored = pksk::decode_body<StoredBill>(raw);
   CHECK(stored.total == 1250);
   CHECK(stored.discount == 25);
   CHECK(stored.lines == std::vector<std::int64_t>{100, 1150});
   CHECK(stored.sku == "SKU-A7");
+  CHECK(stored.due == 1735689600);
+  CHECK(stored.paid_at == -1500);
 
   // A condition and a filter compare the stored value.
-  CHECK_THROWS_AS(
-      table.put(sample_bill("1", 1), pksk::when(pksk::attr(&Bill::total) == Cents{1})),
-      pksk::ConditionFailed);
-  const auto filtered = table.query<Bill>(
-      pksk::PartitionKey{"CLIENT#c-1"}, {.filter = pksk::attr(&Bill::total) == Cents{1250}});
+  CHECK_THROWS_AS(table.put(sample_bill("1", 1), pksk::when(pksk::attr(&Bill::total) == Cents{1})),
+                  pksk::ConditionFailed);
+  const auto filtered = table.query<Bill>(pksk::PartitionKey{"CLIENT#c-1"},
+                                          {.filter = pksk::attr(&Bill::total) == Cents{1250}});
   CHECK(filtered.size() == 1);
 }
 

@@ -3,7 +3,7 @@
 // The entities of the value-type cases (cases_values.hpp): types of the user's own stored
 // through pksk::Value specialisations, one as a number (an amount of money in cents), one as
 // text that is also a key field (a strong customer id), one whose conversion refuses some
-// stored values (a SKU).
+// stored values (a SKU); and time as epoch seconds and milliseconds (pksk::EpochTime).
 
 #include <cstdint>
 #include <optional>
@@ -37,6 +37,8 @@ struct Bill {
   std::optional<Cents> discount;
   std::vector<Cents> lines;
   Sku sku;
+  pksk::EpochSeconds due;
+  std::optional<pksk::EpochMilliseconds> paid_at;
   friend bool operator==(const Bill&, const Bill&) = default;
 };
 
@@ -48,6 +50,8 @@ struct StoredBill {
   std::optional<std::int64_t> discount;
   std::vector<std::int64_t> lines;
   std::string sku;
+  std::int64_t due{};
+  std::optional<std::int64_t> paid_at;
 };
 
 // In the invoices' partitions, to read an invoice raw (as an item of no type its collection

@@ -382,9 +382,10 @@ template <class Reader>
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_timestamp_error(std::string_view text) {
   throw_pathed(
-      "expected an ISO 8601 UTC timestamp such as \"2024-02-29T23:59:58.123456789Z\" (at most " +
-      std::to_string(kTimeFractionDigits) + " fraction digits, ending in Z), found \"" +
-      std::string(text) + "\"");
+      "expected an ISO 8601 timestamp such as \"2024-02-29T23:59:58.123456789Z\" (at most " +
+      std::to_string(kTimeFractionDigits) +
+      " fraction digits, ending in Z or an offset such as +02:00), found \"" + std::string(text) +
+      "\"");
 }
 
 // `out = s` for a string read from a body, by the cheapest of libstdc++'s paths: assign() goes
@@ -474,9 +475,9 @@ template <class Reader, class T>
   } else if constexpr (std::is_same_v<T, TimePoint>) {
     std::string_view s;
     if (auto error = Reader::get_string(value, s)) [[unlikely]] {
-      throw_read_error<Reader>("an ISO 8601 UTC timestamp", value, error);
+      throw_read_error<Reader>("an ISO 8601 timestamp", value, error);
     }
-    if (!parse_iso8601(s, out)) [[unlikely]]
+    if (!parse_iso8601(s, out, Iso8601Offset::allowed)) [[unlikely]]
       throw_timestamp_error(s);
   } else if constexpr (is_optional_v<T>) {
     if (Reader::is_null(value)) {
