@@ -83,6 +83,33 @@ void append_value_json(std::string& out, const AttributeValue& v) {
       }
       out += AttributeValueJson ? "]}" : "]";
       return;
+    case Kind::number_set:
+      // {"NS":["1","2.5"]}, or in a plain body {"":[1,2.5]}: the binary value's empty-named
+      // member (which nothing else can have) holding an array of numbers.
+      out += AttributeValueJson ? "{\"NS\":[" : "{\"\":[";
+      for (std::size_t i = 0; i < v.set.size(); ++i) {
+        if (i) out += ',';
+        if constexpr (AttributeValueJson) {
+          append_json_string(out, v.set[i]);
+        } else {
+          out += v.set[i];
+        }
+      }
+      out += "]}";
+      return;
+    case Kind::binary_set:
+      // {"BS":["<base64>",...]}, or in a plain body {"":["<base64>",...]}: as binary is
+      // {"":"<base64>"}, an array of strings under the empty name.
+      out += AttributeValueJson ? "{\"BS\":[" : "{\"\":[";
+      for (std::size_t i = 0; i < v.set.size(); ++i) {
+        if (i) out += ',';
+        out += '"';
+        append_base64(out, reinterpret_cast<const unsigned char*>(v.set[i].data()),
+                      v.set[i].size());
+        out += '"';
+      }
+      out += "]}";
+      return;
   }
 }
 
