@@ -31,6 +31,20 @@ pksk::RawItem stored_bill(Table& table, std::string_view number) {
   return {};
 }
 
+inline std::vector<std::byte> bytes(std::initializer_list<unsigned> values) {
+  std::vector<std::byte> out;
+  for (const unsigned v : values) out.push_back(static_cast<std::byte>(v));
+  return out;
+}
+
+inline Probe sample_probe(std::string id) {
+  return Probe{.id = std::move(id),
+               .readings = {-1.5, 0.25, 20},
+               .counts = {-7, 3, 9'000'000'000},
+               .blobs = {bytes({0}), bytes({0xff, 0x10}), bytes({})},
+               .raw = bytes({1, 2})};
+}
+
 }  // namespace conformance
 
 TEST_CASE("converted members round-trip through put, update, transaction and batch",
@@ -110,4 +124,56 @@ TEST_CASE("a stored value the conversion refuses is a DecodeError naming the mem
   } catch (const pksk::DecodeError& e) {
     CHECK_THAT(e.what(), Catch::Contains("sku") && Catch::Contains("not a SKU: A7"));
   }
+}
+
+TEST_CASE("number and binary sets round-trip through put, update, transaction and batch",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const Probe p1 = sample_probe("1");
+  table.put(p1);
+  CHECK(table.get(Probe{.id = "1"}) == p1);
+
+  // Stored as DynamoDB's NS and BS; in the plain body under the empty name, as binary is.
+  const auto raw = table.query<pksk::ItemCollection<ProbeNote>>(pksk::PartitionKey{"PROBE#1"});
+  REQUIRE(raw.unknown().size() == 1);
+  const std::string& json = raw.unknown()[0].json;
+  if (raw.unknown()[0].format == pksk::BodyFormat::attribute_value) {
+    CHECK(json.find(R"("readings":{"NS":[)") != std::string::npos);
+    CHECK(json.find(R"("counts":{"NS":[)") != std::string::npos);
+    CHECK(json.find(R"("9000000000")") != std::string::npos);
+    CHECK(json.find(R"("blobs":{"BS":[)") != std::string::npos);
+    CHECK(json.find(R"("raw":{"B":"AQI="})") != std::string::npos);
+  } else {
+    CHECK(json.find(R"("readings":{"":[-1.5,0.25,20]})") != std::string::npos);
+    CHECK(json.find(R"("counts":{"":[-7,3,9000000000]})") != std::string::npos);
+    CHECK(json.find(R"("blobs":{"":["","AA==","/xA="]})") != std::string::npos);
+  }
+
+  // ADD unites sets; set replaces; contains finds a member; an emptied set is absent.
+  Probe expected = p1;
+  expected.readings.insert(99.5);
+  expected.blobs.insert(bytes({7}));
+  expected.counts = {1};
+  CHECK(table.update(Probe{.id = "1"}, pksk::add(&Probe::readings, std::set<double>{99.5, 20}),
+                     pksk::add(&Probe::blobs, std::set<std::vector<std::byte>>{bytes({7})}),
+                     pksk::set(&Probe::counts, std::set<std::int64_t>{1})) == expected);
+  CHECK(table.get(Probe{.id = "1"}) == expected);
+  CHECK(table
+            .scan<Probe>({.filter = pksk::contains(pksk::attr(&Probe::readings), 99.5) &&
+                                    pksk::contains(pksk::attr(&Probe::blobs), bytes({7}))})
+            .size() == 1);
+  CHECK(table.scan<Probe>({.filter = pksk::contains(pksk::attr(&Probe::counts), 2)}).empty());
+
+  Probe emptied = sample_probe("2");
+  emptied.readings.clear();
+  emptied.blobs.clear();
+  table.transact().put(emptied).commit();
+  CHECK(table.get(Probe{.id = "2"}) == emptied);
+  const std::vector<Probe> batch{sample_probe("3"), sample_probe("4")};
+  table.put_all(batch);
+  CHECK(table.get_all(std::vector<Probe>{{.id = "3"}, {.id = "4"}}) == batch);
+  CHECK(
+      table.update(Probe{.id = "2"}, pksk::add(&Probe::counts, std::set<std::int64_t>{4})).counts ==
+      std::set<std::int64_t>{-7, 3, 4, 9'000'000'000});
 }

@@ -5,9 +5,11 @@
 // text that is also a key field (a strong customer id), one whose conversion refuses some
 // stored values (a SKU); and time as epoch seconds and milliseconds (pksk::EpochTime).
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <pksk/pksk.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,10 +56,23 @@ struct StoredBill {
   std::optional<std::int64_t> paid_at;
 };
 
+// DynamoDB's number and binary sets, and binary, as members.
+struct Probe {
+  std::string id;
+  std::set<double> readings;               // NS
+  std::set<std::int64_t> counts;           // NS
+  std::set<std::vector<std::byte>> blobs;  // BS
+  std::vector<std::byte> raw;              // B
+  friend bool operator==(const Probe&, const Probe&) = default;
+};
+
 // In the invoices' partitions, to read an invoice raw (as an item of no type its collection
 // knows).
 struct ClientNote {
   std::string client;
+};
+struct ProbeNote {
+  std::string id;
 };
 
 }  // namespace conformance
@@ -97,5 +112,17 @@ template <>
 struct pksk::Entity<conformance::ClientNote> {
   static constexpr std::string_view type = "ClientNote";
   static constexpr std::string_view pk = "CLIENT#{client}";
+  static constexpr std::string_view sk = "NOTE";
+};
+template <>
+struct pksk::Entity<conformance::Probe> {
+  static constexpr std::string_view type = "Probe";
+  static constexpr std::string_view pk = "PROBE#{id}";
+  static constexpr std::string_view sk = "A";
+};
+template <>
+struct pksk::Entity<conformance::ProbeNote> {
+  static constexpr std::string_view type = "ProbeNote";
+  static constexpr std::string_view pk = "PROBE#{id}";
   static constexpr std::string_view sk = "NOTE";
 };

@@ -201,6 +201,27 @@ class AttributeValueBuilder {
     // std::set iterates in byte order already: sorted and unique.
     close();
   }
+  // A std::set of numbers iterates in value order, one of bytes in unsigned byte order: both
+  // are the order AttributeValue keeps.
+  void begin_number_set() {
+    AttributeValue s;
+    s.kind = AttributeValue::Kind::number_set;
+    open(std::move(s));
+  }
+  template <class Number>
+  void number_set_element(Number n) {
+    append_number(current().set.emplace_back(), n);
+  }
+  void end_number_set() { close(); }
+  void begin_binary_set() {
+    AttributeValue s;
+    s.kind = AttributeValue::Kind::binary_set;
+    open(std::move(s));
+  }
+  void binary_set_element(const unsigned char* bytes, std::size_t size) {
+    current().set.emplace_back(reinterpret_cast<const char*>(bytes), size);
+  }
+  void end_binary_set() { close(); }
 
  private:
   AttributeValue& current() { return *stack_.back(); }

@@ -104,6 +104,10 @@ consteval ValueKind value_kind() {
     return ValueKind::list;
   } else if constexpr (is_string_set_v<T>) {
     return ValueKind::string_set;
+  } else if constexpr (is_number_set_v<T>) {
+    return ValueKind::number_set;
+  } else if constexpr (is_binary_set_v<T>) {
+    return ValueKind::binary_set;
   } else if constexpr (is_string_map_v<T> || CodecRecord<T>) {
     return ValueKind::object;
   } else {
@@ -431,6 +435,46 @@ template <class Reader, class T>
   }
 }
 
+// A number set (std::set<double> or <std::int64_t>) or a binary set
+// (std::set<std::vector<std::byte>>). Out of line: rare next to a field.
+template <class Reader, class T>
+[[gnu::noinline]] void decode_typed_set(typename Reader::Value& value, T& out) {
+  constexpr bool numbers = is_number_set_v<T>;
+  check_depth<Reader>(value);
+  ondemand::array array;
+  const simdjson::error_code error =
+      numbers ? Reader::get_number_set(value, array) : Reader::get_binary_set(value, array);
+  if (error) [[unlikely]] {
+    throw_read_error<Reader>(numbers ? "a number set" : "a binary set", value, error);
+  }
+  out.clear();
+  std::size_t i = 0;
+  for (auto element : array) {
+    at_index(i++, [&] {
+      ondemand::value raw;
+      if (auto e = std::move(element).get(raw)) [[unlikely]] {
+        throw_invalid_json(e);
+      }
+      typename T::value_type member{};
+      if constexpr (numbers) {
+        if (auto e = Reader::number_set_element(raw, member)) [[unlikely]] {
+          throw_pathed(std::is_integral_v<typename T::value_type>
+                           ? "expected an integer between -2^63 and 2^63-1 in a number set"
+                           : "expected a number in a number set");
+        }
+      } else {
+        std::string_view text;
+        if (auto e = raw.get_string().get(text)) [[unlikely]] {
+          throw_read_error<BodyReader>("a base64 string", raw, e);
+        }
+        if (!decode_base64(text, member)) [[unlikely]]
+          throw_pathed("invalid base64 in a binary set");
+      }
+      out.insert(out.end(), std::move(member));
+    });
+  }
+}
+
 template <class Reader, class T>
 [[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out) {
   using Value = typename Reader::Value;
@@ -593,6 +637,8 @@ template <class Reader, class T>
         out.emplace_hint(out.end(), s);
       });
     }
+  } else if constexpr (is_number_set_v<T> || is_binary_set_v<T>) {
+    decode_typed_set<Reader>(value, out);
   } else if constexpr (CodecRecord<T>) {
     check_depth<Reader>(value);
     ondemand::object object;

@@ -104,6 +104,15 @@ class SizeWriter {
   void end_list() {}
   void begin_string_set() {}
   void end_string_set() {}
+  void begin_number_set() {}
+  void end_number_set() {}
+  template <class Number>
+  void number_set_element(Number n) {
+    number(n);
+  }
+  void begin_binary_set() {}
+  void end_binary_set() {}
+  void binary_set_element(const unsigned char*, std::size_t size) { bytes += size; }
 
  private:
   int depth_ = 0;
@@ -202,6 +211,19 @@ class SizedBodyWriter : public BodyWriter {
   void end_string_set() {
     BodyWriter::end_string_set();
     size.end_string_set();
+  }
+  void begin_number_set() { BodyWriter::begin_number_set(); }
+  void end_number_set() { BodyWriter::end_number_set(); }
+  template <class Number>
+  void number_set_element(Number n) {
+    BodyWriter::number_set_element(n);
+    size.number_set_element(n);
+  }
+  void begin_binary_set() { BodyWriter::begin_binary_set(); }
+  void end_binary_set() { BodyWriter::end_binary_set(); }
+  void binary_set_element(const unsigned char* bytes, std::size_t n) {
+    BodyWriter::binary_set_element(bytes, n);
+    size.binary_set_element(bytes, n);
   }
 };
 
