@@ -4,7 +4,8 @@
 // the difference by K, so that opening, preparing and warming up cancel out.
 //
 //   pksk_bench_driver --mode=prepare|rows|floor|newest10|pksk|pksk_newest10|pksk_any|
-//                            pksk_any_newest10|pksk_renamed|pksk_renamed_newest10 [--queries=K]
+//                            pksk_any_newest10|pksk_renamed|pksk_renamed_newest10|pksk_valued
+//                            [--queries=K]
 //                     [--customers=N] [--data-dir=DIR]
 //
 // Prints the checksum of what the K queries decoded, so two sides can be seen to agree.
@@ -107,6 +108,12 @@ int main(int argc, char** argv) try {
     checksum = run(stream, queries, [&](std::size_t at) {
       return newest ? side.newest(pks[at]) : side.collection(pks[at]);
     });
+  } else if (mode == "pksk_valued") {
+    // The renamed collections, each order's total a converted member (renamed_side.hpp).
+    PkskRenamedSide side(ensure_renamed_dataset(options.data_dir, options.customers));
+    const std::vector<pksk::PartitionKey> pks = pksk_partitions(stream);
+    checksum =
+        run(stream, queries, [&](std::size_t at) { return side.valued_collection(pks[at]); });
   } else if (mode == "filtered_floor") {
     FilterFloor floor(path);
     checksum = run(stream, queries, [&](std::size_t at) {

@@ -9,7 +9,8 @@
 #   SIDES="rows floor newest10 pksk pksk_newest10" to choose the sides; add pksk_any and
 #   pksk_any_newest10 for Table<AnyBackend> over the same file, pksk_renamed and
 #   pksk_renamed_newest10 for entities with stored names of their own (PascalCase, a rename) on
-#   the same items (ratios to pksk printed).
+#   the same items (ratios to pksk printed), pksk_valued for the renamed order with its total
+#   a type of its own (pksk::Value).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/bench}
@@ -60,3 +61,5 @@ ratio pksk_any pksk "AnyBackend / sqlite::Backend (collection)"
 ratio pksk_any_newest10 pksk_newest10 "AnyBackend / sqlite::Backend (A + newest 10)"
 ratio pksk_renamed pksk "stored names / C++ names (collection)"
 ratio pksk_renamed_newest10 pksk_newest10 "stored names / C++ names (A + newest 10)"
+ratio pksk_valued pksk "renamed + Value<T> / plain (collection)"
+ratio pksk_valued pksk_renamed "renamed + Value<T> / renamed"

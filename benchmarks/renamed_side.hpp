@@ -3,7 +3,8 @@
 // A collection query of entities with stored names of their own (Entity<T>::attribute_case and
 // renames): seed 004's layout, PK, SK and Type, members stored in PascalCase and Order::total
 // as "Total", on a dataset of its own (the main dataset's items, written under those names).
-// Beside PkskSide's collection query it shows what stored names cost on the read path.
+// Beside PkskSide's collection query it shows what stored names cost on the read path, and with
+// ValuedOrder what a member of a type of the user's own (pksk::Value) costs besides.
 
 #include <pksk/codec/codec.hpp>  // the decoder: <pksk/pksk.hpp> leaves it out with PKSK_SEPARATE_COMPILATION
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
@@ -11,6 +12,7 @@
 #include <pksk/sqlite.hpp>
 
 #include <array>
+#include <concepts>
 #include <string>
 #include <variant>
 #include <vector>
@@ -35,11 +37,30 @@ struct pksk::Entity<RenamedOrder> {
   static constexpr std::array renames = {pksk::Rename{"total", "Total"}};
 };
 
+// The renamed order again, its total a type of its own (model.hpp's Amount).
+template <>
+struct pksk::Value<bench::Amount> {
+  static double to(const bench::Amount& a) noexcept { return a.value; }
+  static bench::Amount from(double d) noexcept { return {d}; }
+};
+template <>
+struct pksk::Entity<ValuedOrder> {
+  static constexpr std::string_view type = "Order";
+  static constexpr std::string_view pk = "CUSTOMER#{customer_id}";
+  static constexpr std::string_view sk = "#ORDER#{order_id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array renames = {pksk::Rename{"total", "Total"}};
+};
+
 namespace bench {
 
 using RenamedCollection = pksk::ItemCollection<RenamedCustomer, RenamedOrder>;
 
-inline std::size_t fold(const RenamedCollection& c, Checksum& cs) {
+using ValuedCollection = pksk::ItemCollection<RenamedCustomer, ValuedOrder>;
+
+template <class Collection>
+  requires std::same_as<Collection, RenamedCollection> || std::same_as<Collection, ValuedCollection>
+inline std::size_t fold(const Collection& c, Checksum& cs) {
   for (const auto& item : c) std::visit([&](const auto& v) { cs.add(v); }, item);
   return c.size();
 }
@@ -75,6 +96,10 @@ class PkskRenamedSide {
 
   RenamedCollection collection(const pksk::PartitionKey& pk) {
     return table_.query<RenamedCollection>(pk);
+  }
+  // The same items, the orders' totals read into a converted member.
+  ValuedCollection valued_collection(const pksk::PartitionKey& pk) {
+    return table_.query<ValuedCollection>(pk);
   }
   RenamedCollection newest(const pksk::PartitionKey& pk) {
     return table_.query<RenamedCollection>(pk, {.forward = false, .limit = 11});

@@ -38,6 +38,8 @@
 #include "table/query.hpp"
 #include "table/table.hpp"
 #include "table/transaction.hpp"
+#include "value.hpp"
+#include "values/epoch.hpp"
 #include "version.hpp"
 
 // Header-only, the core brings the JSON readers and the in-process evaluator too, as it always

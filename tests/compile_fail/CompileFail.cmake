@@ -105,6 +105,7 @@ foreach(case IN ITEMS
     "rename_twice|member_is_renamed_twice"
     "compressed_no_member|compressed_names_no_member_of_the_entity"
     "compressed_member_type|compressed_member_must_be_a_string_or_binary"
+    "value_specialisation_incomplete|value_specialisation_must_define_to_and_from"
     "compressed_key_member|compressed_member_appears_in_a_key_template"
     "compressed_index_key_member|compressed_member_appears_in_a_key_template"
     "filter_compressed_member|"

@@ -1088,3 +1088,4 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
 #include "cases_ttl.hpp"
 #include "cases_unique.hpp"
 #include "cases_upsert.hpp"
+#include "cases_values.hpp"

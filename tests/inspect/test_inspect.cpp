@@ -352,6 +352,26 @@ TEST_CASE("bad input: exit status 2 for the command line, 1 for the rest, and wh
   CHECK(blank.err.find("imported 2 items") != std::string::npos);
 }
 
+TEST_CASE("number and binary sets of an export import into SQLite and export the same") {
+  Scratch s;
+  {
+    pksk::sqlite::Backend backend{s / "shop.db"};
+    pksk::Table table{backend, "shop"};
+    fill(table);
+  }
+  // As DynamoDB's export writes them: NS elements as decimal text, BS as base64.
+  const std::string line =
+      R"({"Item":{"pk":{"S":"SENSOR#1"},"sk":{"S":"A"},"type":{"S":"Sensor"},)"
+      R"("readings":{"NS":["-1.5","20"]},"blobs":{"BS":["AA==","/xA="]},"empty":{"NULL":true}}})";
+  std::ofstream(s / "in.json") << line << "\n";
+  const Result imported = inspect({s / "shop.db", "--table", "shop", "--import", s / "in.json"});
+  INFO(imported.err);
+  REQUIRE(imported.status == 0);
+  REQUIRE(inspect({s / "shop.db", "--export", s / "out.json"}).status == 0);
+  const std::vector<std::string> lines = sorted_lines(s / "out.json");
+  CHECK(std::find(lines.begin(), lines.end(), line) != lines.end());
+}
+
 TEST_CASE("a copy stopped halfway continues from its checkpoint; verify names what differs") {
   Scratch s;
   {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// AttributeValue: one DynamoDB attribute value as a tree (S, N, B, BOOL, NULL, L, M, SS). It is
+// AttributeValue: one DynamoDB attribute value as a tree (S, N, B, BOOL, NULL, L, M, SS, NS,
+// BS). It is
 // what expressions carry (a condition's operands, an update's values), what the SQLite
 // backend evaluates conditions and applies updates on, and what the DynamoDB backend renders
 // into ExpressionAttributeValues. Entities never travel as trees on the read or put paths:
@@ -22,15 +23,28 @@
 namespace pksk {
 
 struct AttributeValue {
-  enum class Kind : unsigned char { null, boolean, number, string, list, map, string_set, binary };
+  enum class Kind : unsigned char {
+    null,
+    boolean,
+    number,
+    string,
+    list,
+    map,
+    string_set,
+    binary,
+    number_set,
+    binary_set
+  };
 
   Kind kind = Kind::null;
   bool boolean = false;
   std::string text;                  // a string, a number's decimal text, or binary's bytes
   std::vector<AttributeValue> list;  // L
   struct Member;
-  std::vector<Member> map;       // M, in the order written
-  std::vector<std::string> set;  // SS: sorted by bytes, unique
+  std::vector<Member> map;  // M, in the order written
+  // SS and BS: the strings or bytes, sorted by bytes, unique. NS: the numbers' decimal texts,
+  // sorted by value, unique by value ("1.50" and "1.5" are one number).
+  std::vector<std::string> set;
 
   static AttributeValue null_value();
   static AttributeValue from_bool(bool b);
@@ -40,6 +54,11 @@ struct AttributeValue {
   static AttributeValue empty_map();
   static AttributeValue empty_list();
   static AttributeValue from_set(std::vector<std::string> strings);
+  static AttributeValue from_number_set(std::vector<std::string> decimal_texts);
+  static AttributeValue from_binary_set(std::vector<std::string> byte_strings);
+  bool is_set() const noexcept {
+    return kind == Kind::string_set || kind == Kind::number_set || kind == Kind::binary_set;
+  }
 
   // A map's member, or nullptr.
   const AttributeValue* find(std::string_view name) const noexcept;
@@ -111,6 +130,38 @@ inline AttributeValue AttributeValue::from_set(std::vector<std::string> strings)
   return v;
 }
 
+namespace detail {
+// Two numbers' order by value; texts that are no decimal after those that are, by bytes.
+inline bool number_text_less(const std::string& a, const std::string& b) {
+  const auto x = backend::Decimal::parse(a);
+  const auto y = backend::Decimal::parse(b);
+  if (x && y) return compare(*x, *y) < 0;
+  if (x || y) return x.has_value();
+  return a < b;
+}
+inline bool number_text_equal(const std::string& a, const std::string& b) {
+  const auto x = backend::Decimal::parse(a);
+  const auto y = backend::Decimal::parse(b);
+  return x && y ? *x == *y : a == b;
+}
+}  // namespace detail
+
+inline AttributeValue AttributeValue::from_number_set(std::vector<std::string> decimal_texts) {
+  AttributeValue v;
+  v.kind = Kind::number_set;
+  std::sort(decimal_texts.begin(), decimal_texts.end(), detail::number_text_less);
+  decimal_texts.erase(
+      std::unique(decimal_texts.begin(), decimal_texts.end(), detail::number_text_equal),
+      decimal_texts.end());
+  v.set = std::move(decimal_texts);
+  return v;
+}
+inline AttributeValue AttributeValue::from_binary_set(std::vector<std::string> byte_strings) {
+  AttributeValue v = from_set(std::move(byte_strings));  // std::string orders bytes unsigned
+  v.kind = Kind::binary_set;
+  return v;
+}
+
 inline const AttributeValue* AttributeValue::find(std::string_view name) const noexcept {
   for (const auto& [key, value] : map) {
     if (key == name) return &value;
@@ -162,7 +213,11 @@ inline bool operator==(const AttributeValue& a, const AttributeValue& b) {
       }
       return true;
     case Kind::string_set:
+    case Kind::binary_set:
       return a.set == b.set;
+    case Kind::number_set:
+      return std::equal(a.set.begin(), a.set.end(), b.set.begin(), b.set.end(),
+                        detail::number_text_equal);
   }
   return false;
 }
@@ -201,6 +256,10 @@ inline const char* to_string(AttributeValue::Kind kind) noexcept {
       return "SS";
     case Kind::binary:
       return "B";
+    case Kind::number_set:
+      return "NS";
+    case Kind::binary_set:
+      return "BS";
   }
   return "?";
 }
@@ -263,9 +322,15 @@ inline std::size_t attribute_size(const AttributeValue& v) {
       for (const auto& [key, e] : v.map) n += 1 + key.size() + attribute_size(e);
       return n;
     }
-    case Kind::string_set: {
+    case Kind::string_set:
+    case Kind::binary_set: {
       std::size_t n = 0;
       for (const std::string& s : v.set) n += s.size();
+      return n;
+    }
+    case Kind::number_set: {
+      std::size_t n = 0;
+      for (const std::string& s : v.set) n += number_size(s);
       return n;
     }
   }

@@ -83,6 +83,33 @@ void append_value_json(std::string& out, const AttributeValue& v) {
       }
       out += AttributeValueJson ? "]}" : "]";
       return;
+    case Kind::number_set:
+      // {"NS":["1","2.5"]}, or in a plain body {"":[1,2.5]}: the binary value's empty-named
+      // member (which nothing else can have) holding an array of numbers.
+      out += AttributeValueJson ? "{\"NS\":[" : "{\"\":[";
+      for (std::size_t i = 0; i < v.set.size(); ++i) {
+        if (i) out += ',';
+        if constexpr (AttributeValueJson) {
+          append_json_string(out, v.set[i]);
+        } else {
+          out += v.set[i];
+        }
+      }
+      out += "]}";
+      return;
+    case Kind::binary_set:
+      // {"BS":["<base64>",...]}, or in a plain body {"":["<base64>",...]}: as binary is
+      // {"":"<base64>"}, an array of strings under the empty name.
+      out += AttributeValueJson ? "{\"BS\":[" : "{\"\":[";
+      for (std::size_t i = 0; i < v.set.size(); ++i) {
+        if (i) out += ',';
+        out += '"';
+        append_base64(out, reinterpret_cast<const unsigned char*>(v.set[i].data()),
+                      v.set[i].size());
+        out += '"';
+      }
+      out += "]}";
+      return;
   }
 }
 
@@ -174,6 +201,27 @@ class AttributeValueBuilder {
     // std::set iterates in byte order already: sorted and unique.
     close();
   }
+  // A std::set of numbers iterates in value order, one of bytes in unsigned byte order: both
+  // are the order AttributeValue keeps.
+  void begin_number_set() {
+    AttributeValue s;
+    s.kind = AttributeValue::Kind::number_set;
+    open(std::move(s));
+  }
+  template <class Number>
+  void number_set_element(Number n) {
+    append_number(current().set.emplace_back(), n);
+  }
+  void end_number_set() { close(); }
+  void begin_binary_set() {
+    AttributeValue s;
+    s.kind = AttributeValue::Kind::binary_set;
+    open(std::move(s));
+  }
+  void binary_set_element(const unsigned char* bytes, std::size_t size) {
+    current().set.emplace_back(reinterpret_cast<const char*>(bytes), size);
+  }
+  void end_binary_set() { close(); }
 
  private:
   AttributeValue& current() { return *stack_.back(); }

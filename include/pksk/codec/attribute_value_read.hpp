@@ -108,6 +108,35 @@ inline std::string_view plain_number_text(simdjson::ondemand::value& value) {
   return plain_number_text(value.raw_json_token());
 }
 
+// The plain body's typed values, read as an object with one empty-named member: binary, a
+// number set or a binary set (append_value_json). Any other such object stays a map.
+inline void read_plain_typed(AttributeValue& out) {
+  using Kind = AttributeValue::Kind;
+  AttributeValue& inner = out.map[0].second;
+  if (inner.kind == Kind::string) {
+    std::string bytes;
+    if (!decode_base64(inner.text, bytes)) [[unlikely]]
+      throw_pathed("invalid base64 in a binary value");
+    out = AttributeValue::from_binary(std::move(bytes));
+    return;
+  }
+  if (inner.kind != Kind::list || inner.list.empty()) return;
+  const Kind element = inner.list.front().kind;
+  if (element != Kind::number && element != Kind::string) return;
+  std::vector<std::string> elements;
+  elements.reserve(inner.list.size());
+  for (AttributeValue& e : inner.list) {
+    if (e.kind != element) return;
+    if (element == Kind::number) {
+      elements.push_back(std::move(e.text));
+    } else if (!decode_base64(e.text, elements.emplace_back())) [[unlikely]] {
+      throw_pathed("invalid base64 in a binary set");
+    }
+  }
+  out = element == Kind::number ? AttributeValue::from_number_set(std::move(elements))
+                                : AttributeValue::from_binary_set(std::move(elements));
+}
+
 inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& out,
                              std::int32_t depth = 1) {
   using simdjson::ondemand::json_type;
@@ -152,14 +181,9 @@ inline void read_plain_value(simdjson::ondemand::value value, AttributeValue& ou
       read_members(object, out, [depth](simdjson::ondemand::value v, AttributeValue& member) {
         read_plain_value(v, member, depth + 1);
       });
-      // A binary value: {"":"<base64>"} (no map key or member is empty).
-      if (out.map.size() == 1 && out.map[0].first.empty() &&
-          out.map[0].second.kind == AttributeValue::Kind::string) {
-        std::string bytes;
-        if (!decode_base64(out.map[0].second.text, bytes)) [[unlikely]]
-          throw_pathed("invalid base64 in a binary value");
-        out = AttributeValue::from_binary(std::move(bytes));
-      }
+      // A binary value, {"":"<base64>"}, a number set, {"":[1,2.5]}, or a binary set,
+      // {"":["<base64>",...]}: no map key or member is empty, so nothing else has that shape.
+      if (out.map.size() == 1 && out.map[0].first.empty()) read_plain_typed(out);
       return;
     }
   }
@@ -170,8 +194,7 @@ inline void read_attribute_value_members(simdjson::ondemand::object object, Attr
                                          std::int32_t depth);
 
 // One DynamoDB AttributeValue ({"S":"x"}, {"N":"1"}, {"M":{...}}, ...) into `out`; depth as
-// in read_plain_value. Number or binary sets have no AttributeValue kind here (pksk writes
-// none): they are a DecodeError naming the tag.
+// in read_plain_value.
 inline void read_attribute_value(simdjson::ondemand::value value, AttributeValue& out,
                                  std::int32_t depth = 1) {
   simdjson::ondemand::object wrapper;
@@ -212,6 +235,23 @@ inline void read_attribute_value(simdjson::ondemand::value value, AttributeValue
         strings.emplace_back(text);
       }
       out = AttributeValue::from_set(std::move(strings));
+    } else if (tag == "NS" || tag == "BS") {
+      simdjson::ondemand::array array;
+      if (auto error = inner.get_array().get(array)) throw_invalid_json(error);
+      std::vector<std::string> elements;
+      for (auto element : array) {
+        std::string_view text;
+        if (auto error = element.get_string().get(text)) throw_invalid_json(error);
+        if (tag == "NS") {
+          if (!is_json_number(text)) [[unlikely]]
+            throw_pathed("invalid number in a number set");
+          elements.emplace_back(text);
+        } else if (!decode_base64(text, elements.emplace_back())) [[unlikely]] {
+          throw_pathed("invalid base64 in a binary set");
+        }
+      }
+      out = tag == "NS" ? AttributeValue::from_number_set(std::move(elements))
+                        : AttributeValue::from_binary_set(std::move(elements));
     } else if (tag == "L") {
       if (depth > max_decode_depth) [[unlikely]]
         throw_depth_error();

@@ -11,6 +11,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -84,8 +85,12 @@ template <class Reader, class T>
 // What decode_value<T> reads, for Reader::open.
 template <class T>
 consteval ValueKind value_kind() {
-  if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T> ||
-                std::is_same_v<T, TimePoint>) {
+  if constexpr (ValueConverter<T>) {
+    return value_kind<value_stored_t<T>>();
+  } else if constexpr (ValueSpecialised<T>) {
+    return ValueKind::any;
+  } else if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T> ||
+                       std::is_same_v<T, TimePoint>) {
     return ValueKind::string;
   } else if constexpr (std::is_same_v<T, bool>) {
     return ValueKind::boolean;
@@ -99,6 +104,10 @@ consteval ValueKind value_kind() {
     return ValueKind::list;
   } else if constexpr (is_string_set_v<T>) {
     return ValueKind::string_set;
+  } else if constexpr (is_number_set_v<T>) {
+    return ValueKind::number_set;
+  } else if constexpr (is_binary_set_v<T>) {
+    return ValueKind::binary_set;
   } else if constexpr (is_string_map_v<T> || CodecRecord<T>) {
     return ValueKind::object;
   } else {
@@ -406,9 +415,10 @@ template <class Reader>
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_timestamp_error(std::string_view text) {
   throw_pathed(
-      "expected an ISO 8601 UTC timestamp such as \"2024-02-29T23:59:58.123456789Z\" (at most " +
-      std::to_string(kTimeFractionDigits) + " fraction digits, ending in Z), found \"" +
-      std::string(text) + "\"");
+      "expected an ISO 8601 timestamp such as \"2024-02-29T23:59:58.123456789Z\" (at most " +
+      std::to_string(kTimeFractionDigits) +
+      " fraction digits, ending in Z or an offset such as +02:00), found \"" + std::string(text) +
+      "\"");
 }
 
 // `out = s` for a string read from a body, by the cheapest of libstdc++'s paths: assign() goes
@@ -425,10 +435,81 @@ template <class Reader>
   }
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_conversion_error(const char* what) {
+  throw_pathed(std::string("Value<T>::from refused the stored value: ") + what);
+}
+
+// A member of a type with a Value specialisation (value.hpp): its stored type decoded as any
+// member of that type is, then converted. A string is decoded into a buffer of the thread's, so
+// that its capacity is reused from item to item (the stored string cannot hold a converted
+// member, so no decode below reenters it); any other stored type is a local.
+template <class Reader, class T>
+[[gnu::always_inline]] inline void decode_converted(typename Reader::Value& value, T& out) {
+  using Stored = value_stored_t<T>;
+  const auto convert = [&](const Stored& stored) {
+    try {
+      out = pksk::Value<T>::from(stored);
+    } catch (const std::exception& e) {
+      throw_conversion_error(e.what());
+    }
+  };
+  if constexpr (std::is_same_v<Stored, std::string>) {
+    static thread_local std::string stored;
+    decode_value<Reader>(value, stored);
+    convert(stored);
+  } else {
+    Stored stored{};
+    decode_value<Reader>(value, stored);
+    convert(stored);
+  }
+}
+
+// A number set (std::set<double> or <std::int64_t>) or a binary set
+// (std::set<std::vector<std::byte>>). Out of line: rare next to a field.
+template <class Reader, class T>
+[[gnu::noinline]] void decode_typed_set(typename Reader::Value& value, T& out) {
+  constexpr bool numbers = is_number_set_v<T>;
+  check_depth<Reader>(value);
+  ondemand::array array;
+  const simdjson::error_code error =
+      numbers ? Reader::get_number_set(value, array) : Reader::get_binary_set(value, array);
+  if (error) [[unlikely]] {
+    throw_read_error<Reader>(numbers ? "a number set" : "a binary set", value, error);
+  }
+  out.clear();
+  std::size_t i = 0;
+  for (auto element : array) {
+    at_index(i++, [&] {
+      ondemand::value raw;
+      if (auto e = std::move(element).get(raw)) [[unlikely]] {
+        throw_invalid_json(e);
+      }
+      typename T::value_type member{};
+      if constexpr (numbers) {
+        if (auto e = Reader::number_set_element(raw, member)) [[unlikely]] {
+          throw_pathed(std::is_integral_v<typename T::value_type>
+                           ? "expected an integer between -2^63 and 2^63-1 in a number set"
+                           : "expected a number in a number set");
+        }
+      } else {
+        std::string_view text;
+        if (auto e = raw.get_string().get(text)) [[unlikely]] {
+          throw_read_error<BodyReader>("a base64 string", raw, e);
+        }
+        if (!decode_base64(text, member)) [[unlikely]]
+          throw_pathed("invalid base64 in a binary set");
+      }
+      out.insert(out.end(), std::move(member));
+    });
+  }
+}
+
 template <class Reader, class T>
 [[gnu::always_inline]] inline void decode_value(typename Reader::Value& value, T& out) {
   using Value = typename Reader::Value;
-  if constexpr (std::is_same_v<T, std::string>) {
+  if constexpr (ValueSpecialised<T>) {
+    if constexpr (value_converter_v<T>) decode_converted<Reader>(value, out);
+  } else if constexpr (std::is_same_v<T, std::string>) {
     std::string_view s;
     if (auto error = Reader::get_string(value, s)) [[unlikely]] {
       throw_read_error<Reader>("a string", value, error);
@@ -467,9 +548,9 @@ template <class Reader, class T>
   } else if constexpr (std::is_same_v<T, TimePoint>) {
     std::string_view s;
     if (auto error = Reader::get_string(value, s)) [[unlikely]] {
-      throw_read_error<Reader>("an ISO 8601 UTC timestamp", value, error);
+      throw_read_error<Reader>("an ISO 8601 timestamp", value, error);
     }
-    if (!parse_iso8601(s, out)) [[unlikely]]
+    if (!parse_iso8601(s, out, Iso8601Offset::allowed)) [[unlikely]]
       throw_timestamp_error(s);
   } else if constexpr (is_optional_v<T>) {
     if (Reader::is_null(value)) {
@@ -585,6 +666,8 @@ template <class Reader, class T>
         out.emplace_hint(out.end(), s);
       });
     }
+  } else if constexpr (is_number_set_v<T> || is_binary_set_v<T>) {
+    decode_typed_set<Reader>(value, out);
   } else if constexpr (CodecRecord<T>) {
     check_depth<Reader>(value);
     ondemand::object object;

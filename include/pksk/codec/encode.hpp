@@ -10,7 +10,8 @@
 // is omitted (a map's empty optional entry is a null); numbers are JSON numbers (std::to_chars:
 // exact integers, shortest round-trip floating point); enums are their enumerator's name; time
 // points ISO 8601 UTC text with the clock's full precision; set<string> an array, map an object,
-// vector an array; vector<std::byte> {"":"<base64>"} (json_writer.hpp).
+// vector an array; vector<std::byte> {"":"<base64>"}, a number set {"":[1,2.5]} and a binary
+// set {"":["<base64>",...]} (json_writer.hpp).
 
 #include <array>
 #include <bitset>
@@ -39,6 +40,7 @@
 #include "../key/stored_names.hpp"
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
+#include "../value.hpp"
 #include "body_format.hpp"
 #include "compressed.hpp"
 #include "detail/json_path.hpp"
@@ -50,8 +52,10 @@ namespace diagnostics {
 // A member of Record (named Member, declared as Type) of a type pksk cannot store. What it
 // stores: std::string, bool, integer types (not character types), float, double, enums,
 // std::chrono::system_clock::time_point, nested aggregates and Hana-adapted structs, and
-// std::optional, std::vector and std::map<std::string, T> of those, std::set<std::string> and
-// std::vector<std::byte> (binary).
+// std::optional, std::vector and std::map<std::string, T> of those, std::set<std::string>,
+// std::vector<std::byte> (binary), std::set<double> and std::set<std::int64_t> (number sets),
+// std::set<std::vector<std::byte>> (binary sets), and types with a pksk::Value specialisation
+// (value.hpp).
 template <class Record, detail::fixed_string Member, class Type>
 struct member_type_is_not_one_pksk_can_store;
 // A value of such a type given alone: to to_attribute_value, or to an update action.
@@ -71,6 +75,19 @@ inline constexpr bool is_string_set_v = false;
 template <class C, class A>
 inline constexpr bool is_string_set_v<std::set<std::string, C, A>> = true;
 
+// DynamoDB's number set (NS) and binary set (BS).
+template <class T>
+inline constexpr bool is_number_set_v = false;
+template <class C, class A>
+inline constexpr bool is_number_set_v<std::set<double, C, A>> = true;
+template <class C, class A>
+inline constexpr bool is_number_set_v<std::set<std::int64_t, C, A>> = true;
+
+template <class T>
+inline constexpr bool is_binary_set_v = false;
+template <class C, class A>
+inline constexpr bool is_binary_set_v<std::set<std::vector<std::byte>, C, A>> = true;
+
 template <class T>
 inline constexpr bool is_std_array_v = false;
 template <class T, std::size_t N>
@@ -85,16 +102,26 @@ inline constexpr bool is_char_v =
 template <class T>
 concept CodecInteger = std::is_integral_v<T> && !std::is_same_v<T, bool> && !is_char_v<T>;
 
+// A type with a Value specialisation is stored as its converter says, even when it is an
+// aggregate pksk could walk.
 template <class T>
-concept CodecRecord = Reflectable<T> && !is_std_array_v<T>;
+concept CodecRecord = Reflectable<T> && !is_std_array_v<T> && !ValueSpecialised<T>;
 
 // Whether encode_value and decode_value take a T: they branch on the same tests in this order.
 // A record's own members are checked where the record is encoded or decoded.
 template <class T>
 consteval bool storable() {
-  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || CodecInteger<T> ||
-                std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_enum_v<T> ||
-                std::is_same_v<T, TimePoint> || is_string_set_v<T> || is_binary_v<T>) {
+  if constexpr (ValueSpecialised<T>) {
+    // An incomplete specialisation is reported by the traversals (value_converter_v), once.
+    if constexpr (ValueConverter<T>) {
+      return storable<value_stored_t<T>>();
+    } else {
+      return true;
+    }
+  } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> ||
+                       CodecInteger<T> || std::is_same_v<T, double> || std::is_same_v<T, float> ||
+                       std::is_enum_v<T> || std::is_same_v<T, TimePoint> || is_string_set_v<T> ||
+                       is_binary_v<T> || is_number_set_v<T> || is_binary_set_v<T>) {
     return true;
   } else if constexpr (is_optional_v<T> || is_vector_v<T> || is_string_map_v<T>) {
     return storable<held_t<T>>();
@@ -282,6 +309,10 @@ void encode_fields(Writer& w, const T& record) {
       if constexpr (is_string_set_v<Field> && Writer::omits_empty_sets) {
         if (field.empty()) return;
       }
+      // DynamoDB has no empty set; the body has no other way to tell one either.
+      if constexpr (is_number_set_v<Field> || is_binary_set_v<Field>) {
+        if (field.empty()) return;
+      }
       constexpr std::string_view name = stored_names_v<T>[decltype(index)::value];
       if constexpr (is_ttl_field_v<T, decltype(index)::value>) {
         // DynamoDB's TTL reads epoch seconds as a number, not the ISO text of other times.
@@ -350,7 +381,9 @@ void encode_compressed(Writer& w, const V& value) {
 
 template <class Writer, class T>
 void encode_value(Writer& w, const T& value) {
-  if constexpr (std::is_same_v<T, std::string>) {
+  if constexpr (ValueSpecialised<T>) {
+    if constexpr (value_converter_v<T>) encode_value(w, pksk::Value<T>::to(value));
+  } else if constexpr (std::is_same_v<T, std::string>) {
     if constexpr (!defers_utf8_v<Writer>) check_utf8(value);
     w.string(value);
   } else if constexpr (std::is_same_v<T, bool>) {
@@ -411,6 +444,22 @@ void encode_value(Writer& w, const T& value) {
       w.set_element(s);
     }
     w.end_string_set();
+  } else if constexpr (is_number_set_v<T>) {
+    w.begin_number_set();
+    for (const auto n : value) {
+      if constexpr (std::is_floating_point_v<typename T::value_type>) {
+        if (!std::isfinite(n)) [[unlikely]]
+          throw_pathed("a number set holds NaN or an infinity, which have no representation");
+      }
+      w.number_set_element(n);
+    }
+    w.end_number_set();
+  } else if constexpr (is_binary_set_v<T>) {
+    w.begin_binary_set();
+    for (const std::vector<std::byte>& bytes : value) {
+      w.binary_set_element(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    }
+    w.end_binary_set();
   } else if constexpr (CodecRecord<T>) {
     w.begin_record();
     encode_fields(w, value);

@@ -104,6 +104,15 @@ class SizeWriter {
   void end_list() {}
   void begin_string_set() {}
   void end_string_set() {}
+  void begin_number_set() {}
+  void end_number_set() {}
+  template <class Number>
+  void number_set_element(Number n) {
+    number(n);
+  }
+  void begin_binary_set() {}
+  void end_binary_set() {}
+  void binary_set_element(const unsigned char*, std::size_t size) { bytes += size; }
 
  private:
   int depth_ = 0;
@@ -203,6 +212,19 @@ class SizedBodyWriter : public BodyWriter {
     BodyWriter::end_string_set();
     size.end_string_set();
   }
+  void begin_number_set() { BodyWriter::begin_number_set(); }
+  void end_number_set() { BodyWriter::end_number_set(); }
+  template <class Number>
+  void number_set_element(Number n) {
+    BodyWriter::number_set_element(n);
+    size.number_set_element(n);
+  }
+  void begin_binary_set() { BodyWriter::begin_binary_set(); }
+  void end_binary_set() { BodyWriter::end_binary_set(); }
+  void binary_set_element(const unsigned char* bytes, std::size_t n) {
+    BodyWriter::binary_set_element(bytes, n);
+    size.binary_set_element(bytes, n);
+  }
 };
 
 // Whether a value of type T holds a record with a string-set member, the one shape in which
@@ -222,11 +244,14 @@ template <class T, int Depth>
 consteval bool holds_string_set_member() {
   if constexpr (Depth > 8) {
     return true;
+  } else if constexpr (ValueConverter<T>) {
+    using Stored = value_stored_t<T>;
+    return is_string_set_v<Stored> || holds_string_set_member<Stored, Depth + 1>();
   } else if constexpr (!std::is_void_v<held_t<T>>) {
     return holds_string_set_member<held_t<T>, Depth + 1>();
   } else if constexpr (is_string_set_v<T> || std::is_same_v<T, std::string>) {
     return false;
-  } else if constexpr (Reflectable<T>) {
+  } else if constexpr (CodecRecord<T>) {
     return record_holds_string_set_member<T, Depth>(std::make_index_sequence<field_count_v<T>>{});
   } else {
     return false;

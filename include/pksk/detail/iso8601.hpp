@@ -90,10 +90,17 @@ inline std::string_view format_iso8601(TimePoint tp, char* buf) noexcept {
   return {buf, static_cast<std::size_t>(p - buf)};
 }
 
-// Parses "YYYY-MM-DDTHH:MM:SS[.f{1,N}]Z" (N = the clock's fraction digits). Anything else,
-// including offsets other than Z, a date that does not exist, or an instant the clock cannot
-// hold, is rejected: a silently rounded timestamp would no longer round-trip.
-inline bool parse_iso8601(std::string_view text, TimePoint& out) noexcept {
+// Whether a timestamp may end in an offset from UTC ("+02:00") as well as in Z.
+enum class Iso8601Offset : bool { z_only, allowed };
+
+// Parses "YYYY-MM-DDTHH:MM:SS[.f{1,N}]Z" (N = the clock's fraction digits), and with
+// Iso8601Offset::allowed "...SS[.f]+HH:MM" or "-HH:MM" too, the instant that local time names
+// (what other programs write into tables: a member's value reads back whoever wrote it). Keys
+// keep Z only: their text must sort as the instants do. Anything else, a date that does not
+// exist, or an instant the clock cannot hold, is rejected: a silently rounded timestamp would
+// no longer round-trip.
+inline bool parse_iso8601(std::string_view text, TimePoint& out,
+                          Iso8601Offset offsets = Iso8601Offset::z_only) noexcept {
   auto digits = [&](std::size_t pos, std::size_t count, std::int64_t& value) {
     if (pos + count > text.size()) return false;
     value = 0;
@@ -122,14 +129,25 @@ inline bool parse_iso8601(std::string_view text, TimePoint& out) noexcept {
     if (count == 0) return false;
     for (; count < kTimeFractionDigits; ++count) fraction *= 10;
   }
-  if (pos + 1 != text.size() || text[pos] != 'Z') return false;
+  std::int64_t offset_seconds = 0;
+  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-') &&
+      offsets == Iso8601Offset::allowed) {
+    std::int64_t offset_hours, offset_minutes;
+    if (pos + 6 != text.size() || !digits(pos + 1, 2, offset_hours) || text[pos + 3] != ':' ||
+        !digits(pos + 4, 2, offset_minutes) || offset_hours > 23 || offset_minutes > 59) {
+      return false;
+    }
+    offset_seconds = (offset_hours * 3600 + offset_minutes * 60) * (text[pos] == '-' ? -1 : 1);
+  } else if (pos + 1 != text.size() || text[pos] != 'Z') {
+    return false;
+  }
   if (hour > 23 || minute > 59 || second > 59) return false;
   const std::chrono::year_month_day date{std::chrono::year{static_cast<int>(year)},
                                          std::chrono::month{static_cast<unsigned>(month)},
                                          std::chrono::day{static_cast<unsigned>(day)}};
   if (!date.ok()) return false;
   const std::int64_t days = std::chrono::sys_days{date}.time_since_epoch().count();
-  const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second;
+  const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_seconds;
   // Before the epoch, seconds * ticks can overflow where the instant itself does not (the
   // clock's min()): step from the next whole second back towards the instant instead.
   const bool from_above = seconds < 0 && fraction > 0;

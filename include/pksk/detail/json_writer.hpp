@@ -143,6 +143,13 @@ class JsonPunctuation {
     out_ += ':';
   }
   void element() { separate('['); }
+  // A binary set's members are base64 strings in both formats.
+  void binary_set_element(const unsigned char* bytes, std::size_t size) {
+    separate('[');
+    out_ += '"';
+    append_base64(out_, bytes, size);
+    out_ += '"';
+  }
   // Set members are bare strings in both formats (DynamoDB's "SS" holds no {"S": ...}).
   void set_element(std::string_view s) {
     separate('[');
@@ -192,6 +199,16 @@ class BodyWriter : public JsonPunctuation {
   void end_list() { out_ += ']'; }
   void begin_string_set() { out_ += '['; }
   void end_string_set() { out_ += ']'; }
+  // Number and binary sets under the empty name, as binary is: {"":[1,2.5]}, {"":["AP8="]}.
+  void begin_number_set() { out_ += "{\"\":["; }
+  void end_number_set() { out_ += "]}"; }
+  template <class Number>
+  void number_set_element(Number n) {
+    separate('[');
+    append_number(out_, n);
+  }
+  void begin_binary_set() { out_ += "{\"\":["; }
+  void end_binary_set() { out_ += "]}"; }
 };
 
 class AttributeValueWriter : public JsonPunctuation {
@@ -227,6 +244,17 @@ class AttributeValueWriter : public JsonPunctuation {
   void end_list() { out_ += "]}"; }
   void begin_string_set() { out_ += "{\"SS\":["; }
   void end_string_set() { out_ += "]}"; }
+  void begin_number_set() { out_ += "{\"NS\":["; }
+  void end_number_set() { out_ += "]}"; }
+  template <class Number>
+  void number_set_element(Number n) {
+    separate('[');
+    out_ += '"';
+    append_number(out_, n);
+    out_ += '"';
+  }
+  void begin_binary_set() { out_ += "{\"BS\":["; }
+  void end_binary_set() { out_ += "]}"; }
 };
 
 }  // namespace pksk::detail

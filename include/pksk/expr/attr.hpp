@@ -542,7 +542,8 @@ Expr<T> contains(const Attr<T, M>& a, const std::string& operand) {
                            detail::value_operand(AttributeValue::from_string(operand)));
 }
 template <class T, class M>
-  requires(detail::is_vector_v<member_value_t<M>> && !detail::is_binary_v<member_value_t<M>>)
+  requires((detail::is_vector_v<member_value_t<M>> && !detail::is_binary_v<member_value_t<M>>) ||
+           detail::is_number_set_v<member_value_t<M>> || detail::is_binary_set_v<member_value_t<M>>)
 Expr<T> contains(const Attr<T, M>& a, const typename member_value_t<M>::value_type& element) {
   return detail::binary<T>(backend::Condition::Op::contains, a.operand(),
                            detail::value_operand(to_attribute_value(element)));

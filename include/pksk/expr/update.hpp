@@ -143,7 +143,9 @@ Update<T> refuse_update_value() {
 }
 
 template <class M>
-concept AddableMember = is_number_member_v<member_value_t<M>> || is_string_set_v<member_value_t<M>>;
+concept AddableMember =
+    is_number_member_v<member_value_t<M>> || is_string_set_v<member_value_t<M>> ||
+    is_number_set_v<member_value_t<M>> || is_binary_set_v<member_value_t<M>>;
 
 template <class M>
 concept ListMember = is_vector_v<member_value_t<M>> && !is_binary_v<member_value_t<M>>;

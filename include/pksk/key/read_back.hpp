@@ -13,6 +13,7 @@
 
 #include <charconv>
 #include <cstddef>
+#include <exception>
 #include <limits>
 #include <optional>
 #include <string>
@@ -104,7 +105,14 @@ template <EntityType T, class Mask>
 template <class F>
 bool parse_component(std::string_view text, KeyRole role, F& out) {
   if (text.empty()) return false;
-  if constexpr (std::is_same_v<F, std::string>) {
+  if constexpr (KeyConverted<F>) {
+    try {
+      out = pksk::Value<F>::from(std::string(text));
+    } catch (const std::exception&) {
+      return false;  // not a key this template wrote
+    }
+    return true;
+  } else if constexpr (std::is_same_v<F, std::string>) {
     out.assign(text);
     return true;
   } else if constexpr (KeyInteger<F>) {

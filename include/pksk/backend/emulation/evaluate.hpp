@@ -87,6 +87,8 @@ inline void operand_value(const AttributeValue& item, const backend::Operand& op
           n = v->map.size();
           break;
         case AttributeValue::Kind::string_set:
+        case AttributeValue::Kind::number_set:
+        case AttributeValue::Kind::binary_set:
           n = v->set.size();
           break;
         default:
@@ -265,6 +267,13 @@ inline bool evaluate(const Condition& condition, const AttributeValue& item) {
         case AttributeValue::Kind::string_set:
           return operand->kind == AttributeValue::Kind::string &&
                  std::binary_search(a->set.begin(), a->set.end(), operand->text);
+        case AttributeValue::Kind::binary_set:
+          return operand->kind == AttributeValue::Kind::binary &&
+                 std::binary_search(a->set.begin(), a->set.end(), operand->text);
+        case AttributeValue::Kind::number_set:
+          return operand->kind == AttributeValue::Kind::number &&
+                 std::binary_search(a->set.begin(), a->set.end(), operand->text,
+                                    detail::number_text_less);
         case AttributeValue::Kind::list:
           for (const AttributeValue& e : a->list) {
             if (e == *operand) return true;
@@ -380,19 +389,26 @@ inline void apply(const UpdateAction& action, AttributeValue& item) {
         current->text = sum.to_string();
         return;
       }
-      // A string set.
+      // A set, united with a set of its own type (a plain body's string set is an array).
       if (current == nullptr) {
         detail::assign_at(item, action, action.value);
         return;
       }
-      AttributeValue existing = current->as_string_set();
-      if (existing.kind != AttributeValue::Kind::string_set) {
-        detail::invalid_update(action, std::string("ADD of a set to an attribute of type ") +
-                                           to_string(current->kind));
+      const AttributeValue::Kind set_kind = action.value.kind;
+      AttributeValue existing =
+          set_kind == AttributeValue::Kind::string_set ? current->as_string_set() : *current;
+      if (existing.kind != set_kind) {
+        detail::invalid_update(action, std::string("ADD of a set of type ") + to_string(set_kind) +
+                                           " to an attribute of type " + to_string(current->kind));
       }
       std::vector<std::string> united = existing.set;
       united.insert(united.end(), action.value.set.begin(), action.value.set.end());
-      detail::assign_at(item, action, AttributeValue::from_set(std::move(united)));
+      AttributeValue result = set_kind == AttributeValue::Kind::number_set
+                                  ? AttributeValue::from_number_set(std::move(united))
+                              : set_kind == AttributeValue::Kind::binary_set
+                                  ? AttributeValue::from_binary_set(std::move(united))
+                                  : AttributeValue::from_set(std::move(united));
+      detail::assign_at(item, action, std::move(result));
       return;
     }
     case Kind::append: {

@@ -58,7 +58,9 @@ enum class ValueKind : std::uint8_t {
   object,
   list,
   string_set,
-  binary
+  binary,
+  number_set,
+  binary_set
 };
 
 // The reads are always inlined: each is one simdjson call, and a call per value is what kept
@@ -103,6 +105,32 @@ struct BodyReader {
   [[gnu::always_inline]] static simdjson::error_code get_uint64(Value& v,
                                                                 std::uint64_t& out) noexcept {
     return v.get_uint64().get(out);
+  }
+  // A number or binary set's elements: the array under the one member, named "", of
+  // {"":[1,2.5]} or {"":["<base64>"]}.
+  static simdjson::error_code get_typed_set(Value& v, ondemand::array& out) noexcept {
+    ondemand::object object;
+    if (auto error = v.get_object().get(object)) return error;
+    for (auto member : object) {
+      ondemand::field field;
+      if (auto error = std::move(member).get(field)) return error;
+      if (!field.key().unsafe_is_equal("")) return simdjson::INCORRECT_TYPE;
+      return field.value().get_array().get(out);
+    }
+    return simdjson::INCORRECT_TYPE;
+  }
+  static simdjson::error_code get_number_set(Value& v, ondemand::array& out) noexcept {
+    return get_typed_set(v, out);
+  }
+  static simdjson::error_code get_binary_set(Value& v, ondemand::array& out) noexcept {
+    return get_typed_set(v, out);
+  }
+  // One element of a number set: a JSON number.
+  static simdjson::error_code number_set_element(ondemand::value v, std::int64_t& out) noexcept {
+    return v.get_int64().get(out);
+  }
+  static simdjson::error_code number_set_element(ondemand::value v, double& out) noexcept {
+    return v.get_double().get(out);
   }
   [[gnu::noinline]] static simdjson::error_code get_double(Value& v, double& out) noexcept {
     return v.get_double().get(out);

@@ -151,6 +151,25 @@ struct AttributeValueReader {
     if (v.tag != AttributeTag::SS) return simdjson::INCORRECT_TYPE;
     return v.value.get_array().get(out);
   }
+  static simdjson::error_code get_number_set(Value& v, ondemand::array& out) noexcept {
+    if (v.tag != AttributeTag::NS) return simdjson::INCORRECT_TYPE;
+    return v.value.get_array().get(out);
+  }
+  static simdjson::error_code get_binary_set(Value& v, ondemand::array& out) noexcept {
+    if (v.tag != AttributeTag::BS) return simdjson::INCORRECT_TYPE;
+    return v.value.get_array().get(out);
+  }
+  // One element of a number set: a number's decimal text, as "N" holds it.
+  template <class Number>
+  static simdjson::error_code number_set_element(ondemand::value v, Number& out) noexcept {
+    std::string_view text;
+    if (auto error = v.get_string().get(text)) return error;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    if (ec == std::errc{} && end == text.data() + text.size() && !text.empty())
+      return simdjson::SUCCESS;
+    return ec == std::errc::result_out_of_range ? simdjson::NUMBER_OUT_OF_RANGE
+                                                : simdjson::INCORRECT_TYPE;
+  }
   [[gnu::always_inline]] static std::int32_t depth(const Value& v) noexcept {
     return v.value.current_depth();
   }
@@ -172,6 +191,10 @@ struct AttributeValueReader {
         return "SS";
       case ValueKind::binary:
         return "B";
+      case ValueKind::number_set:
+        return "NS";
+      case ValueKind::binary_set:
+        return "BS";
       case ValueKind::any:
         break;
     }
@@ -193,6 +216,10 @@ struct AttributeValueReader {
         return AttributeTag::SS;
       case ValueKind::binary:
         return AttributeTag::B;
+      case ValueKind::number_set:
+        return AttributeTag::NS;
+      case ValueKind::binary_set:
+        return AttributeTag::BS;
       case ValueKind::any:
         break;
     }

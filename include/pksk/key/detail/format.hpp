@@ -175,7 +175,9 @@ inline std::string_view key_time_text(std::chrono::system_clock::time_point valu
 
 template <class F>
 void append_component(std::string& out, const F& value, const ComponentContext& ctx) {
-  if constexpr (KeyTime<F>) {
+  if constexpr (KeyConverted<F>) {
+    append_checked(out, pksk::Value<F>::to(value), ctx);
+  } else if constexpr (KeyTime<F>) {
     char buf[kIso8601MaxSize];
     append_checked(out, key_time_text(value, buf, ctx), ctx);
   } else if constexpr (KeyString<F>) {

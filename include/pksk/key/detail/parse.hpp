@@ -9,10 +9,12 @@
 #include <concepts>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
 #include "../../detail/fixed_string.hpp"
+#include "../../value.hpp"
 
 namespace pksk::detail {
 
@@ -210,8 +212,13 @@ concept KeyEnum = std::is_enum_v<F>;
 template <class F>
 concept KeyTime = std::same_as<F, std::chrono::system_clock::time_point>;
 
+// A type of your own whose Value specialisation (value.hpp) stores it as text: the key holds
+// that text, as it holds a string member's.
 template <class F>
-concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F> || KeyTime<F>;
+concept KeyConverted = ValueConverter<F> && std::same_as<value_stored_t<F>, std::string>;
+
+template <class F>
+concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F> || KeyTime<F> || KeyConverted<F>;
 
 // Whether a field of member type F (a key field, or an optional one in a sparse index) takes
 // the format spec: a time bucket of a time, a shard of anything but a time, a case of a string

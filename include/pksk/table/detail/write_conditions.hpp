@@ -129,7 +129,8 @@ void add_every_member_action(const T& item, std::vector<backend::UpdateAction>& 
           } else {
             action.value = every_member_value<T, K>(*field);
           }
-        } else if constexpr (is_string_set_v<Field>) {
+        } else if constexpr (is_string_set_v<Field> || is_number_set_v<Field> ||
+                             is_binary_set_v<Field>) {
           if (field.empty())
             action.kind = backend::UpdateAction::Kind::remove;
           else

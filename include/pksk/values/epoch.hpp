@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// Time as a number of seconds or milliseconds since the Unix epoch (DynamoDB's N), the form
+// DynamoDB's time to live reads and many other tools write, instead of pksk's ISO 8601 text:
+//
+//   struct Session {
+//     std::string id;
+//     pksk::EpochSeconds expires;  // {"N":"1735689600"}
+//   };
+//
+// A wrapper rather than a tag on the member, so that the unit is part of the member's type and
+// conditions, filters and updates on it compare the stored numbers.
+
+#include <chrono>
+#include <compare>
+#include <cstdint>
+
+#include "../value.hpp"
+
+namespace pksk {
+
+// A time point stored as whole units of Duration since the epoch: what a time_point of the
+// system clock rounds down to in that unit (floor, so that an instant before the epoch is
+// never moved forward).
+template <class Duration>
+struct EpochTime {
+  std::chrono::sys_time<Duration> time{};
+
+  EpochTime() = default;
+  // Implicit from any time point of the system clock, which it floors to Duration.
+  template <class D>
+  EpochTime(std::chrono::sys_time<D> t)  // NOLINT: implicit on purpose
+      : time(std::chrono::floor<Duration>(t)) {}
+
+  std::int64_t count() const noexcept {
+    return static_cast<std::int64_t>(time.time_since_epoch().count());
+  }
+  friend bool operator==(const EpochTime&, const EpochTime&) = default;
+  friend auto operator<=>(const EpochTime&, const EpochTime&) = default;
+};
+
+using EpochSeconds = EpochTime<std::chrono::seconds>;
+using EpochMilliseconds = EpochTime<std::chrono::milliseconds>;
+
+template <class Duration>
+struct Value<EpochTime<Duration>> {
+  static std::int64_t to(const EpochTime<Duration>& t) noexcept { return t.count(); }
+  static EpochTime<Duration> from(std::int64_t n) noexcept {
+    return std::chrono::sys_time<Duration>(Duration(n));
+  }
+};
+
+}  // namespace pksk
