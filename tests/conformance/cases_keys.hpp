@@ -111,6 +111,17 @@ struct SkewedOrder {
   std::string status;
 };
 
+// A string set another writer stored as a list of strings (DynamoDB's L).
+struct Tagged {
+  std::string id;
+  std::set<std::string> tags;
+  friend bool operator==(const Tagged&, const Tagged&) = default;
+};
+struct TaggedBody {
+  std::string id;
+  std::vector<std::string> tags;
+};
+
 // A type no item has: a scan of a collection of it keeps every item raw.
 struct Unrelated {
   std::string id;
@@ -203,6 +214,12 @@ struct pksk::Entity<conformance_keys::SkewedOrder> {
   static constexpr std::string_view sk = "#SKEWED#{order_id}";
   static constexpr std::array indexes = {pksk::Index{"full", "STATUS#{status}", "{order_id}"},
                                          pksk::Index{"lean", "S#{status}", "{order_id}"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::Tagged> {
+  static constexpr std::string_view type = "Tagged";
+  static constexpr std::string_view pk = "TAGGED#{id}";
+  static constexpr std::string_view sk = "T";
 };
 template <>
 struct pksk::Entity<conformance_keys::Sensor> {
@@ -569,4 +586,14 @@ TEST_CASE("index projections: two indexes on the same key attributes, projected 
   pksk::TableOptions crossed;
   crossed.indexes = {pksk::TableIndex{"a", "GPK", "GSK"}, pksk::TableIndex{"b", "GPK", "OTHER"}};
   CHECK_THROWS_AS((pksk::Table{store.backend, fresh_table_name(), crossed}), pksk::ValidationError);
+}
+
+TEST_CASE("a string set stored as a list of strings reads into a std::set", "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  const std::string name = fresh_table_name();
+  const pksk::TableOptions options{};
+  put_raw(store, name, "TAGGED#1", "T", "Tagged", TaggedBody{"1", {"red", "blue", "red"}}, options);
+  pksk::Table table{store.backend, name, options};
+  CHECK(table.get(Tagged{.id = "1"}) == Tagged{"1", {"blue", "red"}});
 }

@@ -37,12 +37,12 @@ inline std::vector<std::byte> bytes(std::initializer_list<unsigned> values) {
   return out;
 }
 
-inline Probe sample_probe(std::string id) {
-  return Probe{.id = std::move(id),
-               .readings = {-1.5, 0.25, 20},
-               .counts = {-7, 3, 9'000'000'000},
-               .blobs = {bytes({0}), bytes({0xff, 0x10}), bytes({})},
-               .raw = bytes({1, 2})};
+inline ValueProbe sample_value_probe(std::string id) {
+  return ValueProbe{.id = std::move(id),
+                    .readings = {-1.5, 0.25, 20},
+                    .counts = {-7, 3, 9'000'000'000},
+                    .blobs = {bytes({0}), bytes({0xff, 0x10}), bytes({})},
+                    .raw = bytes({1, 2})};
 }
 
 }  // namespace conformance
@@ -130,9 +130,9 @@ TEST_CASE("number and binary sets round-trip through put, update, transaction an
           "[conformance]") {
   Store store;
   auto table = make_table(store);
-  const Probe p1 = sample_probe("1");
+  const ValueProbe p1 = sample_value_probe("1");
   table.put(p1);
-  CHECK(table.get(Probe{.id = "1"}) == p1);
+  CHECK(table.get(ValueProbe{.id = "1"}) == p1);
 
   // Stored as DynamoDB's NS and BS; in the plain body under the empty name, as binary is.
   const auto raw = table.query<pksk::ItemCollection<ProbeNote>>(pksk::PartitionKey{"PROBE#1"});
@@ -151,29 +151,32 @@ TEST_CASE("number and binary sets round-trip through put, update, transaction an
   }
 
   // ADD unites sets; set replaces; contains finds a member; an emptied set is absent.
-  Probe expected = p1;
+  ValueProbe expected = p1;
   expected.readings.insert(99.5);
   expected.blobs.insert(bytes({7}));
   expected.counts = {1};
-  CHECK(table.update(Probe{.id = "1"}, pksk::add(&Probe::readings, std::set<double>{99.5, 20}),
-                     pksk::add(&Probe::blobs, std::set<std::vector<std::byte>>{bytes({7})}),
-                     pksk::set(&Probe::counts, std::set<std::int64_t>{1})) == expected);
-  CHECK(table.get(Probe{.id = "1"}) == expected);
-  CHECK(table
-            .scan<Probe>({.filter = pksk::contains(pksk::attr(&Probe::readings), 99.5) &&
-                                    pksk::contains(pksk::attr(&Probe::blobs), bytes({7}))})
-            .size() == 1);
-  CHECK(table.scan<Probe>({.filter = pksk::contains(pksk::attr(&Probe::counts), 2)}).empty());
+  CHECK(table.update(ValueProbe{.id = "1"},
+                     pksk::add(&ValueProbe::readings, std::set<double>{99.5, 20}),
+                     pksk::add(&ValueProbe::blobs, std::set<std::vector<std::byte>>{bytes({7})}),
+                     pksk::set(&ValueProbe::counts, std::set<std::int64_t>{1})) == expected);
+  CHECK(table.get(ValueProbe{.id = "1"}) == expected);
+  CHECK(
+      table
+          .scan<ValueProbe>({.filter = pksk::contains(pksk::attr(&ValueProbe::readings), 99.5) &&
+                                       pksk::contains(pksk::attr(&ValueProbe::blobs), bytes({7}))})
+          .size() == 1);
+  CHECK(table.scan<ValueProbe>({.filter = pksk::contains(pksk::attr(&ValueProbe::counts), 2)})
+            .empty());
 
-  Probe emptied = sample_probe("2");
+  ValueProbe emptied = sample_value_probe("2");
   emptied.readings.clear();
   emptied.blobs.clear();
   table.transact().put(emptied).commit();
-  CHECK(table.get(Probe{.id = "2"}) == emptied);
-  const std::vector<Probe> batch{sample_probe("3"), sample_probe("4")};
+  CHECK(table.get(ValueProbe{.id = "2"}) == emptied);
+  const std::vector<ValueProbe> batch{sample_value_probe("3"), sample_value_probe("4")};
   table.put_all(batch);
-  CHECK(table.get_all(std::vector<Probe>{{.id = "3"}, {.id = "4"}}) == batch);
+  CHECK(table.get_all(std::vector<ValueProbe>{{.id = "3"}, {.id = "4"}}) == batch);
   CHECK(
-      table.update(Probe{.id = "2"}, pksk::add(&Probe::counts, std::set<std::int64_t>{4})).counts ==
-      std::set<std::int64_t>{-7, 3, 4, 9'000'000'000});
+      table.update(ValueProbe{.id = "2"}, pksk::add(&ValueProbe::counts, std::set<std::int64_t>{4}))
+          .counts == std::set<std::int64_t>{-7, 3, 4, 9'000'000'000});
 }

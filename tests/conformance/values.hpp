@@ -57,13 +57,13 @@ struct StoredBill {
 };
 
 // DynamoDB's number and binary sets, and binary, as members.
-struct Probe {
+struct ValueProbe {
   std::string id;
   std::set<double> readings;               // NS
   std::set<std::int64_t> counts;           // NS
   std::set<std::vector<std::byte>> blobs;  // BS
   std::vector<std::byte> raw;              // B
-  friend bool operator==(const Probe&, const Probe&) = default;
+  friend bool operator==(const ValueProbe&, const ValueProbe&) = default;
 };
 
 // In the invoices' partitions, to read an invoice raw (as an item of no type its collection
@@ -115,8 +115,8 @@ struct pksk::Entity<conformance::ClientNote> {
   static constexpr std::string_view sk = "NOTE";
 };
 template <>
-struct pksk::Entity<conformance::Probe> {
-  static constexpr std::string_view type = "Probe";
+struct pksk::Entity<conformance::ValueProbe> {
+  static constexpr std::string_view type = "ValueProbe";
   static constexpr std::string_view pk = "PROBE#{id}";
   static constexpr std::string_view sk = "A";
 };

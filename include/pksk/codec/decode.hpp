@@ -649,7 +649,28 @@ template <class Reader, class T>
     check_depth<Reader>(value);
     ondemand::array array;
     if (auto error = Reader::get_string_set(value, array)) [[unlikely]] {
-      throw_read_error<Reader>("an array of strings", value, error);
+      // A list of strings (DynamoDB's L) where a set is expected: what a copy of an SQLite
+      // file, whose bodies keep a string set as a JSON array, writes to DynamoDB.
+      if (Reader::get_list(value, array) != simdjson::SUCCESS)
+        throw_read_error<Reader>("an array of strings", value, error);
+      out.clear();
+      std::size_t i = 0;
+      for (auto element : array) {
+        at_index(i++, [&] {
+          ondemand::value raw;
+          if (auto e = std::move(element).get(raw)) [[unlikely]] {
+            throw_invalid_json(e);
+          }
+          Value item;
+          if (auto e = Reader::template open<value_kind<std::string>()>(raw, item)) [[unlikely]] {
+            throw_read_error<Reader>("a string", item, e);
+          }
+          std::string text;
+          decode_value<Reader>(item, text);
+          out.insert(std::move(text));
+        });
+      }
+      return;
     }
     out.clear();
     std::size_t i = 0;
