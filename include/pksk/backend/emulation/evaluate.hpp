@@ -345,6 +345,12 @@ namespace backend {
 // Applies one update action to the item, as DynamoDB's UpdateItem does.
 inline void apply(const UpdateAction& action, AttributeValue& item) {
   using Kind = UpdateAction::Kind;
+  // DynamoDB refuses an empty attribute name; and the SQLite body marks binary values and typed
+  // sets with a member named "", which an attribute of that name would mimic.
+  for (const AttributePath::Step& step : action.path.steps) {
+    if (!step.is_index && step.name.empty()) [[unlikely]]
+      detail::invalid_update(action, "an attribute name in the path is empty");
+  }
   // A value replaced where it stands is copied over the old one, which keeps its buffers, with
   // no temporary moved in.
   AttributeValue* current = detail::resolve(item, action.path);
