@@ -17,8 +17,9 @@ foreach(dir IN LISTS INCLUDES)
     list(APPEND include_flags "-I${dir}")
   endif()
 endforeach()
+# PRECOMPILED: the flags that put pksk's precompiled headers first, or nothing.
 execute_process(
-  COMMAND ${COMPILER} -std=c++20 -fsyntax-only ${include_flags} ${SOURCE}
+  COMMAND ${COMPILER} -std=c++20 -fsyntax-only ${PRECOMPILED} ${include_flags} ${SOURCE}
   RESULT_VARIABLE result
   OUTPUT_VARIABLE output
   ERROR_VARIABLE output)

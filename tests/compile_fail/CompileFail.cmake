@@ -26,6 +26,40 @@ foreach(pair IN ITEMS "gcc|PKSK_COMPILE_FAIL_GCC" "clang|PKSK_COMPILE_FAIL_CLANG
   endif()
 endforeach()
 
+# One precompiled header per compiler (precompiled.hpp), rebuilt when any of pksk's headers
+# changes. g++ takes `-include <copy>` and uses the .gch beside the copy (or, should it be
+# stale, parses the copy itself); clang takes the .pch file.
+file(GLOB_RECURSE _pksk_cf_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/pksk/*.hpp
+     ${PROJECT_SOURCE_DIR}/include/pksk/*.ipp)
+set(_pksk_cf_include_flags ${_pksk_cf_includes})
+list(FILTER _pksk_cf_include_flags EXCLUDE REGEX "NOTFOUND$")
+list(TRANSFORM _pksk_cf_include_flags PREPEND "-I")
+set(_pksk_cf_pch_outputs)
+foreach(entry IN LISTS _pksk_cf_compilers)
+  string(REPLACE "|" ";" entry "${entry}")
+  list(GET entry 0 tag)
+  list(GET entry 1 compiler)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/compile_fail_pch/${tag})
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/precompiled.hpp ${dir}/precompiled.hpp
+                 COPYONLY)
+  if(tag STREQUAL "gcc")
+    set(output ${dir}/precompiled.hpp.gch)
+    set(_pksk_cf_pch_flags_${tag} "-include;${dir}/precompiled.hpp")
+  else()
+    set(output ${dir}/precompiled.hpp.pch)
+    set(_pksk_cf_pch_flags_${tag} "-include-pch;${output}")
+  endif()
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${compiler} -std=c++20 ${_pksk_cf_include_flags} -x c++-header
+            ${dir}/precompiled.hpp -o ${output}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/precompiled.hpp ${_pksk_cf_headers}
+    COMMENT "Precompiling pksk's headers for the ${tag} compile-fail cases"
+    VERBATIM)
+  list(APPEND _pksk_cf_pch_outputs ${output})
+endforeach()
+add_custom_target(pksk_compile_fail_pch ALL DEPENDS ${_pksk_cf_pch_outputs})
+
 # pksk_add_compile_fail(name source rule): the source must fail to compile on every compiler
 # above with exactly one error, naming rule and the source's `// expect:` texts. A case without
 # a rule states per compiler what its error says (cmake/CheckCompileFail.cmake).
@@ -42,6 +76,7 @@ function(pksk_add_compile_fail name source rule)
                      -DRULE=${rule}
                      -DTAG=${tag}
                      "-DINCLUDES=${_pksk_cf_includes}"
+                     "-DPRECOMPILED=${_pksk_cf_pch_flags_${tag}}"
                      -P ${PROJECT_SOURCE_DIR}/cmake/CheckCompileFail.cmake)
   endforeach()
 endfunction()
