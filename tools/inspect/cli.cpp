@@ -83,6 +83,43 @@ std::size_t parse_count(const std::string& option, const std::string& value, std
   return n;
 }
 
+// Walks the arguments; value() takes the one after the current option.
+class Arguments {
+ public:
+  Arguments(std::span<const std::string> args, std::size_t first) : args_(args), i_(first) {}
+  bool done() const { return i_ >= args_.size(); }
+  const std::string& current() const { return args_[i_]; }
+  void next() { ++i_; }
+  const std::string& value() {
+    if (i_ + 1 == args_.size()) throw UsageError(current() + " needs a value");
+    return args_[++i_];
+  }
+
+ private:
+  std::span<const std::string> args_;
+  std::size_t i_;
+};
+
+// The key attributes' names, which every command that opens a location takes alike.
+bool parse_key_name(Arguments& a, KeyNames& names) {
+  const std::string& arg = a.current();
+  if (arg == "--pk-attribute") {
+    names.pk = a.value();
+  } else if (arg == "--sk-attribute") {
+    names.sk = a.value();
+  } else if (arg == "--type-attribute") {
+    names.type = a.value();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+int usage_error(std::ostream& err, const UsageError& e) {
+  err << "pksk-inspect: " << e.what() << "\n(pksk-inspect --help says how to call it)\n";
+  return 2;
+}
+
 struct Command {
   std::string location;
   std::optional<std::string> pk, export_file, import_file;
@@ -96,12 +133,10 @@ struct Command {
 
 Command parse(std::span<const std::string> args, bool& help) {
   Command c;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const auto value = [&]() -> const std::string& {
-      if (i + 1 == args.size()) throw UsageError(arg + " needs a value");
-      return args[++i];
-    };
+  for (Arguments a{args, 0}; !a.done(); a.next()) {
+    const std::string& arg = a.current();
+    const auto value = [&]() -> const std::string& { return a.value(); };
+    if (parse_key_name(a, c.names)) continue;
     if (arg == "-h" || arg == "--help") {
       help = true;
     } else if (arg == "--pk") {
@@ -124,12 +159,6 @@ Command parse(std::span<const std::string> args, bool& help) {
       const std::size_t percent = parse_count(arg, value(), 1);
       if (percent > 100) throw UsageError("--warn-share takes a percentage from 1 to 100");
       c.report.warn_share = static_cast<double>(percent) / 100;
-    } else if (arg == "--pk-attribute") {
-      c.names.pk = value();
-    } else if (arg == "--sk-attribute") {
-      c.names.sk = value();
-    } else if (arg == "--type-attribute") {
-      c.names.type = value();
     } else if (arg.size() > 1 && arg.starts_with('-')) {
       throw UsageError("unknown option " + arg);
     } else if (!c.location.empty()) {
@@ -174,15 +203,13 @@ TwoTables parse_two_tables(std::span<const std::string> args) {
   c.verb = args[0];
   c.copy.checkpoint = "pksk-inspect-copy.checkpoint";
   std::vector<std::string> locations;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const auto value = [&]() -> const std::string& {
-      if (i + 1 == args.size()) throw UsageError(arg + " needs a value");
-      return args[++i];
-    };
+  for (Arguments a{args, 1}; !a.done(); a.next()) {
+    const std::string& arg = a.current();
+    const auto value = [&]() -> const std::string& { return a.value(); };
     const auto copy_only = [&] {
       if (c.verb != "copy") throw UsageError(arg + " goes with copy");
     };
+    if (parse_key_name(a, c.names)) continue;
     if (arg == "--table") {
       c.table = value();
     } else if (arg == "--target-table") {
@@ -205,12 +232,6 @@ TwoTables parse_two_tables(std::span<const std::string> args) {
     } else if (arg == "--verify") {
       copy_only();
       c.verify = true;
-    } else if (arg == "--pk-attribute") {
-      c.names.pk = value();
-    } else if (arg == "--sk-attribute") {
-      c.names.sk = value();
-    } else if (arg == "--type-attribute") {
-      c.names.type = value();
     } else if (arg.size() > 1 && arg.starts_with('-')) {
       throw UsageError("unknown option " + arg + " for " + c.verb);
     } else {
@@ -258,8 +279,7 @@ int run(std::span<const std::string> args, std::ostream& out, std::ostream& err,
     try {
       return run_two_tables(parse_two_tables(args), out, err, err_terminal);
     } catch (const UsageError& e) {
-      err << "pksk-inspect: " << e.what() << "\n(pksk-inspect --help says how to call it)\n";
-      return 2;
+      return usage_error(err, e);
     } catch (const Interrupted& e) {
       err << "pksk-inspect: " << e.what() << '\n';
       return 130;
@@ -277,8 +297,7 @@ int run(std::span<const std::string> args, std::ostream& out, std::ostream& err,
       return 0;
     }
   } catch (const UsageError& e) {
-    err << "pksk-inspect: " << e.what() << "\n(pksk-inspect --help says how to call it)\n";
-    return 2;
+    return usage_error(err, e);
   }
   try {
     if (c.import_file) {
@@ -312,8 +331,7 @@ int run(std::span<const std::string> args, std::ostream& out, std::ostream& err,
     out.flush();
     return 0;
   } catch (const UsageError& e) {
-    err << "pksk-inspect: " << e.what() << "\n(pksk-inspect --help says how to call it)\n";
-    return 2;
+    return usage_error(err, e);
   } catch (const std::exception& e) {
     err << "pksk-inspect: " << e.what() << '\n';
     return 1;
