@@ -14,7 +14,6 @@
 // ratio pksk/hand is the figure (benchmarks/README.md).
 
 #include <benchmark/benchmark.h>
-#include <curl/curl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -22,7 +21,6 @@
 #include <filesystem>
 #include <fstream>
 #include <pksk/dynamodb.hpp>
-#include <pksk/dynamodb/detail/http.hpp>  // libcurl and SigV4, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/sqlite.hpp>
 #include <stdexcept>
@@ -30,6 +28,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "hand_dynamodb.hpp"
 #include "model.hpp"
 #include "model_entities.hpp"
 
@@ -37,11 +36,7 @@ namespace {
 
 constexpr int kItems = 1000;
 
-std::string endpoint() {
-  const char* e = std::getenv("PKSK_DYNAMODB_ENDPOINT");
-  if (e == nullptr || *e == '\0') throw std::runtime_error("set PKSK_DYNAMODB_ENDPOINT");
-  return e;
-}
+using pksk_bench::dynamodb_endpoint;
 
 int inspect(const std::vector<std::string>& args) {
   std::ostringstream out, err;
@@ -86,12 +81,12 @@ struct Fixture {
       table.put_all(orders);
     }
     const std::string suffix = std::to_string(::getpid());
-    pksk_target =
-        "dynamodb://bench_copy_pksk_" + suffix + "?endpoint=" + endpoint() + "&region=us-east-1";
+    pksk_target = "dynamodb://bench_copy_pksk_" + suffix + "?endpoint=" + dynamodb_endpoint() +
+                  "&region=us-east-1";
     hand_table = "bench_copy_hand_" + suffix;
     // The hand side's table, created as pksk-inspect creates its target.
     inspect({"copy", source,
-             "dynamodb://" + hand_table + "?endpoint=" + endpoint() + "&region=us-east-1",
+             "dynamodb://" + hand_table + "?endpoint=" + dynamodb_endpoint() + "&region=us-east-1",
              "--quiet", "--checkpoint", (dir / "setup.checkpoint").string()});
     inspect({source, "--export", (dir / "items.json").string()});
     std::ifstream in(dir / "items.json");
@@ -108,48 +103,7 @@ struct Fixture {
   }
 };
 
-std::size_t on_data(char* data, std::size_t size, std::size_t count, void* out) {
-  static_cast<std::string*>(out)->append(data, size * count);
-  return size * count;
-}
-
-struct HandClient {
-  CURL* curl = curl_easy_init();
-  std::string body;
-  const pksk::dynamodb::Credentials credentials{"pksk", "bench", ""};
-  HandClient() = default;
-  HandClient(const HandClient&) = delete;
-  HandClient& operator=(const HandClient&) = delete;
-  ~HandClient() { curl_easy_cleanup(curl); }
-
-  void send(const char* operation, std::string json) {
-    pksk::dynamodb::detail::HttpRequest request;
-    request.url = endpoint();
-    request.body = std::move(json);
-    request.headers = {{"Content-Type", "application/x-amz-json-1.0"},
-                       {"X-Amz-Target", std::string("DynamoDB_20120810.") + operation}};
-    pksk::dynamodb::detail::sign_v4(
-        request, credentials, "us-east-1", "dynamodb",
-        pksk::dynamodb::detail::amz_timestamp(std::chrono::system_clock::now()));
-    curl_slist* headers = nullptr;
-    for (const auto& h : request.headers)
-      headers = curl_slist_append(headers, (h.name + ": " + h.value).c_str());
-    headers = curl_slist_append(headers, "Expect:");
-    body.clear();
-    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body.size()));
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_data);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-    const CURLcode code = curl_easy_perform(curl);
-    curl_slist_free_all(headers);
-    long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    if (code != CURLE_OK || status != 200) throw std::runtime_error("request failed: " + body);
-  }
-
+struct HandClient : pksk_bench::HandDynamoDbClient {
   // Puts items[first, last) in one BatchWriteItem, again until none is left unprocessed.
   void batch_write(const std::string& table, const std::vector<std::string>& items,
                    std::size_t first, std::size_t last) {

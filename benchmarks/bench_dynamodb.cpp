@@ -20,19 +20,18 @@
 // both sides must agree (the decode cases compare them and fail otherwise).
 
 #include <benchmark/benchmark.h>
-#include <curl/curl.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <pksk/dynamodb.hpp>
-#include <pksk/dynamodb/detail/http.hpp>  // libcurl and SigV4, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "hand_dynamodb.hpp"
 #include "model.hpp"
 #include "model_entities.hpp"
 
@@ -41,14 +40,8 @@ namespace {
 using CustomerOrders = pksk::ItemCollection<Customer, Order>;
 constexpr int kOrders = 999;  // with the customer, 1,000 items
 
-std::string endpoint() {
-  const char* e = std::getenv("PKSK_DYNAMODB_ENDPOINT");
-  if (e == nullptr || *e == '\0') throw std::runtime_error("set PKSK_DYNAMODB_ENDPOINT");
-  return e;
-}
-
 pksk::dynamodb::Options options() {
-  return {.endpoint = endpoint(),
+  return {.endpoint = pksk_bench::dynamodb_endpoint(),
           .region = "us-east-1",
           .credentials = pksk::dynamodb::Credentials{"pksk", "bench", ""},
           .create_missing_tables = true};
@@ -181,46 +174,8 @@ std::string decode_answer(simdjson::ondemand::parser& parser, std::string& body,
   return last;
 }
 
-std::size_t on_data(char* data, std::size_t size, std::size_t count, void* out) {
-  static_cast<std::string*>(out)->append(data, size * count);
-  return size * count;
-}
-
-struct HandClient {
-  CURL* curl = curl_easy_init();
-  std::string body;
+struct HandClient : pksk_bench::HandDynamoDbClient {
   simdjson::ondemand::parser parser;
-  const pksk::dynamodb::Credentials credentials{"pksk", "bench", ""};
-  ~HandClient() { curl_easy_cleanup(curl); }
-
-  // One request of `operation` with `json` as its body, signed and sent; the answer in body.
-  void send(const char* operation, std::string json) {
-    pksk::dynamodb::detail::HttpRequest request;
-    request.url = endpoint();
-    request.body = std::move(json);
-    request.headers = {{"Content-Type", "application/x-amz-json-1.0"},
-                       {"X-Amz-Target", std::string("DynamoDB_20120810.") + operation}};
-    pksk::dynamodb::detail::sign_v4(
-        request, credentials, "us-east-1", "dynamodb",
-        pksk::dynamodb::detail::amz_timestamp(std::chrono::system_clock::now()));
-    curl_slist* headers = nullptr;
-    for (const auto& h : request.headers)
-      headers = curl_slist_append(headers, (h.name + ": " + h.value).c_str());
-    headers = curl_slist_append(headers, "Expect:");
-    body.clear();
-    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body.size()));
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_data);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-    const CURLcode code = curl_easy_perform(curl);
-    curl_slist_free_all(headers);
-    long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    if (code != CURLE_OK || status != 200) throw std::runtime_error("request failed: " + body);
-  }
 
   // One UpdateItem with ReturnValues ALL_NEW: its Attributes decoded into an Order.
   Order update(const std::string& json) {
