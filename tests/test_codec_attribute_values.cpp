@@ -289,6 +289,9 @@ TEST_CASE("attribute values: number and binary sets in both formats, their size 
   CHECK(pksk::parse_plain_body(R"({"m":{"":[1,"x"]}})").find("m")->kind ==
         AttributeValue::Kind::map);
   CHECK_THROWS_AS(pksk::parse_plain_body(R"({"bs":{"":["not base64!"]}})"), pksk::DecodeError);
+  // A plain body is one object, as an AttributeValue body is.
+  CHECK_THROWS_WITH(pksk::parse_plain_body(R"({"a":1}{"b":2})"),
+                    Catch::Contains("text after the object"));
   CHECK_THROWS_AS(pksk::parse_attribute_value_body(R"({"ns":{"NS":["1x"]}})"), pksk::DecodeError);
 
   // Sets of different types differ; the same numbers written differently are equal.

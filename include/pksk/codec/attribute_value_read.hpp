@@ -332,24 +332,9 @@ inline AttributeValue parse_body(std::string_view json, BodyFormat format);
 
 // Parses a plain JSON body (an object) into an item map. Throws DecodeError.
 inline AttributeValue parse_plain_body(std::string_view json) {
-  thread_local simdjson::ondemand::parser parser;
-  thread_local detail::PaddedBuffer buffer;
-  try {
-    const std::string_view padded = buffer.assign(json);
-    simdjson::ondemand::document document;
-    if (auto error =
-            parser.iterate(padded.data(), padded.size(), buffer.padded_capacity()).get(document)) {
-      detail::throw_invalid_json(error);
-    }
-    simdjson::ondemand::value root;
-    if (auto error = document.get_value().get(root)) detail::throw_invalid_json(error);
-    AttributeValue item;
+  return detail::parse_object(json, [](simdjson::ondemand::value root, AttributeValue& item) {
     detail::read_plain_value(root, item);
-    if (item.kind != AttributeValue::Kind::map) detail::throw_pathed("expected an object");
-    return item;
-  } catch (const detail::PathedFailure& failure) {
-    throw DecodeError("at " + failure.full_path() + ": " + failure.what);
-  }
+  });
 }
 
 inline AttributeValue parse_body(std::string_view json, BodyFormat format) {

@@ -90,17 +90,23 @@ struct BodyReader {
                                                                std::int64_t& out) noexcept {
     return v.get_int64().get(out);
   }
-  // A binary value's base64 text: the one member, named "", of {"":"<base64>"}.
-  static simdjson::error_code get_binary(Value& v, std::string_view& out) noexcept {
+  // Reads the value of the one member, named "", of a marked object ({"":...}: binary and
+  // typed sets, which JSON has no type for).
+  template <class Read>
+  static simdjson::error_code read_marked(Value& v, Read read) noexcept {
     ondemand::object object;
     if (auto error = v.get_object().get(object)) return error;
     for (auto member : object) {
       ondemand::field field;
       if (auto error = std::move(member).get(field)) return error;
       if (!field.key().unsafe_is_equal("")) return simdjson::INCORRECT_TYPE;
-      return field.value().get_string().get(out);
+      return read(field.value());
     }
     return simdjson::INCORRECT_TYPE;
+  }
+  // A binary value's base64 text: the one member, named "", of {"":"<base64>"}.
+  static simdjson::error_code get_binary(Value& v, std::string_view& out) noexcept {
+    return read_marked(v, [&](ondemand::value& marked) { return marked.get_string().get(out); });
   }
   [[gnu::always_inline]] static simdjson::error_code get_uint64(Value& v,
                                                                 std::uint64_t& out) noexcept {
@@ -109,15 +115,7 @@ struct BodyReader {
   // A number or binary set's elements: the array under the one member, named "", of
   // {"":[1,2.5]} or {"":["<base64>"]}.
   static simdjson::error_code get_typed_set(Value& v, ondemand::array& out) noexcept {
-    ondemand::object object;
-    if (auto error = v.get_object().get(object)) return error;
-    for (auto member : object) {
-      ondemand::field field;
-      if (auto error = std::move(member).get(field)) return error;
-      if (!field.key().unsafe_is_equal("")) return simdjson::INCORRECT_TYPE;
-      return field.value().get_array().get(out);
-    }
-    return simdjson::INCORRECT_TYPE;
+    return read_marked(v, [&](ondemand::value& marked) { return marked.get_array().get(out); });
   }
   static simdjson::error_code get_number_set(Value& v, ondemand::array& out) noexcept {
     return get_typed_set(v, out);
