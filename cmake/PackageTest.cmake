@@ -193,6 +193,13 @@ elseif(MODE STREQUAL "no_build_paths")
     list(APPEND forbidden ${real})
   endforeach()
   list(REMOVE_DUPLICATES forbidden)
+  # A sanitizer's type descriptors name each lambda by its source path (clang writes
+  # "(lambda at <path>:<line>)" into the program's data, where no -ffile-prefix-map reaches),
+  # and no one installs an instrumented build: there the programs are left out of the check,
+  # and every other file is checked.
+  if(CXX_FLAGS MATCHES "-fsanitize=")
+    list(FILTER installed EXCLUDE REGEX "/bin/[^/]*$")
+  endif()
   set(offenders)
   foreach(file IN LISTS installed)
     file(READ ${file} content)
