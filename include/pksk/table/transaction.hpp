@@ -26,6 +26,7 @@
 #include "../expr/expression.hpp"
 #include "../key/entity.hpp"
 #include "../key/unique.hpp"
+#include "detail/chunks.hpp"
 #include "detail/entity_writes.hpp"
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
@@ -57,6 +58,10 @@ class Transaction {
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   Transaction& put(Item&& item, const Conditions&... conditions) {
+    static_assert(!detail::chunked_v<std::remove_cvref_t<Item>>,
+                  "pksk: a transaction cannot write a chunked entity (Entity<T>::chunked): a "
+                  "transaction holds items of at most 400 KB and cannot remove old chunks; "
+                  "use put and erase");
     if constexpr (refuses_unique<std::remove_cvref_t<Item>>()) {
       return put_action(std::forward<Item>(item), conditions...);
     } else {
@@ -66,6 +71,10 @@ class Transaction {
 
   template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
+    static_assert(!detail::chunked_v<T>,
+                  "pksk: a transaction cannot write a chunked entity (Entity<T>::chunked): a "
+                  "transaction holds items of at most 400 KB and cannot remove old chunks; "
+                  "use put and erase");
     if constexpr (refuses_unique<T>()) {
       return update_action(key, parts...);
     } else {
@@ -76,6 +85,10 @@ class Transaction {
   // As Table::erase: a versioned entity's item only at the version `key` carries.
   template <EntityType T, class... Conditions>
   Transaction& erase(const T& key, const Conditions&... conditions) {
+    static_assert(!detail::chunked_v<T>,
+                  "pksk: a transaction cannot write a chunked entity (Entity<T>::chunked): a "
+                  "transaction holds items of at most 400 KB and cannot remove old chunks; "
+                  "use put and erase");
     if constexpr (refuses_unique<T>()) {
       return erase_action(key, conditions...);
     } else {
