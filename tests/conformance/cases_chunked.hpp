@@ -108,6 +108,15 @@ TEST_CASE("a chunked reply of 1 MB of incompressible bytes round-trips through e
       pksk::ValidationError);
   CHECK_THROWS_AS(table.query<BigReply>(pk, {.select = pksk::members(&BigReply::author)}),
                   pksk::ValidationError);
+  CHECK_THROWS_AS(
+      table.scan<BigReply>({.filter = pksk::attr(&BigReply::author) == std::string("ada")}),
+      pksk::ValidationError);
+  CHECK_THROWS_AS(
+      table.count<BigReply>(pk, {.filter = pksk::attr(&BigReply::author) == std::string("ada")}),
+      pksk::ValidationError);
+  CHECK_THROWS_AS(
+      table.query<BigForum>(pk, {.filter = pksk::attr(&BigThread::subject) == std::string("x")}),
+      pksk::ValidationError);
 }
 
 TEST_CASE("a chunked item replaced or removed takes its chunks with it", "[conformance]") {

@@ -85,6 +85,23 @@ struct a_batch_cannot_check_the_version_of_a_versioned_entity;
 // conditions, so the guard items could not be claimed and released with the items.
 template <class Entity>
 struct a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members;
+// Chunked entities (Entity<T>::chunked): a write or read that cannot keep the chunk protocol.
+// update or upsert: a chunked item's members are in its chunks, not in the item updated.
+template <class Entity>
+struct update_cannot_change_a_chunked_entity_put_it_whole;
+// put or erase with a condition or return_old: it would apply to the head, not the item.
+template <class Entity>
+struct a_write_of_a_chunked_entity_takes_no_conditions;
+// put_all or erase_all: a batch can neither chunk an item nor remove its chunks.
+template <class Entity>
+struct a_batch_cannot_write_a_chunked_entity;
+// transact_get: chunks are read after their head, not as of one moment.
+template <class Entity>
+struct transact_get_cannot_read_a_chunked_entity;
+// A chunked entity with a version member, an index, unique members or a ttl: each lives in the
+// stored item's attributes, which for a chunked item are its head's.
+template <class Entity>
+struct a_chunked_entity_has_no_version_index_unique_members_or_ttl;
 // transact_get on a Table whose backend has no transact_get operation (TransactGetBackend):
 // the backend does not read several items as of one moment.
 template <class Backend>
@@ -116,11 +133,17 @@ class Table {
       Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
     if constexpr (detail::chunked_v<T>) {
-      static_assert(sizeof...(Conditions) == 0,
-                    "pksk: a put of a chunked entity (Entity<T>::chunked) takes no conditions "
-                    "and returns nothing: its own condition is on the version it replaces");
-      put_chunked(item);
-      return;
+      // Its own condition is on the version it replaces.
+      if constexpr (detail::diagnose_v<
+                        sizeof...(Conditions) == 0,
+                        diagnostics::a_write_of_a_chunked_entity_takes_no_conditions<T>>) {
+        put_chunked(item);
+      }
+      if constexpr (detail::returns_old_v<Conditions...>) {
+        return std::optional<T>{};
+      } else {
+        return;
+      }
     }
     if constexpr (detail::UniqueEntity<T>) {
       static_assert(
@@ -182,10 +205,10 @@ class Table {
   // action on its version member is refused (at compile time where the member is named).
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
-    static_assert(!detail::chunked_v<T>,
-                  "pksk: update and upsert of a chunked entity (Entity<T>::chunked) are refused: "
-                  "a chunked item's members are in its chunks, not in the item an update "
-                  "would change; read it, change it and put it");
+    static_assert(
+        detail::checked_v<
+            detail::Diagnose<!detail::chunked_v<T>,
+                             diagnostics::update_cannot_change_a_chunked_entity_put_it_whole<T>>>);
     if constexpr (detail::UniqueEntity<T>) {
       static_assert(!detail::returns_stored_v<Parts...>,
                     "pksk: a write of an entity with unique members is a transaction with its "
@@ -281,10 +304,13 @@ class Table {
   detail::old_item_result_t<T, bool, Conditions...> erase(const T& key,
                                                           const Conditions&... conditions) {
     if constexpr (detail::chunked_v<T>) {
-      static_assert(sizeof...(Conditions) == 0,
-                    "pksk: an erase of a chunked entity (Entity<T>::chunked) takes no "
-                    "conditions and returns whether there was an item");
-      return erase_chunked(key);
+      if constexpr (detail::diagnose_v<
+                        sizeof...(Conditions) == 0,
+                        diagnostics::a_write_of_a_chunked_entity_takes_no_conditions<T>>) {
+        return erase_chunked(key);
+      } else {
+        return {};
+      }
     }
     if constexpr (detail::UniqueEntity<T>) {
       static_assert(
@@ -349,9 +375,9 @@ class Table {
     requires EntityType<std::ranges::range_value_t<Range>>
   void put_all(const Range& items) {
     using T = std::ranges::range_value_t<Range>;
-    static_assert(!detail::chunked_v<T>,
-                  "pksk: put_all of a chunked entity (Entity<T>::chunked) is refused: a batch "
-                  "can neither chunk an item nor remove the chunks of one it replaces; use put");
+    static_assert(
+        detail::checked_v<detail::Diagnose<!detail::chunked_v<T>,
+                                           diagnostics::a_batch_cannot_write_a_chunked_entity<T>>>);
     if constexpr (detail::diagnose_v<
                       !VersionedEntity<T>,
                       diagnostics::a_batch_cannot_check_the_version_of_a_versioned_entity<T>>) {
@@ -369,9 +395,9 @@ class Table {
     requires EntityType<std::ranges::range_value_t<Range>>
   void erase_all(const Range& keys) {
     using T = std::ranges::range_value_t<Range>;
-    static_assert(!detail::chunked_v<T>,
-                  "pksk: erase_all of a chunked entity (Entity<T>::chunked) is refused: a batch "
-                  "cannot remove the chunks of the items it removes; use erase");
+    static_assert(
+        detail::checked_v<detail::Diagnose<!detail::chunked_v<T>,
+                                           diagnostics::a_batch_cannot_write_a_chunked_entity<T>>>);
     if constexpr (detail::diagnose_v<
                       !VersionedEntity<T>,
                       diagnostics::a_batch_cannot_check_the_version_of_a_versioned_entity<T>>) {
@@ -457,9 +483,10 @@ class Table {
   template <EntityType... Ts>
     requires(sizeof...(Ts) > 0)
   std::tuple<std::optional<Ts>...> transact_get(const Ts&... keys) {
-    static_assert((!detail::chunked_v<Ts> && ...),
-                  "pksk: transact_get of a chunked entity (Entity<T>::chunked) is refused: its "
-                  "chunks are read after its head, not as of one moment; use get or get_all");
+    static_assert(
+        (detail::checked_v<detail::Diagnose<
+             !detail::chunked_v<Ts>, diagnostics::transact_get_cannot_read_a_chunked_entity<Ts>>> &&
+         ...));
     std::tuple<std::optional<Ts>...> found;
     if constexpr (detail::diagnose_v<TransactGetBackend<B>,
                                      diagnostics::backend_has_no_transact_get_operation<B>>) {
@@ -1091,6 +1118,9 @@ class Table {
         detail::throw_count_with_select(
             spec_.name, EntityType<R> ? types.front() : std::string_view("ItemCollection"));
       }
+      if constexpr (detail::reads_chunked_v<R>) {
+        if (!options.filter.empty()) detail::throw_chunked_read_refused(spec_.name, "count");
+      }
       const KeyCondition* condition = query_condition<R>(pk, options, index);
       detail::ReadPlanBase plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       std::size_t n = 0;
@@ -1188,11 +1218,11 @@ class Table {
 
   template <EntityType T>
   static constexpr void check_chunked_entity() {
-    static_assert(!VersionedEntity<T> && index_count_v<T> == 0 && !detail::UniqueEntity<T> &&
-                      !detail::has_ttl_v<T>,
-                  "pksk: a chunked entity (Entity<T>::chunked) has no version member, no "
-                  "secondary index, no unique members and no ttl: each is kept in attributes "
-                  "of the stored item, which for a chunked item is its head");
+    static_assert(
+        detail::checked_v<detail::Diagnose<
+            !VersionedEntity<T> && index_count_v<T> == 0 && !detail::UniqueEntity<T> &&
+                !detail::has_ttl_v<T>,
+            diagnostics::a_chunked_entity_has_no_version_index_unique_members_or_ttl<T>>>);
   }
 
   template <EntityType T>
