@@ -5,8 +5,11 @@
 // between its chunks and its head leaves the item as it was, and sweep_chunks removes what it
 // left; a writer that loses the race on the head gets ConditionFailed.
 
+#include <algorithm>
+#include <atomic>
 #include <functional>
 #include <random>
+#include <thread>
 
 #include "chunked.hpp"
 
@@ -229,4 +232,53 @@ TEST_CASE("a chunked put that loses the race for the head gets ConditionFailed",
   pksk::detail::chunk_write_hook = nullptr;
   CHECK(table.get(key) == big_reply("2024-01-01", 10, 4));
   CHECK(chunk_items(table) == 0);
+}
+
+TEST_CASE("four readers never see a mixed version of a chunked item while a writer replaces it",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  // Version n: its author is n, its message n's bytes; sizes from two to four chunks.
+  std::vector<BigReply> versions;
+  for (unsigned n = 0; n < 7; ++n) {
+    BigReply v = big_reply("2024-01-01", (450 + 120 * (n % 4)) * 1024, 10 + n);
+    v.author = std::to_string(n);
+    versions.push_back(std::move(v));
+  }
+  const BigReply key{.thread = "t1", .at = "2024-01-01"};
+  table.put(versions[0]);
+  std::atomic<bool> done{false};
+  std::atomic<int> bad{0};
+  std::atomic<int> reads{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 4; ++r) {
+    readers.emplace_back([&, r] {
+      std::size_t seen = 0;
+      do {
+        try {
+          std::optional<BigReply> got;
+          if (r % 2 == 0) {
+            got = table.get(key);
+          } else {
+            std::vector<BigReply> all = table.query<BigReply>(pksk::PartitionKey{"BIG#t1"});
+            if (all.size() == 1) got = std::move(all.front());
+          }
+          // Present, one whole version, never older than one this reader saw.
+          const std::size_t n = got ? std::stoul(got->author) : 0;
+          if (!got || n >= versions.size() || !(*got == versions[n]) || n < seen) ++bad;
+          seen = std::max(seen, n);
+          ++reads;
+        } catch (const pksk::Error&) {
+          ++bad;
+        }
+      } while (!done.load());
+    });
+  }
+  for (std::size_t n = 1; n < versions.size(); ++n) table.put(versions[n]);
+  done = true;
+  for (std::thread& t : readers) t.join();
+  CHECK(bad.load() == 0);
+  CHECK(reads.load() >= 4);
+  CHECK(table.get(key) == versions.back());
+  CHECK(chunk_items(table) == 3);  // 690 KB in base64: the last version's chunks only
 }
