@@ -179,6 +179,13 @@ class DecodeError : public detail::ErrorOf<errc::decode_failed> {
   using ErrorOf::ErrorOf;
 };
 
+// A chunked item (Entity<T>::chunked) whose head names a chunk that is not stored, also after
+// the item was read again.
+class ChunkMissing : public DecodeError {
+ public:
+  using DecodeError::DecodeError;
+};
+
 // A value that cannot be written as an item (NaN, infinity, an unnamed enum value).
 class EncodeError : public detail::ErrorOf<errc::encode_failed> {
  public:

@@ -26,6 +26,7 @@
 #include "pksk.hpp"
 #include "table/impl/access_counts.ipp"
 #include "table/impl/batch.ipp"
+#include "table/impl/chunks.ipp"
 #include "table/impl/cursor_signing.ipp"
 #include "table/impl/decode_row.ipp"
 #include "table/impl/fan_out.ipp"

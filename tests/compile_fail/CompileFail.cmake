@@ -147,6 +147,11 @@ foreach(case IN ITEMS
     "condition_exists_compressed_member|"
     "add_compressed_member|"
     "append_compressed_member|"
+    "chunked_update|update_cannot_change_a_chunked_entity_put_it_whole"
+    "chunked_put_condition|a_write_of_a_chunked_entity_takes_no_conditions"
+    "chunked_put_all|a_batch_cannot_write_a_chunked_entity"
+    "chunked_in_transaction|a_transaction_cannot_write_a_chunked_entity"
+    "chunked_versioned|a_chunked_entity_has_no_version_index_unique_members_or_ttl"
     "ttl_no_member|ttl_names_no_member_of_the_entity"
     "ttl_member_type|ttl_member_must_be_a_system_clock_time_point")
   string(FIND "${case}" "|" bar)

@@ -297,6 +297,22 @@ struct CollectionBuilder {
                             const Row& row) {
     return collection.template append_member<Format>(type, body, decoder, live, row);
   }
+  // Decodes the item of member type `type` in place of the one at `at` (of that type): a
+  // placeholder appended while the item's body could not be read yet (a chunked item's).
+  template <BodyFormat Format = BodyFormat::json, class Row, class... Ts>
+  static void replace_member(ItemCollection<Ts...>& collection, std::size_t at,
+                             std::string_view type, std::string_view body, BodyDecoder& decoder,
+                             const Row& row) {
+    ItemCollection<Ts...> one;
+    one.template append_member<Format>(type, body, decoder, ParsedItem{}, row);
+    collection.items_[at] = std::move(one.items_.front());
+  }
+  // Drops the item at `at` (a placeholder whose item is gone).
+  template <class... Ts>
+  static void erase_member(ItemCollection<Ts...>& collection, std::size_t at) {
+    --collection.counts_[collection.items_[at].index()];
+    collection.items_.erase(collection.items_.begin() + static_cast<std::ptrdiff_t>(at));
+  }
   template <BodyFormat Format = BodyFormat::json, class... Ts>
   static bool append_member_selected(ItemCollection<Ts...>& collection, std::string_view type,
                                      std::string_view body, BodyDecoder& decoder,

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <bitset>
+#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <mutex>
@@ -37,6 +38,7 @@
 
 #include "../backend/backend.hpp"
 #include "../codec/entity_code.hpp"
+#include "../codec/parsed_item.hpp"
 #include "../config.hpp"
 #include "../detail/diagnose.hpp"
 #include "../error.hpp"
@@ -47,10 +49,12 @@
 #include "../key/index.hpp"
 #include "../key/key.hpp"
 #include "../key/read_back.hpp"
+#include "../key/ulid.hpp"
 #include "../model/collection.hpp"
 #include "../reflect/reflect.hpp"
 #include "batch.hpp"
 #include "cursor_signing.hpp"
+#include "detail/chunks.hpp"
 #include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
 #include "detail/item_encoding.hpp"
@@ -81,6 +85,23 @@ struct a_batch_cannot_check_the_version_of_a_versioned_entity;
 // conditions, so the guard items could not be claimed and released with the items.
 template <class Entity>
 struct a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members;
+// Chunked entities (Entity<T>::chunked): a write or read that cannot keep the chunk protocol.
+// update or upsert: a chunked item's members are in its chunks, not in the item updated.
+template <class Entity>
+struct update_cannot_change_a_chunked_entity_put_it_whole;
+// put or erase with a condition or return_old: it would apply to the head, not the item.
+template <class Entity>
+struct a_write_of_a_chunked_entity_takes_no_conditions;
+// put_all or erase_all: a batch can neither chunk an item nor remove its chunks.
+template <class Entity>
+struct a_batch_cannot_write_a_chunked_entity;
+// transact_get: chunks are read after their head, not as of one moment.
+template <class Entity>
+struct transact_get_cannot_read_a_chunked_entity;
+// A chunked entity with a version member, an index, unique members or a ttl: each lives in the
+// stored item's attributes, which for a chunked item are its head's.
+template <class Entity>
+struct a_chunked_entity_has_no_version_index_unique_members_or_ttl;
 // transact_get on a Table whose backend has no transact_get operation (TransactGetBackend):
 // the backend does not read several items as of one moment.
 template <class Backend>
@@ -111,6 +132,19 @@ class Table {
   detail::old_item_result_t<std::remove_cvref_t<Item>, void, Conditions...> put(
       Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
+    if constexpr (detail::chunked_v<T>) {
+      // Its own condition is on the version it replaces.
+      if constexpr (detail::diagnose_v<
+                        sizeof...(Conditions) == 0,
+                        diagnostics::a_write_of_a_chunked_entity_takes_no_conditions<T>>) {
+        put_chunked(item);
+      }
+      if constexpr (detail::returns_old_v<Conditions...>) {
+        return std::optional<T>{};
+      } else {
+        return;
+      }
+    }
     if constexpr (detail::UniqueEntity<T>) {
       static_assert(
           !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
@@ -153,6 +187,7 @@ class Table {
   // The item with the key of `key` (only its key fields are read), or nullopt.
   template <EntityType T>
   std::optional<T> get(const T& key) {
+    if constexpr (detail::chunked_v<T>) return get_chunked(key);
     const detail::ScratchLease s;
     detail::format_keys(spec_, key, s->pk, s->sk, "get");
     std::optional<T> found;
@@ -170,6 +205,10 @@ class Table {
   // action on its version member is refused (at compile time where the member is named).
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
+    static_assert(
+        detail::checked_v<
+            detail::Diagnose<!detail::chunked_v<T>,
+                             diagnostics::update_cannot_change_a_chunked_entity_put_it_whole<T>>>);
     if constexpr (detail::UniqueEntity<T>) {
       static_assert(!detail::returns_stored_v<Parts...>,
                     "pksk: a write of an entity with unique members is a transaction with its "
@@ -264,6 +303,15 @@ class Table {
   template <EntityType T, class... Conditions>
   detail::old_item_result_t<T, bool, Conditions...> erase(const T& key,
                                                           const Conditions&... conditions) {
+    if constexpr (detail::chunked_v<T>) {
+      if constexpr (detail::diagnose_v<
+                        sizeof...(Conditions) == 0,
+                        diagnostics::a_write_of_a_chunked_entity_takes_no_conditions<T>>) {
+        return erase_chunked(key);
+      } else {
+        return {};
+      }
+    }
     if constexpr (detail::UniqueEntity<T>) {
       static_assert(
           !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
@@ -309,6 +357,14 @@ class Table {
   // All or nothing, up to 100 actions on distinct items: table.transact().put(...).commit().
   Transaction<B> transact() { return Transaction<B>(*this); }
 
+  // Removes chunk items (of chunked entities, Entity<T>::chunked) that no item's head names
+  // any more: those a put left when it failed or its process died between its chunks and its
+  // head. A chunk is removed only when it was written at least `min_age` ago, so that the
+  // chunks of a put still in progress (written before its head) are kept: min_age must exceed
+  // the longest a put takes. One scan of the table's chunk items and one read of each parent;
+  // returns the number of chunks removed.
+  std::size_t sweep_chunks(std::chrono::milliseconds min_age = std::chrono::minutes(10));
+
   // Writes every item (a batch write: not atomic as a whole; each group of 25 is refused with
   // ValidationError if two of its items share a key, as DynamoDB refuses such a request).
   // Items the backend hands back unprocessed are retried with backoff.
@@ -319,6 +375,9 @@ class Table {
     requires EntityType<std::ranges::range_value_t<Range>>
   void put_all(const Range& items) {
     using T = std::ranges::range_value_t<Range>;
+    static_assert(
+        detail::checked_v<detail::Diagnose<!detail::chunked_v<T>,
+                                           diagnostics::a_batch_cannot_write_a_chunked_entity<T>>>);
     if constexpr (detail::diagnose_v<
                       !VersionedEntity<T>,
                       diagnostics::a_batch_cannot_check_the_version_of_a_versioned_entity<T>>) {
@@ -336,6 +395,9 @@ class Table {
     requires EntityType<std::ranges::range_value_t<Range>>
   void erase_all(const Range& keys) {
     using T = std::ranges::range_value_t<Range>;
+    static_assert(
+        detail::checked_v<detail::Diagnose<!detail::chunked_v<T>,
+                                           diagnostics::a_batch_cannot_write_a_chunked_entity<T>>>);
     if constexpr (detail::diagnose_v<
                       !VersionedEntity<T>,
                       diagnostics::a_batch_cannot_check_the_version_of_a_versioned_entity<T>>) {
@@ -358,6 +420,7 @@ class Table {
     std::vector<backend::ItemKey> all;
     format_all_keys(keys, texts, all, "get_all");
     std::vector<std::optional<T>> found(all.size());
+    std::vector<detail::PendingHead> heads;
     const detail::ScratchLease s;
     for (std::size_t start = 0; start < all.size(); start += backend::max_batch_get_keys) {
       const std::span<const backend::ItemKey> group =
@@ -375,12 +438,32 @@ class Table {
                 handle_, asked,
                 [&](std::size_t at, const backend::ItemView& row) {
                   check_type<T>(row, "get_all");
-                  detail::decode_row(body_format(), spec_.name, *s->decoder, row,
-                                     found[start + indexes[at]].emplace());
+                  if constexpr (detail::chunked_v<T>) {
+                    const std::string_view text = detail::item_text(row.live, row.body);
+                    if (detail::is_chunk_head(text)) {
+                      heads.push_back({start + indexes[at], std::string(row.partition_key()),
+                                       std::string(row.sort_key()), std::string(type_name_v<T>),
+                                       detail::parse_chunk_head(text, format_now())});
+                      return;
+                    }
+                    backend::ItemView plain = row;
+                    plain.live = {};
+                    plain.body = text;
+                    detail::decode_row(body_format(), spec_.name, *s->decoder, plain,
+                                       found[start + indexes[at]].emplace());
+                  } else {
+                    detail::decode_row(body_format(), spec_.name, *s->decoder, row,
+                                       found[start + indexes[at]].emplace());
+                  }
                 },
                 unprocessed);
             for (std::size_t& u : unprocessed) u = indexes[u];
           });
+    }
+    for (const detail::PendingHead& head : heads) {
+      if (std::optional<std::string> body = read_chunks(head)) {
+        decode_whole(*body, head, found[head.at].emplace());
+      }
     }
     std::vector<T> out;
     for (auto& f : found) {
@@ -400,6 +483,10 @@ class Table {
   template <EntityType... Ts>
     requires(sizeof...(Ts) > 0)
   std::tuple<std::optional<Ts>...> transact_get(const Ts&... keys) {
+    static_assert(
+        (detail::checked_v<detail::Diagnose<
+             !detail::chunked_v<Ts>, diagnostics::transact_get_cannot_read_a_chunked_entity<Ts>>> &&
+         ...));
     std::tuple<std::optional<Ts>...> found;
     if constexpr (detail::diagnose_v<TransactGetBackend<B>,
                                      diagnostics::backend_has_no_transact_get_operation<B>>) {
@@ -997,6 +1084,11 @@ class Table {
       const KeyCondition* condition = query_condition<R>(pk, options, index);
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       const detail::ReadShape shape = detail::read_shape(options);
+      if constexpr (detail::reads_chunked_v<R>) {
+        return with_chunked_visitor(result, options, plan, [&](backend::ItemVisitor visit) {
+          return query_pages(pk, shape, condition, plan, all_pages, index, visit);
+        });
+      }
       return with_visitor(result, plan, [&](backend::ItemVisitor visit) {
         return query_pages(pk, shape, condition, plan, all_pages, index, visit);
       });
@@ -1025,6 +1117,9 @@ class Table {
       if (!options.select.empty()) {
         detail::throw_count_with_select(
             spec_.name, EntityType<R> ? types.front() : std::string_view("ItemCollection"));
+      }
+      if constexpr (detail::reads_chunked_v<R>) {
+        if (!options.filter.empty()) detail::throw_chunked_read_refused(spec_.name, "count");
       }
       const KeyCondition* condition = query_condition<R>(pk, options, index);
       detail::ReadPlanBase plan = detail::make_read_plan(spec_, options, /*scan=*/false);
@@ -1056,6 +1151,11 @@ class Table {
       const detail::ReadShape shape = detail::read_shape(options);
       check_scan(shape);
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/true);
+      if constexpr (detail::reads_chunked_v<R>) {
+        return with_chunked_visitor(result, options, plan, [&](backend::ItemVisitor visit) {
+          return scan_pages(shape, plan, all_pages, visit);
+        });
+      }
       return with_visitor(result, plan, [&](backend::ItemVisitor visit) {
         return scan_pages(shape, plan, all_pages, visit);
       });
@@ -1111,6 +1211,155 @@ class Table {
       detail::throw_decode_error(spec_.name, row, e);
     }
   }
+
+  // ---- chunked items (Entity<T>::chunked; detail/chunks.hpp has the protocol's pieces)
+
+  BodyFormat format_now() const { return static_cast<BodyFormat>(body_format()); }
+
+  template <EntityType T>
+  static constexpr void check_chunked_entity() {
+    static_assert(
+        detail::checked_v<detail::Diagnose<
+            !VersionedEntity<T> && index_count_v<T> == 0 && !detail::UniqueEntity<T> &&
+                !detail::has_ttl_v<T>,
+            diagnostics::a_chunked_entity_has_no_version_index_unique_members_or_ttl<T>>>);
+  }
+
+  template <EntityType T>
+  void put_chunked(const T& item) {
+    check_chunked_entity<T>();
+    const detail::ScratchLease s;
+    detail::format_keys(spec_, item, s->pk, s->sk, "put");
+    const std::size_t size =
+        detail::encode_sized(body_format(), spec_, item, s->pk, s->sk, s->body, "put");
+    write_chunked(s->pk, s->sk, type_name_v<T>, s->body, size, detail::chunks_beside_parent_v<T>);
+  }
+
+  template <EntityType T>
+  std::optional<T> get_chunked(const T& key) {
+    check_chunked_entity<T>();
+    const detail::ScratchLease s;
+    detail::format_keys(spec_, key, s->pk, s->sk, "get");
+    std::optional<T> found;
+    std::optional<detail::ChunkHead> head;
+    backend_->get(handle_, backend::ItemKey{s->pk, s->sk}, [&](const backend::ItemView& row) {
+      check_type<T>(row, "get");
+      const std::string_view text = detail::item_text(row.live, row.body);
+      if (detail::is_chunk_head(text)) {
+        head = detail::parse_chunk_head(text, format_now());
+        return;
+      }
+      backend::ItemView plain = row;
+      plain.live = {};
+      plain.body = text;
+      detail::decode_row(body_format(), spec_.name, *s->decoder, plain, found.emplace());
+    });
+    if (head) {
+      const detail::PendingHead pending{0, s->pk, s->sk, std::string(type_name_v<T>),
+                                        std::move(*head)};
+      if (std::optional<std::string> body = read_chunks(pending))
+        decode_whole(*body, pending, found.emplace());
+    }
+    return found;
+  }
+
+  template <EntityType T>
+  bool erase_chunked(const T& key) {
+    check_chunked_entity<T>();
+    const detail::ScratchLease s;
+    detail::format_keys(spec_, key, s->pk, s->sk, "erase");
+    return erase_with_chunks(s->pk, s->sk);
+  }
+
+  // An item reassembled from its chunks (or read again plain), decoded as the T at head.at.
+  template <class T>
+  void decode_whole(std::string_view body, const detail::PendingHead& head, T& out) {
+    const detail::ScratchLease s;
+    const backend::ItemView row{head.pk, head.sk, head.type, body, body.size()};
+    detail::decode_row(body_format(), spec_.name, *s->decoder, row, out);
+  }
+
+  // A read that may meet chunked items' heads: each head is kept in the result as a
+  // placeholder while the pages are read (the backend's answer is still being read, so no
+  // other request can be made), then its chunks are read and decoded in its place.
+  template <class R, class Result, class Pages>
+  std::optional<Cursor> with_chunked_visitor(Result& result, const BasicQueryOptions<R>& options,
+                                             const detail::ReadPlan<R>& plan, Pages&& pages) {
+    if (!options.filter.empty() || !options.select.empty()) {
+      detail::throw_chunked_read_refused(
+          spec_.name, EntityType<R> ? std::string_view(detail::ReadTypes<R>::value.front())
+                                    : std::string_view("an ItemCollection"));
+    }
+    const detail::ScratchLease s;
+    std::vector<detail::PendingHead> heads;
+    auto visit_plain = row_visitor<R, false>(result, plan, *s->decoder);
+    const auto visit = [&](const backend::ItemView& row) {
+      if (row.type == detail::chunk_type) return;  // chunks beside their parent
+      if (!detail::stored_as_one_of<R>(row)) return visit_plain(row);
+      const std::string_view text = detail::item_text(row.live, row.body);
+      if (detail::is_chunk_head(text)) {
+        detail::PendingHead head{0, std::string(row.partition_key()), std::string(row.sort_key()),
+                                 std::string(row.type),
+                                 detail::parse_chunk_head(text, format_now())};
+        if constexpr (EntityType<R>) {
+          result.emplace_back();
+        } else {
+          detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+            backend::CollectionBuilder::append_member<Format>(result, row.type, "{}", *s->decoder,
+                                                              ParsedItem{}, row);
+          });
+        }
+        head.at = result.size() - 1;
+        heads.push_back(std::move(head));
+        return;
+      }
+      backend::ItemView plain = row;
+      plain.live = {};
+      plain.body = text;
+      visit_plain(plain);
+    };
+    std::optional<Cursor> cursor = pages(backend::ItemVisitor(visit));
+    // Back to front, so that an item gone meanwhile is dropped without moving those before it.
+    for (auto head = heads.rbegin(); head != heads.rend(); ++head) {
+      std::optional<std::string> body = read_chunks(*head);
+      if constexpr (EntityType<R>) {
+        if (body) {
+          decode_whole(*body, *head, result[head->at]);
+        } else {
+          result.erase(result.begin() + static_cast<std::ptrdiff_t>(head->at));
+        }
+      } else {
+        if (!body) {
+          backend::CollectionBuilder::erase_member(result, head->at);
+          continue;
+        }
+        const backend::ItemView row{head->pk, head->sk, head->type, *body, body->size()};
+        detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
+          backend::CollectionBuilder::replace_member<Format>(result, head->at, head->type, *body,
+                                                             *s->decoder, row);
+        });
+      }
+    }
+    return cursor;
+  }
+
+  // The protocol, whatever the entity (impl/table.hpp): a put of an encoded item (plain when
+  // it fits, else chunks, then the head under a condition on the version it replaces, then
+  // the old version's chunks removed), an erase with the chunks, the head stored under a key.
+  void write_chunked(std::string_view pk, std::string_view sk, std::string_view type,
+                     std::string_view body, std::size_t size, bool beside);
+  bool erase_with_chunks(std::string_view pk, std::string_view sk);
+  std::optional<detail::ChunkHead> read_head(std::string_view pk, std::string_view sk);
+  // The body the head names, reassembled; if a chunk is missing (a writer replaced the version
+  // meanwhile), the item is read again: its new version's body, nullopt when it is gone.
+  std::optional<std::string> read_chunks(const detail::PendingHead& head);
+  // The body of the version `head` names, or nullopt with `missing` the first chunk absent.
+  std::optional<std::string> fetch_chunks(std::string_view pk, const detail::ChunkHead& head,
+                                          std::size_t& missing);
+  void write_chunks(std::string_view pk, std::string_view sk, const detail::ChunkHead& head,
+                    std::span<const std::string_view> pieces);
+  void remove_chunks(std::vector<detail::ChunkKey> keys);
+  void remove_chunks(std::string_view pk, const detail::ChunkHead& head);
 
   // The item a write replaced or removed (return_old), decoded as a T.
   template <class T>

@@ -26,6 +26,7 @@
 #include "../expr/expression.hpp"
 #include "../key/entity.hpp"
 #include "../key/unique.hpp"
+#include "detail/chunks.hpp"
 #include "detail/entity_writes.hpp"
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
@@ -36,6 +37,10 @@
 namespace pksk {
 
 namespace diagnostics {
+// Transaction::put, update or erase of a chunked entity (Entity<T>::chunked): a transaction
+// holds items of at most 400 KB and cannot remove the chunks of the version it replaces.
+template <class Entity>
+struct a_transaction_cannot_write_a_chunked_entity;
 // Transaction::put, update or erase of an entity with unique members (Entity<T>::unique):
 // Table's put, update and erase write it, each a transaction of its own with the guard items.
 template <class Entity>
@@ -57,6 +62,10 @@ class Transaction {
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   Transaction& put(Item&& item, const Conditions&... conditions) {
+    static_assert(
+        detail::checked_v<detail::Diagnose<
+            !detail::chunked_v<std::remove_cvref_t<Item>>,
+            diagnostics::a_transaction_cannot_write_a_chunked_entity<std::remove_cvref_t<Item>>>>);
     if constexpr (refuses_unique<std::remove_cvref_t<Item>>()) {
       return put_action(std::forward<Item>(item), conditions...);
     } else {
@@ -66,6 +75,9 @@ class Transaction {
 
   template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
+    static_assert(
+        detail::checked_v<detail::Diagnose<
+            !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
     if constexpr (refuses_unique<T>()) {
       return update_action(key, parts...);
     } else {
@@ -76,6 +88,9 @@ class Transaction {
   // As Table::erase: a versioned entity's item only at the version `key` carries.
   template <EntityType T, class... Conditions>
   Transaction& erase(const T& key, const Conditions&... conditions) {
+    static_assert(
+        detail::checked_v<detail::Diagnose<
+            !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
     if constexpr (refuses_unique<T>()) {
       return erase_action(key, conditions...);
     } else {

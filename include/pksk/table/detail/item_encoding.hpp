@@ -129,11 +129,12 @@ void format_keys(const TableSpecOfTable& spec, const T& item, std::string& pk, s
   spec.count_access_of(pk, operation);
 }
 
-// The body of an item whose keys are formatted already; returns the item's size.
+// The body of an item whose keys are formatted already; returns the item's size, which may be
+// over 400 KB (a chunked entity's item).
 template <EntityType T, class Format>
-std::size_t encode_checked(Format format, const backend::TableSpec& spec, const T& item,
-                           const std::string& pk, const std::string& sk, std::string& body,
-                           std::string_view operation) {
+std::size_t encode_sized(Format format, const backend::TableSpec& spec, const T& item,
+                         const std::string& pk, const std::string& sk, std::string& body,
+                         std::string_view operation) {
   std::size_t size = 0;
   try {
     // A table without a type attribute stores no type.
@@ -152,6 +153,16 @@ std::size_t encode_checked(Format format, const backend::TableSpec& spec, const 
   }
   if constexpr (index_count_v<T> != 0)
     size += detail::add_index_attributes(format, spec, item, body, operation);
+  return size;
+}
+
+// The body of an item whose keys are formatted already; returns the item's size, refusing one
+// over 400 KB.
+template <EntityType T, class Format>
+std::size_t encode_checked(Format format, const backend::TableSpec& spec, const T& item,
+                           const std::string& pk, const std::string& sk, std::string& body,
+                           std::string_view operation) {
+  const std::size_t size = encode_sized(format, spec, item, pk, sk, body, operation);
   if (size > max_item_bytes) throw_item_too_large(spec, operation, type_name_v<T>, pk, sk, size);
   return size;
 }

@@ -7,7 +7,11 @@
 // and any other backend where its Table is used. Included at the end of table.hpp.
 
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -207,6 +211,262 @@ std::optional<Cursor> Table<B>::scan_pages(const detail::ReadShape& shape,
     return detail::PageRead{outcome.evaluated, true};
   });
   return std::nullopt;
+}
+
+// ---- chunked items: the protocol (detail/chunks.hpp)
+
+template <Backend B>
+void Table<B>::write_chunked(std::string_view pk, std::string_view sk, std::string_view type,
+                             std::string_view body, std::size_t size, bool beside) {
+  const BodyFormat format = format_now();
+  // The item replaced, when it was a head: its chunks are removed once it is replaced.
+  std::optional<detail::ChunkHead> replaced;
+  const auto keep_replaced = [&](const backend::ItemView& row) {
+    const std::string_view text = detail::item_text(row.live, row.body);
+    if (detail::is_chunk_head(text)) replaced = detail::parse_chunk_head(text, format);
+  };
+  const backend::ItemVisitor replaced_visitor(keep_replaced);
+  if (size <= max_item_bytes) {
+    backend_->put(handle_, backend::PutRequest{backend::ItemView{pk, sk, type, body, size}, nullptr,
+                                               backend::WriteReturns{&replaced_visitor, false}});
+    if (replaced) remove_chunks(pk, *replaced);
+    return;
+  }
+  if (spec_.type_attribute.empty()) detail::throw_chunked_without_type(spec_.name, type, pk, sk);
+  const std::optional<detail::ChunkHead> old = read_head(pk, sk);
+  const std::vector<std::string_view> pieces = detail::split_body(body);
+  const detail::ChunkHead head{ulid(), pieces.size(), body.size(), beside};
+  // A failure here leaves the chunks written so far to sweep_chunks: the item still holds
+  // the version it held.
+  write_chunks(pk, sk, head, pieces);
+  if (detail::chunk_write_hook) detail::chunk_write_hook(detail::ChunkWriteStage::chunks_written);
+  std::string head_body;
+  const std::size_t head_size =
+      detail::chunk_head_body(spec_, pk, sk, type, head, format, head_body);
+  const backend::Condition condition = detail::chunk_head_condition(old);
+  try {
+    backend_->put(handle_,
+                  backend::PutRequest{backend::ItemView{pk, sk, type, head_body, head_size},
+                                      &condition, backend::WriteReturns{&replaced_visitor, false}});
+  } catch (const ConditionFailed&) {
+    remove_chunks(pk, head);  // another write came first: this version is never named
+    throw;
+  }
+  if (detail::chunk_write_hook) detail::chunk_write_hook(detail::ChunkWriteStage::head_written);
+  if (replaced) remove_chunks(pk, *replaced);
+}
+
+template <Backend B>
+bool Table<B>::erase_with_chunks(std::string_view pk, std::string_view sk) {
+  const BodyFormat format = format_now();
+  std::optional<detail::ChunkHead> removed;
+  const auto keep_removed = [&](const backend::ItemView& row) {
+    const std::string_view text = detail::item_text(row.live, row.body);
+    if (detail::is_chunk_head(text)) removed = detail::parse_chunk_head(text, format);
+  };
+  const backend::ItemVisitor removed_visitor(keep_removed);
+  const bool erased = backend_->erase(
+      handle_, backend::EraseRequest{backend::ItemKey{pk, sk}, nullptr,
+                                     backend::WriteReturns{&removed_visitor, false}});
+  if (removed) remove_chunks(pk, *removed);
+  return erased;
+}
+
+template <Backend B>
+std::optional<detail::ChunkHead> Table<B>::read_head(std::string_view pk, std::string_view sk) {
+  std::optional<detail::ChunkHead> head;
+  backend_->get(handle_, backend::ItemKey{pk, sk}, [&](const backend::ItemView& row) {
+    const std::string_view text = detail::item_text(row.live, row.body);
+    if (detail::is_chunk_head(text)) head = detail::parse_chunk_head(text, format_now());
+  });
+  return head;
+}
+
+template <Backend B>
+std::optional<std::string> Table<B>::read_chunks(const detail::PendingHead& pending) {
+  detail::ChunkHead head = pending.head;
+  for (int attempt = 0;; ++attempt) {
+    std::size_t missing = 0;
+    if (std::optional<std::string> body = fetch_chunks(pending.pk, head, missing)) return body;
+    // A chunk is gone: the item was replaced (its old chunks removed) while it was read, or
+    // removed. Its key is read again, and whatever it holds now is read whole.
+    bool found = false;
+    std::optional<std::string> plain;
+    std::optional<detail::ChunkHead> again;
+    backend_->get(handle_, backend::ItemKey{pending.pk, pending.sk},
+                  [&](const backend::ItemView& row) {
+                    found = true;
+                    const std::string_view text = detail::item_text(row.live, row.body);
+                    if (detail::is_chunk_head(text)) {
+                      again = detail::parse_chunk_head(text, format_now());
+                    } else {
+                      plain.emplace(text);
+                    }
+                  });
+    if (!found) return std::nullopt;
+    if (plain) return plain;
+    if (again->version == head.version || attempt == 2) {
+      detail::throw_chunk_missing(spec_.name, pending.type, pending.pk, pending.sk, head, missing);
+    }
+    head = std::move(*again);
+  }
+}
+
+template <Backend B>
+std::optional<std::string> Table<B>::fetch_chunks(std::string_view pk,
+                                                  const detail::ChunkHead& head,
+                                                  std::size_t& missing) {
+  // 40 chunks of 350 KB stay under the 16 MB a DynamoDB BatchGetItem answers at once.
+  constexpr std::size_t group_size = 40;
+  const BodyFormat format = format_now();
+  std::vector<std::optional<std::string>> pieces(head.count);
+  std::vector<detail::ChunkKey> keys;
+  for (std::size_t seq = 0; seq < head.count; ++seq)
+    keys.push_back(detail::chunk_key(pk, head, seq));
+  for (std::size_t start = 0; start < keys.size(); start += group_size) {
+    const std::size_t n = std::min(group_size, keys.size() - start);
+    std::vector<backend::ItemKey> group;
+    for (std::size_t i = 0; i < n; ++i) group.push_back({keys[start + i].pk, keys[start + i].sk});
+    std::vector<std::size_t> pending(n);
+    for (std::size_t i = 0; i < n; ++i) pending[i] = i;
+    detail::retry_unprocessed(
+        retry_, spec_.name, "read chunks", pending,
+        [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
+          std::vector<backend::ItemKey> asked;
+          for (std::size_t i : indexes) asked.push_back(group[i]);
+          backend_->batch_get(
+              handle_, asked,
+              [&](std::size_t at, const backend::ItemView& row) {
+                detail::ChunkContent chunk =
+                    detail::parse_chunk(detail::item_text(row.live, row.body), format);
+                if (chunk.version == head.version)
+                  pieces[start + indexes[at]] = std::move(chunk.data);
+              },
+              unprocessed);
+          for (std::size_t& u : unprocessed) u = indexes[u];
+        });
+  }
+  std::string body;
+  body.reserve(head.bytes);
+  for (std::size_t seq = 0; seq < head.count; ++seq) {
+    if (!pieces[seq]) {
+      missing = seq;
+      return std::nullopt;
+    }
+    body += *pieces[seq];
+  }
+  if (body.size() != head.bytes) {
+    throw DecodeError("pksk table " + detail::quoted(spec_.name) + ": the chunks of" +
+                      detail::key_text(backend::ItemKey{pk, {}}) + " version " +
+                      detail::quoted(head.version) + " hold " + std::to_string(body.size()) +
+                      " bytes where its head names " + std::to_string(head.bytes));
+  }
+  return body;
+}
+
+template <Backend B>
+void Table<B>::write_chunks(std::string_view pk, std::string_view sk, const detail::ChunkHead& head,
+                            std::span<const std::string_view> pieces) {
+  const BodyFormat format = format_now();
+  // A batch write of 25 chunks of 350 KB (base64 on DynamoDB) stays under its 16 MB request.
+  for (std::size_t start = 0; start < head.count; start += backend::max_batch_write_items) {
+    const std::size_t n = std::min(backend::max_batch_write_items, head.count - start);
+    std::vector<detail::ChunkKey> keys;
+    std::vector<std::string> bodies(n);
+    std::vector<backend::WriteRequest> writes;
+    for (std::size_t i = 0; i < n; ++i) keys.push_back(detail::chunk_key(pk, head, start + i));
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t size = detail::chunk_body(spec_, keys[i], pk, sk, head.version,
+                                                  pieces[start + i], format, bodies[i]);
+      writes.emplace_back(backend::PutRequest{
+          backend::ItemView{keys[i].pk, keys[i].sk, detail::chunk_type, bodies[i], size}, nullptr});
+    }
+    std::vector<std::size_t> all(n);
+    for (std::size_t i = 0; i < n; ++i) all[i] = i;
+    detail::retry_unprocessed(
+        retry_, spec_.name, "put chunks", std::move(all),
+        [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
+          std::vector<backend::WriteRequest> sent;
+          for (std::size_t i : indexes) sent.push_back(writes[i]);
+          backend_->batch_write(handle_, sent, unprocessed);
+          for (std::size_t& u : unprocessed) u = indexes[u];
+        });
+    if (detail::chunk_write_hook) detail::chunk_write_hook(detail::ChunkWriteStage::chunk_written);
+  }
+}
+
+template <Backend B>
+void Table<B>::remove_chunks(std::string_view pk, const detail::ChunkHead& head) {
+  std::vector<detail::ChunkKey> keys;
+  for (std::size_t seq = 0; seq < head.count; ++seq)
+    keys.push_back(detail::chunk_key(pk, head, seq));
+  remove_chunks(std::move(keys));
+}
+
+template <Backend B>
+void Table<B>::remove_chunks(std::vector<detail::ChunkKey> keys) {
+  for (std::size_t start = 0; start < keys.size(); start += backend::max_batch_write_items) {
+    const std::size_t n = std::min(backend::max_batch_write_items, keys.size() - start);
+    std::vector<backend::WriteRequest> writes;
+    for (std::size_t i = 0; i < n; ++i) {
+      writes.emplace_back(
+          backend::EraseRequest{backend::ItemKey{keys[start + i].pk, keys[start + i].sk}, nullptr});
+    }
+    std::vector<std::size_t> all(n);
+    for (std::size_t i = 0; i < n; ++i) all[i] = i;
+    detail::retry_unprocessed(
+        retry_, spec_.name, "remove chunks", std::move(all),
+        [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
+          std::vector<backend::WriteRequest> sent;
+          for (std::size_t i : indexes) sent.push_back(writes[i]);
+          backend_->batch_write(handle_, sent, unprocessed);
+          for (std::size_t& u : unprocessed) u = indexes[u];
+        });
+  }
+}
+
+template <Backend B>
+std::size_t Table<B>::sweep_chunks(std::chrono::milliseconds min_age) {
+  if (spec_.type_attribute.empty()) return 0;  // no chunked item is written there
+  const BodyFormat format = format_now();
+  struct Found {
+    detail::ChunkKey key;
+    detail::ChunkContent content;
+  };
+  std::vector<Found> chunks;
+  detail::ReadPlanBase plan;
+  plan.filter = detail::type_is_condition(spec_, detail::chunk_type);
+  static constexpr std::array<std::string_view, 4> names{"pksk:parent_pk", "pksk:parent_sk",
+                                                         "pksk:version", "pksk:written"};
+  plan.projection.assign(names.begin(), names.end());
+  // The scan's answer is read first, the parents after: no request runs inside another.
+  scan_pages(
+      detail::ReadShape{.consistent = true}, plan, /*all_pages=*/true,
+      [&](const backend::ItemView& row) {
+        if (row.type != detail::chunk_type) return;
+        chunks.push_back({{std::string(row.partition_key()), std::string(row.sort_key())},
+                          detail::parse_chunk(detail::item_text(row.live, row.body), format)});
+      });
+  const auto now = std::chrono::system_clock::now();
+  std::vector<std::pair<std::pair<std::string, std::string>, std::optional<std::string>>> parents;
+  std::vector<detail::ChunkKey> dead;
+  for (Found& chunk : chunks) {
+    if (now - chunk.content.written < min_age) continue;
+    const auto parent = std::make_pair(chunk.content.parent_pk, chunk.content.parent_sk);
+    auto known = std::find_if(parents.begin(), parents.end(),
+                              [&](const auto& p) { return p.first == parent; });
+    if (known == parents.end()) {
+      std::optional<detail::ChunkHead> head = read_head(parent.first, parent.second);
+      parents.emplace_back(
+          parent, head ? std::optional<std::string>(std::move(head->version)) : std::nullopt);
+      known = std::prev(parents.end());
+    }
+    if (known->second == chunk.content.version) continue;
+    dead.push_back(std::move(chunk.key));
+  }
+  const std::size_t removed = dead.size();
+  remove_chunks(std::move(dead));
+  return removed;
 }
 
 }  // namespace pksk
