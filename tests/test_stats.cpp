@@ -5,8 +5,11 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -17,6 +20,21 @@
 #include <pksk/sqlite.hpp>
 
 #include "support/shop.hpp"
+
+namespace hot {
+struct Ticket {
+  std::string id;
+  std::string status;
+};
+}  // namespace hot
+
+template <>
+struct pksk::Entity<hot::Ticket> {
+  static constexpr std::string_view type = "Ticket";
+  static constexpr std::string_view pk = "TICKET#{id}";
+  static constexpr std::string_view sk = "T";
+  static constexpr std::array indexes = {pksk::Index{"bystatus", "STATUS#{status}", "{id}"}};
+};
 
 namespace {
 
@@ -128,5 +146,59 @@ TEST_CASE("hot-key counters are off by default, and exact under 8 threads") {
   CHECK(table.hot_keys(2).size() == 2);
   CHECK(table.stats({.largest = 1}).hot_keys == std::vector<pksk::HotKey>{hot[0]});
   table.reset_hot_keys();
+  CHECK(table.hot_keys().empty());
+}
+
+TEST_CASE("hot-key counters count index query pages by the index's key, and scan pages") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "tickets", {.indexes = {"bystatus"}, .count_access = true}};
+  for (int i = 0; i < 6; ++i) {
+    table.put(hot::Ticket{.id = std::to_string(i), .status = i < 4 ? "open" : "closed"});
+  }
+  table.reset_hot_keys();
+  // Two pages of two, and the third that finds the end: three reads of the index's partition.
+  int pages = 0;
+  std::optional<pksk::Cursor> start;
+  do {
+    auto page = table.index("bystatus")
+                    .query_page<hot::Ticket>(pksk::PartitionKey{"STATUS#open"},
+                                             {.limit = 2, .start = start});
+    start = page.next;
+    ++pages;
+  } while (start);
+  (void)table.index("bystatus").query<hot::Ticket>(pksk::PartitionKey{"STATUS#closed"});
+  std::vector<pksk::HotKey> hot = table.hot_keys();
+  REQUIRE(hot.size() == 2);
+  CHECK(hot[0] == pksk::HotKey{"STATUS#open", static_cast<std::uint64_t>(pages), 0, "bystatus"});
+  CHECK(hot[1] == pksk::HotKey{"STATUS#closed", 1, 0, "bystatus"});
+  // A query of the table counts under the table's key, with no index.
+  CHECK(table.query<hot::Ticket>(pksk::partition(hot::Ticket{.id = "1"})).size() == 1);
+  hot = table.hot_keys();
+  REQUIRE(hot.size() == 3);
+  CHECK(hot[2] == pksk::HotKey{"TICKET#1", 1, 0, ""});
+
+  // A scan page reads each partition it holds items of, once: six partitions, one page; then
+  // pages of four items, so the two pages read four and two partitions.
+  table.reset_hot_keys();
+  CHECK(table.scan<hot::Ticket>().size() == 6);
+  hot = table.hot_keys();
+  REQUIRE(hot.size() == 6);
+  for (const pksk::HotKey& k : hot) {
+    CHECK(k.reads == 1);
+    CHECK(k.writes == 0);
+    CHECK(k.index.empty());
+  }
+  table.reset_hot_keys();
+  auto first = table.scan_page<hot::Ticket>({.limit = 4});
+  CHECK(first.items.size() == 4);
+  REQUIRE(first.next);
+  (void)table.scan_page<hot::Ticket>({.limit = 4, .start = first.next});
+  std::uint64_t reads = 0;
+  for (const pksk::HotKey& k : table.hot_keys()) reads += k.reads;
+  CHECK(reads == 6);
+  CHECK(table.hot_keys().size() == 6);
+  // stats() scans too, but is not counted.
+  table.reset_hot_keys();
+  CHECK(table.stats().items == 6);
   CHECK(table.hot_keys().empty());
 }

@@ -20,6 +20,7 @@
 #include "codec/impl/json_key.ipp"
 #include "codec/impl/parsed_item.ipp"
 #include "detail/impl/quoted.ipp"
+#include "detail/impl/worker_pool.ipp"
 #include "key/impl/read_back.ipp"
 #include "key/impl/ulid.ipp"
 #include "model/impl/access_patterns.ipp"

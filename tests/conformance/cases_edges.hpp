@@ -3,6 +3,8 @@
 // index, an index made sparse per item by an optional member, and what a single write returns
 // (the item it replaced or removed; the stored item a failed condition was evaluated on).
 
+#include <thread>
+
 #include "edges.hpp"
 
 namespace conformance {
@@ -292,6 +294,70 @@ TEST_CASE("a fan-out over time buckets returns exactly the items in range, in or
   CHECK_THROWS_AS(
       table.query_buckets<Meter>(Meter{.device = "d1"}, from, to, {.start = plain.next}),
       pksk::ValidationError);
+}
+
+TEST_CASE("a fan-out read in parallel pages exactly as one partition at a time does",
+          "[conformance]") {
+  using namespace std::chrono;
+  Store store;
+  auto table = make_table(store);
+  const sys_days jan1{year{2024} / 1 / 1};
+  for (int i = 0; i < 150; ++i) {  // every 58 hours for a year: twelve monthly buckets
+    table.put(Meter{.device = "d1", .at = jan1 + hours{58 * i}, .value = i % 13});
+  }
+  const system_clock::time_point from = jan1;
+  const system_clock::time_point to = sys_days{year{2024} / 12 / 31};
+  // Every page and cursor of a read, resumed from the cursor of the page before.
+  const auto pages = [&](std::size_t parallel, bool forward) {
+    std::vector<pksk::Page<std::vector<Meter>>> out;
+    std::optional<pksk::Cursor> start;
+    do {
+      out.push_back(table.query_buckets_page<Meter>(Meter{.device = "d1"}, from, to,
+                                                    {.forward = forward,
+                                                     .limit = 11,
+                                                     .start = start,
+                                                     .filter = pksk::attr(&Meter::value) >= 3,
+                                                     .parallel = parallel}));
+      start = out.back().next;
+    } while (start && out.size() < 100);
+    return out;
+  };
+  for (const bool forward : {true, false}) {
+    const auto sequential = pages(1, forward);
+    REQUIRE(sequential.size() > 10);
+    for (const std::size_t parallel : {std::size_t{0}, std::size_t{4}, std::size_t{12}}) {
+      const auto parallel_pages = pages(parallel, forward);
+      REQUIRE(parallel_pages.size() == sequential.size());
+      for (std::size_t i = 0; i < sequential.size(); ++i) {
+        CHECK(parallel_pages[i].items == sequential[i].items);
+        CHECK(parallel_pages[i].next.has_value() == sequential[i].next.has_value());
+        if (parallel_pages[i].next && sequential[i].next) {
+          CHECK(parallel_pages[i].next->to_string() == sequential[i].next->to_string());
+        }
+      }
+    }
+  }
+  // A cursor of a parallel read resumes a sequential one.
+  const auto all = table.query_buckets<Meter>(Meter{.device = "d1"}, from, to);
+  REQUIRE(all.size() == 150);
+  const auto first = table.query_buckets_page<Meter>(Meter{.device = "d1"}, from, to,
+                                                     {.limit = 20, .parallel = 8});
+  REQUIRE(first.next);
+  CHECK(table.query_buckets<Meter>(Meter{.device = "d1"}, from, to,
+                                   {.start = first.next, .parallel = 1}) ==
+        std::vector<Meter>(all.begin() + 20, all.end()));
+  // Shards too, with a table shared by threads that each fan out at once.
+  for (int i = 0; i < 60; ++i) table.put(Sale{.sku = "p2", .order = numbered("2024-", 1000 + i)});
+  const auto expected = table.query_shards<Sale>(Sale{.sku = "p2"}, {.parallel = 1});
+  REQUIRE(expected.size() == 60);
+  std::vector<std::vector<Sale>> seen(3);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back(
+        [&, t] { seen[t] = table.query_shards<Sale>(Sale{.sku = "p2"}, {.parallel = 4}); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const auto& s : seen) CHECK(s == expected);
 }
 
 TEST_CASE("a fan-out over shards with a limit equals the unsharded query's first items",

@@ -16,6 +16,8 @@ it is (DynamoDB Local answers on any path, and the signature covers it):
   drop_before  the connection is closed before forwarding: no answer
   drop_after   forwarded (DynamoDB applies it), then the connection is closed: no answer
   slow         forwarded, answered after 100 ms
+  wan          forwarded, answered after 10 ms: a round trip to a distant region, for
+               benchmarks of what overlaps requests (benchmarks/bench_fan_out.cpp)
   hold         forwarded, then no answer for 30 s (a server that hangs)
 """
 
@@ -39,6 +41,7 @@ PLANS = {
     "drop_every_second": ["pass", "drop_after"],
     "hold": ["hold"],
     "pass_then_hold": ["pass", "hold"],
+    "wan": ["wan"],
 }
 
 
@@ -50,6 +53,9 @@ def serve(directory, upstream_file):
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go in two writes: with Nagle's algorithm the body waits for the
+        # client's delayed ACK of the headers, 40 ms on Linux, on every answer.
+        disable_nagle_algorithm = True
 
         def log_message(self, *args):
             pass
@@ -99,6 +105,8 @@ def serve(directory, upstream_file):
                 return self.drop()
             if fault == "slow":
                 time.sleep(0.1)
+            if fault == "wan":
+                time.sleep(0.01)
             if fault == "hold":
                 time.sleep(30)
                 return self.drop()

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 #include "local_endpoint.hpp"
 #include "stub_service.hpp"
@@ -34,6 +35,12 @@ struct Entry {
   std::string list;
   std::string n;
   int value{};
+};
+
+// Spread over four shards, for fan-out reads.
+struct Spread {
+  std::string list;
+  std::string n;
 };
 
 struct Tagged {
@@ -58,6 +65,12 @@ struct pksk::Entity<request_hook::Entry> {
 };
 
 template <>
+struct pksk::Entity<request_hook::Spread> {
+  static constexpr std::string_view type = "Spread";
+  static constexpr std::string_view pk = "SPREAD#{list}#{n:shard(4)}";
+  static constexpr std::string_view sk = "{n}";
+};
+template <>
 struct pksk::Entity<request_hook::Tagged> {
   static constexpr std::string_view type = "Tagged";
   static constexpr std::string_view pk = "TAGGED#{id}";
@@ -74,6 +87,7 @@ using pksk::dynamodb::RequestRecord;
 using pksk::dynamodb::ReturnConsumedCapacity;
 using request_hook::Entry;
 using request_hook::Note;
+using request_hook::Spread;
 using request_hook::Tagged;
 using stub_service::FakeDynamoDB;
 using stub_service::header;
@@ -597,6 +611,37 @@ TEST_CASE("on DynamoDB Local, a tally sums the capacity of every request of a ca
   }
   CHECK(tally.requests() == 3);
   CHECK(tally.consumed() == ConsumedCapacity{.units = 30.5, .read_units = 0.5, .write_units = 30});
+}
+
+TEST_CASE("on DynamoDB Local, a fan-out read under a tally reads on the calling thread",
+          "[local]") {
+  Recorder recorder;
+  pksk::dynamodb::Backend backend{local(recorder, ReturnConsumedCapacity::total)};
+  const std::string name = pksk_test::fresh_table_name("hook_");
+  pksk::Table table{backend, name};
+  for (int i = 0; i < 20; ++i) table.put(Spread{.list = "s", .n = std::to_string(100 + i)});
+  (void)recorder.operations();
+  const std::vector<std::string> four_queries(4, "Query");
+  {
+    // Read in parallel, the shards' requests would be made, and counted, on other threads.
+    const pksk::dynamodb::CapacityTally tally;
+    CHECK(table.query_shards<Spread>(Spread{.list = "s"}, {.parallel = 4}).size() == 20);
+    CHECK(tally.requests() == 4);
+    CHECK(tally.consumed().read_units == 2);  // half a unit a shard
+  }
+  std::vector<Kept> records;
+  {
+    const std::lock_guard lock(recorder.mutex);
+    records = std::exchange(recorder.records, {});
+  }
+  REQUIRE(records.size() == 4);
+  for (const Kept& r : records) {
+    CHECK(r.operation == "Query");
+    CHECK(r.thread == std::this_thread::get_id());
+  }
+  // Without a tally the same four requests are made, and the same items come back.
+  CHECK(table.query_shards<Spread>(Spread{.list = "s"}, {.parallel = 4}).size() == 20);
+  CHECK(recorder.operations() == four_queries);
 }
 
 TEST_CASE("on DynamoDB Local, indexes says each index's share", "[local]") {

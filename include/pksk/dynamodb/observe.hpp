@@ -11,6 +11,7 @@
 #include <optional>
 #include <string_view>
 
+#include "../detail/worker_pool.hpp"
 #include "../error.hpp"
 
 namespace pksk::dynamodb {
@@ -89,8 +90,16 @@ using RequestHook = std::function<void(const RequestRecord&)>;
 // Tallies nest: a request counts in every tally alive on its thread.
 class CapacityTally {
  public:
-  CapacityTally() noexcept : outer_(innermost()) { innermost() = this; }
-  ~CapacityTally() { innermost() = outer_; }
+  // While it lives, a fan-out read of this thread reads its partitions on this thread (not in
+  // parallel), so that their requests count here.
+  CapacityTally() noexcept : outer_(innermost()) {
+    innermost() = this;
+    ++pksk::detail::requests_observed_on_this_thread();
+  }
+  ~CapacityTally() {
+    innermost() = outer_;
+    --pksk::detail::requests_observed_on_this_thread();
+  }
   CapacityTally(const CapacityTally&) = delete;
   CapacityTally& operator=(const CapacityTally&) = delete;
 

@@ -8,11 +8,13 @@
 //   for (const pksk::HotKey& k : table.hot_keys(5)) std::cout << k.pk << ' ' << k.reads;
 //
 // A get, and each item of a batch or transactional get, is a read of its partition; each page
-// of a query of the table is one (an index query's partitions are the index's, not counted); a
-// put, update or erase, alone, in a batch or in a transaction, is a write. Scans are not
-// counted. The counters are sharded by a hash of the key, each shard behind its own mutex, so
-// that threads meet only when their keys share a shard; off (the default), a counted operation
-// costs one test of a null pointer.
+// of a query is one, of the table's partition or, for a query of a secondary index, of the
+// index's (HotKey::index names it: an index's partitions are throttled on their own); each page
+// of a scan (Table::scan, scan_page, scan_each) is one read of every partition it holds items
+// of; a put, update or erase, alone, in a batch or in a transaction, is a write. Table::stats()
+// is not counted, and neither are the index entries a write updates. The counters are sharded
+// by a hash of the key, each shard behind its own mutex, so that threads meet only when their
+// keys share a shard; off (the default), a counted operation costs one test of a null pointer.
 
 #include <array>
 #include <cstddef>
@@ -32,6 +34,7 @@ struct HotKey {
   std::string pk{};
   std::uint64_t reads = 0;
   std::uint64_t writes = 0;
+  std::string index{};  // empty: a partition of the table; else of this secondary index
   friend bool operator==(const HotKey&, const HotKey&) = default;
 };
 
@@ -45,6 +48,18 @@ class AccessCounters {
     auto it = shard.counts.find(pk);
     if (it == shard.counts.end()) it = shard.counts.emplace(std::string(pk), Counts{}).first;
     ++(write ? it->second.writes : it->second.reads);
+  }
+  // A read of partition `pk` of the secondary index `index`.
+  void count_index_read(std::string_view index, std::string_view pk) {
+    // Index names hold no NUL (DynamoDB allows letters, digits, '_', '-' and '.'), so the first
+    // one ends the name.
+    std::string key;
+    key.reserve(index.size() + 1 + pk.size());
+    key.append(index).push_back('\0');
+    key.append(pk);
+    Shard& shard = shards_[std::hash<std::string_view>{}(key) % shard_count];
+    const std::lock_guard lock(shard.mutex);
+    ++shard.index_counts[std::move(key)].reads;
   }
   // The n keys with the most accesses (reads plus writes), most first, then by key.
   PKSK_DECL std::vector<HotKey> top(std::size_t n);
@@ -64,6 +79,7 @@ class AccessCounters {
   struct alignas(64) Shard {
     std::mutex mutex;
     std::unordered_map<std::string, Counts, Hash, std::equal_to<>> counts;
+    std::unordered_map<std::string, Counts> index_counts;  // "index\0pk"
   };
   static constexpr std::size_t shard_count = 64;
   std::array<Shard, shard_count> shards_;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../detail/diagnose.hpp"
+#include "../detail/worker_pool.hpp"
 #include "../key/key.hpp"
 #include "each.hpp"
 #include "fwd.hpp"
@@ -129,16 +130,19 @@ std::string fan_out_cursor_pk() {
 // gives each partition's read its options (the caller's, resumed after a page's last key).
 // Returns the items and, when the limit stopped the merge before the end, the sort key of the
 // last item it consumed (kept or not), from which a next page resumes.
+//
+// The merge needs every partition's first item before it can take one, so the first pages are
+// read `width` at a time on `pool`; the same pages are read either way, so the result does not
+// depend on the width. A later page is read when the merge reaches the end of the one before,
+// on the calling thread: by then the merge needs that partition's next item and no other.
 template <Backend B, EntityType T, class Keep, class PartitionOptions>
 std::pair<std::vector<T>, std::optional<std::string>> merge_partitions(
     Table<B>& table, const std::vector<PartitionKey>& pks, const BasicQueryOptions<T>& options,
-    Keep&& keep, PartitionOptions&& partition_options) {
+    Keep&& keep, PartitionOptions&& partition_options, WorkerPool& pool, std::size_t width) {
   std::deque<Each<B, T>> ranges;  // a deque: iterators keep pointing at their range
-  std::vector<typename Each<B, T>::iterator> at;
-  for (const PartitionKey& pk : pks) {
-    ranges.push_back(table.each(pk, partition_options(pk)));
-    at.push_back(ranges.back().begin());
-  }
+  for (const PartitionKey& pk : pks) ranges.push_back(table.each(pk, partition_options(pk)));
+  std::vector<typename Each<B, T>::iterator> at(ranges.size());
+  pool.run(ranges.size(), width, [&](std::size_t i) { at[i] = ranges[i].begin(); });
   struct Head {
     std::string sk;
     std::size_t range;

@@ -184,12 +184,20 @@ struct BasicQueryOptions {
   // failing the read. False: the read throws DecodeError. An entity read, which has no
   // unknown(), refuses it (ValidationError).
   bool keep_undecodable = false;
+  // Fan-out reads only (query_buckets, query_shards): how many partitions are read at once, on
+  // threads the Table keeps. 0 (the default): 8 on DynamoDB, where each read is a round trip,
+  // and 1 on SQLite, whose reads are local; 1: one partition after another.
+  std::size_t parallel = 0;
 
   template <class S>
     requires(std::is_void_v<R> && !std::is_void_v<S>)
   operator BasicQueryOptions<S>() const {  // NOLINT(google-explicit-constructor)
-    return {sk,      forward,  limit,      start,           filter, select.template as<S>(),
-            segment, segments, consistent, keep_undecodable};
+    return {sk,         forward,
+            limit,      start,
+            filter,     select.template as<S>(),
+            segment,    segments,
+            consistent, keep_undecodable,
+            parallel};
   }
 };
 

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <ranges>
@@ -41,6 +42,7 @@
 #include "../codec/parsed_item.hpp"
 #include "../config.hpp"
 #include "../detail/diagnose.hpp"
+#include "../detail/worker_pool.hpp"
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
@@ -1184,7 +1186,13 @@ class Table {
       if (options.start) each_options.start = cursors().make({}, pk.value, options.start->sk);
       return each_options;
     };
-    auto [items, resume] = detail::merge_partitions(*this, pks, options, keep, partition_options);
+    const BodyFormat format = body_format();
+    const std::size_t width = detail::requests_observed_on_this_thread() > 0 ? 1
+                              : options.parallel != 0                        ? options.parallel
+                              : format == BodyFormat::json                   ? 1
+                                                                             : 8;
+    auto [items, resume] =
+        detail::merge_partitions(*this, pks, options, keep, partition_options, *workers_, width);
     Page<std::vector<T>> page;
     page.items = std::move(items);
     if (resume) page.next = cursors().make({}, fan_out, std::move(*resume));
@@ -1388,6 +1396,8 @@ class Table {
   detail::TableSpecOfTable spec_;  // the name and the options, as the backend was given them
   typename B::TableHandle handle_;
   BatchRetry retry_;
+  // The threads of parallel fan-out reads, shared by copies of the Table.
+  std::shared_ptr<detail::WorkerPool> workers_ = std::make_shared<detail::WorkerPool>();
 };
 
 }  // namespace pksk

@@ -89,6 +89,16 @@ struct TableSpecOfTable : backend::TableSpec {
     if (access) [[unlikely]]
       access->count(pk, false);
   }
+  // A page of a query of the table (index null) or of one of its secondary indexes.
+  void count_query_page(std::string_view pk, const TableIndex* index) const {
+    if (access) [[unlikely]] {
+      if (index == nullptr) {
+        access->count(pk, false);
+      } else {
+        access->count_index_read(index->name, pk);
+      }
+    }
+  }
 
  private:
   static std::uint64_t next_serial() noexcept {

@@ -15,9 +15,14 @@ PKSK_DECL std::vector<HotKey> AccessCounters::top(std::size_t n) {
   for (Shard& shard : shards_) {
     const std::lock_guard lock(shard.mutex);
     for (const auto& [pk, c] : shard.counts) all.push_back({pk, c.reads, c.writes});
+    for (const auto& [key, c] : shard.index_counts) {
+      const std::size_t end = key.find('\0');
+      all.push_back({key.substr(end + 1), c.reads, c.writes, key.substr(0, end)});
+    }
   }
   const auto hotter = [](const HotKey& a, const HotKey& b) {
-    return std::tuple(b.reads + b.writes, a.pk) < std::tuple(a.reads + a.writes, b.pk);
+    return std::tuple(b.reads + b.writes, a.pk, a.index) <
+           std::tuple(a.reads + a.writes, b.pk, b.index);
   };
   const std::size_t kept = std::min(n, all.size());
   std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(kept), all.end(),
@@ -30,6 +35,7 @@ PKSK_DECL void AccessCounters::reset() {
   for (Shard& shard : shards_) {
     const std::lock_guard lock(shard.mutex);
     shard.counts.clear();
+    shard.index_counts.clear();
   }
 }
 

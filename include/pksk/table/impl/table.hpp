@@ -126,7 +126,7 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
       raw.exclusive_start_item = backend::ItemKey{shape.start->item_pk, shape.start->item_sk};
   }
   if (!all_pages) {
-    if (!index) spec_.count_read(pk.value);
+    spec_.count_query_page(pk.value, index);
     backend::QueryOutcome outcome = backend_->query(handle_, raw, visit);
     if (count != nullptr) *count += outcome.count.value_or(0);
     if (!outcome.last_evaluated_sk) return std::nullopt;
@@ -137,7 +137,7 @@ std::optional<Cursor> Table<B>::query_pages(const PartitionKey& pk, const detail
   }
   std::string resume_after, resume_pk, resume_sk;
   detail::read_every_page(raw.limit, [&] {
-    if (!index) spec_.count_read(pk.value);
+    spec_.count_query_page(pk.value, index);
     backend::QueryOutcome outcome = backend_->query(handle_, raw, visit);
     if (count != nullptr) *count += outcome.count.value_or(0);
     if (!outcome.last_evaluated_sk) return detail::PageRead{outcome.evaluated, false};
@@ -195,6 +195,21 @@ std::optional<Cursor> Table<B>::scan_pages(const detail::ReadShape& shape,
                        .projection = plan.projection,
                        .consistent = shape.consistent};
   if (shape.start) raw.exclusive_start = backend::ItemKey{shape.start->pk, shape.start->sk};
+  // Counted, a page is a read of each partition it holds items of (a scan hands a partition's
+  // items one after another, so a partition is counted when the page reaches it).
+  std::string page_pk;
+  bool page_started = false;
+  const backend::ItemVisitor uncounted = visit;
+  const auto counting = [&](const backend::ItemView& row) {
+    if (!page_started || row.partition_key() != page_pk) {
+      page_started = true;
+      page_pk.assign(row.partition_key());
+      spec_.count_read(page_pk);
+    }
+    uncounted(row);
+  };
+  if (spec_.access) visit = backend::ItemVisitor(counting);
+  const auto next_page = [&] { page_started = false; };
   if (!all_pages) {
     backend::ScanOutcome outcome = backend_->scan(handle_, raw, visit);
     if (!outcome.last_evaluated_pk) return std::nullopt;
@@ -203,6 +218,7 @@ std::optional<Cursor> Table<B>::scan_pages(const detail::ReadShape& shape,
   }
   std::string resume_pk, resume_sk;
   detail::read_every_page(raw.limit, [&] {
+    next_page();
     backend::ScanOutcome outcome = backend_->scan(handle_, raw, visit);
     if (!outcome.last_evaluated_pk) return detail::PageRead{outcome.evaluated, false};
     resume_pk = std::move(*outcome.last_evaluated_pk);
