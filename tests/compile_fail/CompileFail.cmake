@@ -72,6 +72,8 @@ foreach(case IN ITEMS
     "collection_same_type|item_collection_members_have_the_same_type_discriminator"
     "collection_identical_sort_key|item_collection_members_have_identical_sort_key_templates"
     "collection_sort_keys_collide|item_collection_members_have_sort_key_templates_that_can_produce_the_same_key"
+    "collection_mixed_key_schemas|item_collection_mixes_members_with_and_without_a_sort_key"
+    "collection_two_without_sort_key|item_collection_members_have_identical_sort_key_templates"
     "update_key_member|update_changes_a_member_of_the_items_key"
     "update_key_member_argument|"
     "add_key_member_argument|"
