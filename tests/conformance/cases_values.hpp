@@ -126,6 +126,52 @@ TEST_CASE("a stored value the conversion refuses is a DecodeError naming the mem
   }
 }
 
+TEST_CASE("std::vector<std::uint8_t> and <unsigned char> are binary, as std::vector<std::byte>",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const ByteProbe probe{"b1", {1, 2}, {0xff, 0x00, 0x10}, std::nullopt};
+  table.put(probe);
+  CHECK(table.get(ByteProbe{.id = "b1"}) == probe);
+
+  const auto raw = table.query<pksk::ItemCollection<ProbeNote>>(pksk::PartitionKey{"PROBE#b1"});
+  REQUIRE(raw.unknown().size() == 1);
+  const std::string& json = raw.unknown()[0].json;
+  INFO(json);
+  if (raw.unknown()[0].format == pksk::BodyFormat::attribute_value) {
+    CHECK(json.find(R"("image":{"B":"AQI="})") != std::string::npos);
+    CHECK(json.find(R"("thumb":{"B":"/wAQ"})") != std::string::npos);
+  } else {
+    CHECK(json.find(R"("image":{"":"AQI="})") != std::string::npos);
+    CHECK(json.find(R"("thumb":{"":"/wAQ"})") != std::string::npos);
+  }
+  CHECK(json.find("icon") == std::string::npos);
+
+  // Updates, conditions and filters take bytes, compared unsigned.
+  ByteProbe expected = probe;
+  expected.icon = std::vector<std::uint8_t>{7};
+  expected.image = {9};
+  CHECK(table.update(ByteProbe{.id = "b1"},
+                     pksk::set(&ByteProbe::icon, std::vector<std::uint8_t>{7}),
+                     pksk::set(&ByteProbe::image, std::vector<std::uint8_t>{9}),
+                     pksk::when(pksk::begins_with(pksk::attr(&ByteProbe::thumb),
+                                                  std::vector<unsigned char>{0xff}))) == expected);
+  CHECK(table.get(ByteProbe{.id = "b1"}) == expected);
+  const pksk::PartitionKey pk{"PROBE#b1"};
+  CHECK(table
+            .query<ByteProbe>(
+                pk, {.filter = pksk::attr(&ByteProbe::thumb) > std::vector<unsigned char>{0x80}})
+            .size() == 1);
+  CHECK(table.query<ByteProbe>(pk, {.filter = pksk::size(pksk::attr(&ByteProbe::thumb)) == 3})
+            .size() == 1);
+  CHECK(table
+            .query<ByteProbe>(pk, {.filter = pksk::contains(pksk::attr(&ByteProbe::image),
+                                                            std::vector<std::uint8_t>{1})})
+            .empty());
+  table.transact().put(ByteProbe{"b2", {}, {5}, std::vector<std::uint8_t>{}}).commit();
+  CHECK(table.get(ByteProbe{.id = "b2"}) == ByteProbe{"b2", {}, {5}, std::vector<std::uint8_t>{}});
+}
+
 TEST_CASE("number and binary sets round-trip through put, update, transaction and batch",
           "[conformance]") {
   Store store;

@@ -66,6 +66,15 @@ struct ValueProbe {
   friend bool operator==(const ValueProbe&, const ValueProbe&) = default;
 };
 
+// Bytes in the other usual spellings: binary (B) as std::vector<std::byte> is.
+struct ByteProbe {
+  std::string id;
+  std::vector<std::uint8_t> image;
+  std::vector<unsigned char> thumb;
+  std::optional<std::vector<std::uint8_t>> icon;
+  friend bool operator==(const ByteProbe&, const ByteProbe&) = default;
+};
+
 // In the invoices' partitions, to read an invoice raw (as an item of no type its collection
 // knows).
 struct ClientNote {
@@ -113,6 +122,12 @@ struct pksk::Entity<conformance::ClientNote> {
   static constexpr std::string_view type = "ClientNote";
   static constexpr std::string_view pk = "CLIENT#{client}";
   static constexpr std::string_view sk = "NOTE";
+};
+template <>
+struct pksk::Entity<conformance::ByteProbe> {
+  static constexpr std::string_view type = "ByteProbe";
+  static constexpr std::string_view pk = "PROBE#{id}";
+  static constexpr std::string_view sk = "BYTES";
 };
 template <>
 struct pksk::Entity<conformance::ValueProbe> {
