@@ -172,6 +172,55 @@ TEST_CASE("std::vector<std::uint8_t> and <unsigned char> are binary, as std::vec
   CHECK(table.get(ByteProbe{.id = "b2"}) == ByteProbe{"b2", {}, {5}, std::vector<std::uint8_t>{}});
 }
 
+TEST_CASE("empty_optional_as_null: empty optionals stored as NULL, read back empty either way",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const auto raw_profile = [&](const std::string& id) {
+    const auto raw =
+        table.query<pksk::ItemCollection<ProbeNote>>(pksk::PartitionKey{"PROBE#" + id});
+    REQUIRE(raw.unknown().size() == 1);
+    return raw.unknown()[0];
+  };
+  const auto has_nulls = [](const pksk::RawItem& raw) {
+    INFO(raw.json);
+    if (raw.format == pksk::BodyFormat::attribute_value) {
+      CHECK(raw.json.find(R"("nickname":{"NULL":true})") != std::string::npos);
+      CHECK(raw.json.find(R"("age":{"NULL":true})") != std::string::npos);
+    } else {
+      CHECK(raw.json.find(R"("nickname":null)") != std::string::npos);
+      CHECK(raw.json.find(R"("age":null)") != std::string::npos);
+    }
+  };
+
+  const NullableProfile p1{"p1", std::nullopt, std::nullopt, "Oslo"};
+  table.put(p1);
+  has_nulls(raw_profile("p1"));
+  CHECK(table.get(NullableProfile{.id = "p1"}) == p1);
+  // Read without the option, and written without it (absent), both read back empty.
+  CHECK(table.get(PlainProfile{.id = "p1"}) ==
+        PlainProfile{"p1", std::nullopt, std::nullopt, "Oslo"});
+  table.put(PlainProfile{"p2", std::nullopt, std::nullopt, "Rome"});
+  CHECK(raw_profile("p2").json.find("nickname") == std::string::npos);
+  CHECK(table.get(NullableProfile{.id = "p2"}) ==
+        NullableProfile{"p2", std::nullopt, std::nullopt, "Rome"});
+
+  // The attribute exists, as NULL: conditions see it so.
+  CHECK_NOTHROW(table.put(NullableProfile{"p1", "ada", 36, "Oslo"},
+                          pksk::when(pksk::exists(pksk::attr(&NullableProfile::nickname)))));
+  CHECK(table.get(NullableProfile{.id = "p1"}) == NullableProfile{"p1", "ada", 36, "Oslo"});
+
+  // Every write stores them so: batch, transaction, upsert.
+  table.put_all(std::vector<NullableProfile>{{"p3", std::nullopt, 3, "Lima"}});
+  table.transact().put(NullableProfile{"p4", std::nullopt, std::nullopt, "Kyiv"}).commit();
+  has_nulls(raw_profile("p4"));
+  CHECK(table.upsert(NullableProfile{"p1", std::nullopt, std::nullopt, "Oslo"}) == p1);
+  has_nulls(raw_profile("p1"));
+  CHECK(table.get(NullableProfile{.id = "p3"}) == NullableProfile{"p3", std::nullopt, 3, "Lima"});
+  CHECK(table.get(PlainProfile{.id = "p4"}) ==
+        PlainProfile{"p4", std::nullopt, std::nullopt, "Kyiv"});
+}
+
 TEST_CASE("number and binary sets round-trip through put, update, transaction and batch",
           "[conformance]") {
   Store store;
