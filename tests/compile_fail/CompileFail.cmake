@@ -111,6 +111,7 @@ foreach(case IN ITEMS
     "compressed_key_member|compressed_member_appears_in_a_key_template"
     "compressed_index_key_member|compressed_member_appears_in_a_key_template"
     "filter_compressed_member|"
+    "filter_member_kept_in_keys|"
     "condition_exists_compressed_member|"
     "add_compressed_member|"
     "append_compressed_member|"
