@@ -62,7 +62,7 @@ struct Kitchen {
   std::vector<std::string> strings;
   std::vector<bool> bits;
   std::vector<std::optional<std::int16_t>> sparse;
-  std::vector<std::vector<std::uint8_t>> matrix;
+  std::vector<std::vector<std::uint16_t>> matrix;  // lists of numbers (uint8_t would be bytes)
   std::map<std::string, std::int32_t> counts;
   std::map<std::string, Inner> by_name;
   std::map<std::string, std::optional<double>> maybe;

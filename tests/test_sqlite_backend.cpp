@@ -788,6 +788,26 @@ TEST_CASE("invalid table and attribute names", "[sqlite]") {
                }),
                "a key attribute is named 'pksk_no_type', the type column of a table without a type "
                "attribute"));
+  // No sort key: the sort-key column is pksk_no_sort_key, which no attribute may then be.
+  CHECK_NOTHROW(b.open_table(pksk::backend::TableSpec{"unsorted", {.sk_attribute = ""}}));
+  CHECK(contains(error_of([&] {
+                   b.open_table(pksk::backend::TableSpec{
+                       "unsorted2", {.pk_attribute = "pksk_no_sort_key", .sk_attribute = ""}});
+                 }),
+                 "an attribute is named 'pksk_no_sort_key', the sort-key column of a table "
+                 "without a sort key"));
+  CHECK(contains(error_of([&] {
+                   b.open_table(pksk::backend::TableSpec{
+                       "unsorted3",
+                       {.sk_attribute = "", .indexes = {{"g", "pksk_no_sort_key", "x"}}}});
+                 }),
+                 "index 'g' names a key attribute 'pksk_no_sort_key'"));
+  // A key with a sort key on a table without one: DynamoDB refuses it, as the raw API does.
+  const auto unsorted = b.open_table(pksk::backend::TableSpec{"unsorted", {.sk_attribute = ""}});
+  CHECK_THROWS_AS(put(b, unsorted, "P", "A"), pksk::ValidationError);
+  CHECK(contains(error_of([&] { put(b, unsorted, "P", "A"); }),
+                 "the table has no sort key, and the key has one (pk 'P', sk 'A')"));
+  CHECK_NOTHROW(put(b, unsorted, "P", ""));
   CHECK_THROWS_AS(get(b, {}, "P", "A"), pksk::Error);  // an empty handle
 }
 

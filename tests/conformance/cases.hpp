@@ -1081,6 +1081,7 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
 #include "cases_chunked.hpp"
 #include "cases_compressed.hpp"
 #include "cases_edges.hpp"
+#include "cases_key_schemas.hpp"
 #include "cases_keys.hpp"
 #include "cases_members.hpp"
 #include "cases_names.hpp"

@@ -126,6 +126,101 @@ TEST_CASE("a stored value the conversion refuses is a DecodeError naming the mem
   }
 }
 
+TEST_CASE("std::vector<std::uint8_t> and <unsigned char> are binary, as std::vector<std::byte>",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const ByteProbe probe{"b1", {1, 2}, {0xff, 0x00, 0x10}, std::nullopt};
+  table.put(probe);
+  CHECK(table.get(ByteProbe{.id = "b1"}) == probe);
+
+  const auto raw = table.query<pksk::ItemCollection<ProbeNote>>(pksk::PartitionKey{"PROBE#b1"});
+  REQUIRE(raw.unknown().size() == 1);
+  const std::string& json = raw.unknown()[0].json;
+  INFO(json);
+  if (raw.unknown()[0].format == pksk::BodyFormat::attribute_value) {
+    CHECK(json.find(R"("image":{"B":"AQI="})") != std::string::npos);
+    CHECK(json.find(R"("thumb":{"B":"/wAQ"})") != std::string::npos);
+  } else {
+    CHECK(json.find(R"("image":{"":"AQI="})") != std::string::npos);
+    CHECK(json.find(R"("thumb":{"":"/wAQ"})") != std::string::npos);
+  }
+  CHECK(json.find("icon") == std::string::npos);
+
+  // Updates, conditions and filters take bytes, compared unsigned.
+  ByteProbe expected = probe;
+  expected.icon = std::vector<std::uint8_t>{7};
+  expected.image = {9};
+  CHECK(table.update(ByteProbe{.id = "b1"},
+                     pksk::set(&ByteProbe::icon, std::vector<std::uint8_t>{7}),
+                     pksk::set(&ByteProbe::image, std::vector<std::uint8_t>{9}),
+                     pksk::when(pksk::begins_with(pksk::attr(&ByteProbe::thumb),
+                                                  std::vector<unsigned char>{0xff}))) == expected);
+  CHECK(table.get(ByteProbe{.id = "b1"}) == expected);
+  const pksk::PartitionKey pk{"PROBE#b1"};
+  CHECK(table
+            .query<ByteProbe>(
+                pk, {.filter = pksk::attr(&ByteProbe::thumb) > std::vector<unsigned char>{0x80}})
+            .size() == 1);
+  CHECK(table.query<ByteProbe>(pk, {.filter = pksk::size(pksk::attr(&ByteProbe::thumb)) == 3})
+            .size() == 1);
+  CHECK(table
+            .query<ByteProbe>(pk, {.filter = pksk::contains(pksk::attr(&ByteProbe::image),
+                                                            std::vector<std::uint8_t>{1})})
+            .empty());
+  table.transact().put(ByteProbe{"b2", {}, {5}, std::vector<std::uint8_t>{}}).commit();
+  CHECK(table.get(ByteProbe{.id = "b2"}) == ByteProbe{"b2", {}, {5}, std::vector<std::uint8_t>{}});
+}
+
+TEST_CASE("empty_optional_as_null: empty optionals stored as NULL, read back empty either way",
+          "[conformance]") {
+  Store store;
+  auto table = make_table(store);
+  const auto raw_profile = [&](const std::string& id) {
+    const auto raw =
+        table.query<pksk::ItemCollection<ProbeNote>>(pksk::PartitionKey{"PROBE#" + id});
+    REQUIRE(raw.unknown().size() == 1);
+    return raw.unknown()[0];
+  };
+  const auto has_nulls = [](const pksk::RawItem& raw) {
+    INFO(raw.json);
+    if (raw.format == pksk::BodyFormat::attribute_value) {
+      CHECK(raw.json.find(R"("nickname":{"NULL":true})") != std::string::npos);
+      CHECK(raw.json.find(R"("age":{"NULL":true})") != std::string::npos);
+    } else {
+      CHECK(raw.json.find(R"("nickname":null)") != std::string::npos);
+      CHECK(raw.json.find(R"("age":null)") != std::string::npos);
+    }
+  };
+
+  const NullableProfile p1{"p1", std::nullopt, std::nullopt, "Oslo"};
+  table.put(p1);
+  has_nulls(raw_profile("p1"));
+  CHECK(table.get(NullableProfile{.id = "p1"}) == p1);
+  // Read without the option, and written without it (absent), both read back empty.
+  CHECK(table.get(PlainProfile{.id = "p1"}) ==
+        PlainProfile{"p1", std::nullopt, std::nullopt, "Oslo"});
+  table.put(PlainProfile{"p2", std::nullopt, std::nullopt, "Rome"});
+  CHECK(raw_profile("p2").json.find("nickname") == std::string::npos);
+  CHECK(table.get(NullableProfile{.id = "p2"}) ==
+        NullableProfile{"p2", std::nullopt, std::nullopt, "Rome"});
+
+  // The attribute exists, as NULL: conditions see it so.
+  CHECK_NOTHROW(table.put(NullableProfile{"p1", "ada", 36, "Oslo"},
+                          pksk::when(pksk::exists(pksk::attr(&NullableProfile::nickname)))));
+  CHECK(table.get(NullableProfile{.id = "p1"}) == NullableProfile{"p1", "ada", 36, "Oslo"});
+
+  // Every write stores them so: batch, transaction, upsert.
+  table.put_all(std::vector<NullableProfile>{{"p3", std::nullopt, 3, "Lima"}});
+  table.transact().put(NullableProfile{"p4", std::nullopt, std::nullopt, "Kyiv"}).commit();
+  has_nulls(raw_profile("p4"));
+  CHECK(table.upsert(NullableProfile{"p1", std::nullopt, std::nullopt, "Oslo"}) == p1);
+  has_nulls(raw_profile("p1"));
+  CHECK(table.get(NullableProfile{.id = "p3"}) == NullableProfile{"p3", std::nullopt, 3, "Lima"});
+  CHECK(table.get(PlainProfile{.id = "p4"}) ==
+        PlainProfile{"p4", std::nullopt, std::nullopt, "Kyiv"});
+}
+
 TEST_CASE("number and binary sets round-trip through put, update, transaction and batch",
           "[conformance]") {
   Store store;

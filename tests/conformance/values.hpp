@@ -66,6 +66,32 @@ struct ValueProbe {
   friend bool operator==(const ValueProbe&, const ValueProbe&) = default;
 };
 
+// Bytes in the other usual spellings: binary (B) as std::vector<std::byte> is.
+struct ByteProbe {
+  std::string id;
+  std::vector<std::uint8_t> image;
+  std::vector<unsigned char> thumb;
+  std::optional<std::vector<std::uint8_t>> icon;
+  friend bool operator==(const ByteProbe&, const ByteProbe&) = default;
+};
+
+// A profile whose empty optionals are stored as NULL, and the same item read without the
+// option (NullableReader): both forms read back empty.
+struct NullableProfile {
+  std::string id;
+  std::optional<std::string> nickname;
+  std::optional<std::int64_t> age;
+  std::string city;
+  friend bool operator==(const NullableProfile&, const NullableProfile&) = default;
+};
+struct PlainProfile {
+  std::string id;
+  std::optional<std::string> nickname;
+  std::optional<std::int64_t> age;
+  std::string city;
+  friend bool operator==(const PlainProfile&, const PlainProfile&) = default;
+};
+
 // In the invoices' partitions, to read an invoice raw (as an item of no type its collection
 // knows).
 struct ClientNote {
@@ -113,6 +139,25 @@ struct pksk::Entity<conformance::ClientNote> {
   static constexpr std::string_view type = "ClientNote";
   static constexpr std::string_view pk = "CLIENT#{client}";
   static constexpr std::string_view sk = "NOTE";
+};
+template <>
+struct pksk::Entity<conformance::NullableProfile> {
+  static constexpr std::string_view type = "Profile";
+  static constexpr std::string_view pk = "PROBE#{id}";
+  static constexpr std::string_view sk = "PROFILE";
+  static constexpr bool empty_optional_as_null = true;
+};
+template <>
+struct pksk::Entity<conformance::PlainProfile> {
+  static constexpr std::string_view type = "Profile";
+  static constexpr std::string_view pk = "PROBE#{id}";
+  static constexpr std::string_view sk = "PROFILE";
+};
+template <>
+struct pksk::Entity<conformance::ByteProbe> {
+  static constexpr std::string_view type = "ByteProbe";
+  static constexpr std::string_view pk = "PROBE#{id}";
+  static constexpr std::string_view sk = "BYTES";
 };
 template <>
 struct pksk::Entity<conformance::ValueProbe> {

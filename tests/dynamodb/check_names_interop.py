@@ -7,7 +7,9 @@
 pksk writes seed 004's table (PK, SK, Type; CustomerId, OrderId, Total, ... in PascalCase) and
 boto3 reads it back: every item must hold exactly the attribute names and types a DynamoDB user
 expects. Then boto3 writes a customer and its orders in that layout, one with its ids only in
-its keys and one with no Type, and pksk must read them typed. Needs boto3 (in scripts/python-venv.sh's venv, with
+its keys and one with no Type, and pksk must read them typed. The same both ways for a table
+keyed by its partition key alone, whose items hold binary, number and binary sets and a NULL.
+Needs boto3 (in scripts/python-venv.sh's venv, with
 moto). Exits non-zero on a difference, printing it.
 """
 
@@ -119,6 +121,47 @@ def main():
         failures.append(f"pksk read of boto3's items:\n  expected {want_read!r}\n  got {read!r}")
 
     client.delete_table(TableName=table)
+
+    # A table keyed by its partition key alone, with binary, number and binary sets and a NULL:
+    # pksk writes, boto3 reads the names and types; boto3 writes, pksk reads typed.
+    blobs = f"{table}_blobs"
+
+    def run_blobs(command):
+        done = subprocess.run([program, command, endpoint, blobs], capture_output=True,
+                              text=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"names_interop {command} failed ({done.returncode}): {done.stderr}")
+        return done.stdout
+
+    run_blobs("write_blobs")
+    schema = client.describe_table(TableName=blobs)["Table"]["KeySchema"]
+    if schema != [{"AttributeName": "PK", "KeyType": "HASH"}]:
+        failures.append(f"key schema of {blobs}: {schema}")
+    got = client.get_item(TableName=blobs, Key={"PK": {"S": "BLOB#b1"}},
+                          ConsistentRead=True).get("Item")
+    if got is not None:
+        got["Readings"]["NS"] = sorted(got["Readings"]["NS"], key=float)
+        got["Chunks"]["BS"] = sorted(got["Chunks"]["BS"])
+    want = {"PK": {"S": "BLOB#b1"}, "Type": {"S": "Blob"}, "Id": {"S": "b1"},
+            "Data": {"B": b"\x01\x02\xff"}, "Readings": {"NS": ["-2", "1.5"]},
+            "Chunks": {"BS": [b"\x00", b"\x07\x08"]}, "Note": {"NULL": True}}
+    if got != want:
+        failures.append(f"item BLOB#b1:\n  expected {want}\n  boto3 read {got}")
+    client.put_item(TableName=blobs, Item={
+        "PK": {"S": "BLOB#b2"}, "Type": {"S": "Blob"}, "Id": {"S": "b2"},
+        "Data": {"B": b"\x00\x10\x80"}, "Readings": {"NS": ["3", "-0.5"]},
+        "Chunks": {"BS": [b"\xff"]}, "Note": {"S": "from boto3"}})
+    # The id only in the key, the note NULL.
+    client.put_item(TableName=blobs, Item={
+        "PK": {"S": "BLOB#b3"}, "Type": {"S": "Blob"}, "Data": {"B": b""},
+        "Note": {"NULL": True}})
+    read = run_blobs("read_blobs")
+    want_read = ("b2 data=0;16;128; readings=-0.5;3; chunks=255,; note=from boto3\n"
+                 "b3 data= readings= chunks= note=-\n")
+    if read != want_read:
+        failures.append(f"pksk read of boto3's blobs:\n  expected {want_read!r}\n  got {read!r}")
+    client.delete_table(TableName=blobs)
+
     for failure in failures:
         print(failure)
     if failures:

@@ -5,10 +5,15 @@
 //                                             004's customer 123 and its orders
 //   names_interop read <endpoint> <table>    reads customer 456's collection, which boto3 wrote,
 //                                             and prints every item typed, one line each
+//   names_interop write_blobs <endpoint> <table>   creates a table keyed by PK alone and writes
+//                                             blob b1: binary, number and binary sets, a NULL
+//   names_interop read_blobs <endpoint> <table>    reads blobs b2 and b3, which boto3 wrote
 //
 // The entities store their attributes in PascalCase, one renamed, as a DynamoDB user's table
 // names them.
 
+#include <cstddef>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -45,7 +50,24 @@ struct Order {
   Address ship_to;
 };
 
+// An item of a table keyed by its partition key alone, with DynamoDB's binary and set types.
+struct Blob {
+  std::string id;
+  std::vector<std::uint8_t> data;
+  std::set<double> readings;
+  std::set<std::vector<std::byte>> chunks;
+  std::optional<std::string> note;
+};
+
 }  // namespace
+
+template <>
+struct pksk::Entity<Blob> {
+  static constexpr std::string_view type = "Blob";
+  static constexpr std::string_view pk = "BLOB#{id}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr bool empty_optional_as_null = true;
+};
 
 template <>
 struct pksk::Attributes<Address> {
@@ -134,11 +156,46 @@ void read(pksk::dynamodb::Backend& backend, const std::string& name) {
   std::cout << "unknown " << all.unknown().size() << "\n";
 }
 
+pksk::TableOptions unsorted() {
+  return {.pk_attribute = "PK", .sk_attribute = "", .type_attribute = "Type"};
+}
+
+void write_blobs(pksk::dynamodb::Backend& backend, const std::string& name) {
+  pksk::Table table{backend, name, unsorted()};
+  table.put(Blob{.id = "b1",
+                 .data = {1, 2, 255},
+                 .readings = {1.5, -2},
+                 .chunks = {std::vector<std::byte>{std::byte{0}},
+                            std::vector<std::byte>{std::byte{7}, std::byte{8}}},
+                 .note = std::nullopt});
+}
+
+void read_blobs(pksk::dynamodb::Backend& backend, const std::string& name) {
+  pksk::Table table{backend, name, unsorted()};
+  for (const char* id : {"b2", "b3"}) {
+    const std::optional<Blob> blob = table.get(Blob{.id = id});
+    if (!blob) {
+      std::cout << id << " missing\n";
+      continue;
+    }
+    std::cout << blob->id << " data=";
+    for (const std::uint8_t b : blob->data) std::cout << int{b} << ";";
+    std::cout << " readings=";
+    for (const double r : blob->readings) std::cout << r << ";";
+    std::cout << " chunks=";
+    for (const auto& chunk : blob->chunks) {
+      for (const std::byte b : chunk) std::cout << std::to_integer<int>(b) << ",";
+      std::cout << ";";
+    }
+    std::cout << " note=" << blob->note.value_or("-") << "\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::cerr << "usage: names_interop write|read <endpoint> <table>\n";
+    std::cerr << "usage: names_interop write|read|write_blobs|read_blobs <endpoint> <table>\n";
     return 2;
   }
   try {
@@ -148,6 +205,10 @@ int main(int argc, char** argv) {
       write(backend, argv[3]);
     } else if (command == "read") {
       read(backend, argv[3]);
+    } else if (command == "write_blobs") {
+      write_blobs(backend, argv[3]);
+    } else if (command == "read_blobs") {
+      read_blobs(backend, argv[3]);
     } else {
       std::cerr << "unknown command " << command << "\n";
       return 2;

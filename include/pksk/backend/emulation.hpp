@@ -25,17 +25,21 @@ namespace pksk::backend::emulation {
 // DynamoDB refuses a key attribute that is empty or longer than its limit (2,048 bytes for the
 // partition key, 1,024 for the sort key) with a ValidationException, before anything is read
 // or written. `backend` names the backend in the message ("sqlite"), `operation` the call
-// ("put", "transaction").
+// ("put", "transaction"). A table without a sort key (`sorted` false) takes keys whose sort
+// key is empty, and refuses any other, as DynamoDB refuses a key that does not match the key
+// schema.
 [[noreturn]] PKSK_DECL void throw_key_refused(std::string_view backend, std::string_view table,
-                                              std::string_view operation, backend::ItemKey key);
+                                              std::string_view operation, backend::ItemKey key,
+                                              bool sorted = true);
 
 inline void check_item_key(std::string_view backend, std::string_view table,
-                           std::string_view operation, backend::ItemKey key) {
-  if (!key.pk.empty() && key.pk.size() <= detail::max_partition_key_size && !key.sk.empty() &&
-      key.sk.size() <= detail::max_sort_key_size) [[likely]] {
+                           std::string_view operation, backend::ItemKey key, bool sorted = true) {
+  if (!key.pk.empty() && key.pk.size() <= detail::max_partition_key_size &&
+      (sorted ? !key.sk.empty() && key.sk.size() <= detail::max_sort_key_size : key.sk.empty()))
+      [[likely]] {
     return;
   }
-  throw_key_refused(backend, table, operation, key);
+  throw_key_refused(backend, table, operation, key, sorted);
 }
 
 // A query's partition key has the same limits (DynamoDB: "Size of hashkey has exceeded the

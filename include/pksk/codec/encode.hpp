@@ -44,6 +44,7 @@
 #include "body_format.hpp"
 #include "compressed.hpp"
 #include "detail/json_path.hpp"
+#include "null_optionals.hpp"
 #include "ttl.hpp"
 
 namespace pksk {
@@ -304,7 +305,15 @@ void encode_fields(Writer& w, const T& record) {
     // A key member an entity keeps only in its keys (key/read_back.hpp) is no attribute.
     if constexpr (storable<Field>() && !omits_member<T>(decltype(index)::value)) {
       if constexpr (is_optional_v<Field>) {
-        if (!field) return;  // absent attribute
+        if (!field) {
+          // Absent, unless the entity stores empty optionals as NULL (null_optionals.hpp).
+          if constexpr (stores_empty_optional_as_null_v<T>) {
+            w.field(stored_names_v<T>[decltype(index)::value],
+                    FieldJson<T>::template get<decltype(index)::value>());
+            w.null();
+          }
+          return;
+        }
       }
       if constexpr (is_string_set_v<Field> && Writer::omits_empty_sets) {
         if (field.empty()) return;

@@ -22,11 +22,15 @@ inline constexpr bool is_vector_v = false;
 template <class T, class A>
 inline constexpr bool is_vector_v<std::vector<T, A>> = true;
 
-// std::vector<std::byte>: a binary value (DynamoDB's B), not a list.
+// std::vector<std::byte>: a binary value (DynamoDB's B), not a list. So are
+// std::vector<std::uint8_t> and std::vector<unsigned char> (one type wherever std::uint8_t is
+// a byte), the other usual spellings of bytes: a list of small numbers is rarely what they hold.
 template <class T>
 inline constexpr bool is_binary_v = false;
 template <class A>
 inline constexpr bool is_binary_v<std::vector<std::byte, A>> = true;
+template <class A>
+inline constexpr bool is_binary_v<std::vector<unsigned char, A>> = true;
 
 template <class T>
 inline constexpr bool is_map_v = false;

@@ -405,6 +405,11 @@ namespace diagnostics {
 // (update.hpp): g++ names it in the error line, clang in the note under it.
 template <class Entity, detail::fixed_string Member>
 void condition_names_a_compressed_member() {}
+// A condition, filter or update path on a key member an entity keeps only in its keys
+// (store_key_members = false): it is no attribute, so a condition on it would never hold.
+// Reach it through the key: a sort-key condition, or the partition key itself.
+template <class Entity, detail::fixed_string Member>
+void condition_names_a_member_kept_only_in_the_keys() {}
 }  // namespace diagnostics
 
 namespace detail {
@@ -426,9 +431,19 @@ consteval void refuse_compressed_members(M T::*member, std::index_sequence<I...>
    ...);
 }
 
+template <class T, class M, std::size_t... I>
+consteval void refuse_members_kept_in_keys(M T::*member, std::index_sequence<I...>) {
+  ((omits_member<T>(I) && names_field<I>(member)
+        ? diagnostics::condition_names_a_member_kept_only_in_the_keys<T, field_name_text_v<T, I>>()
+        : void()),
+   ...);
+}
+
 // The member attr() is given, converted at compile time (consteval) where the call is, as
-// NonKeyMember is (update.hpp): a compressed member is refused there, one error naming the
-// entity and the member. Only an entity with a compressed member of M's type checks anything.
+// NonKeyMember is (update.hpp): a compressed member, and a key member the entity keeps only in
+// its keys, are refused there, one error naming the entity and the member. Only an entity with
+// such members checks anything; a Hana-adapted struct's members are checked at run time
+// (member_step).
 template <class T, class M>
 struct ConditionMember {
   M T::*member;
@@ -436,6 +451,9 @@ struct ConditionMember {
   consteval ConditionMember(M T::*m) : member(m) {  // NOLINT: implicit on purpose
     if constexpr (has_compressed_v<T> && compressible_member_v<M> && !HanaStruct<T>) {
       refuse_compressed_members(m, std::make_index_sequence<field_count_v<T>>{});
+    }
+    if constexpr (!stores_key_members_v<T> && !HanaStruct<T>) {
+      refuse_members_kept_in_keys(m, std::make_index_sequence<field_count_v<T>>{});
     }
   }
 };

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "../detail/diagnose.hpp"
@@ -45,6 +46,11 @@ struct item_collection_members_have_identical_sort_key_templates;
 // A field value can spell the other's literal text: give them distinct literal prefixes.
 template <class A, detail::fixed_string SortKeyA, class B, detail::fixed_string SortKeyB>
 struct item_collection_members_have_sort_key_templates_that_can_produce_the_same_key;
+
+// One member declares a sort key and the other does not (Entity<T> without sk): their items
+// live in tables of different key schemas, never in one partition.
+template <class WithSortKey, detail::fixed_string SortKey, class WithoutSortKey>
+struct item_collection_mixes_members_with_and_without_a_sort_key;
 
 // A member of the collection (Member, one of Members) without a pksk::Entity<Member>
 // specialization giving its type, pk and sk.
@@ -93,7 +99,12 @@ inline constexpr KeyShape<Template> key_shape_v = [] {
   return shape;
 }();
 
-enum class PairFinding : unsigned char { same_type, identical_sort_keys, sort_keys_may_overlap };
+enum class PairFinding : unsigned char {
+  same_type,
+  identical_sort_keys,
+  sort_keys_may_overlap,
+  mixed_key_schemas
+};
 
 struct MemberPair {
   std::size_t a = 0;
@@ -121,6 +132,7 @@ inline constexpr auto collection_findings_v = [] {
   const std::array<std::string_view, n> partition_shapes{key_shape_v<pk_text_v<Ts>>.view()...};
   const std::array<std::string_view, n> sort_shapes{key_shape_v<sk_text_v<Ts>>.view()...};
   const std::array<std::string_view, n> sort_prefixes{sort_key_template<Ts>::prefix...};
+  const std::array<bool, n> unsorted{partition_key_only_v<Ts>...};
   CollectionFindings<n> found;
   for (std::size_t i = 1; i < n; ++i) {
     if (partition_shapes[i] != partition_shapes[0]) {
@@ -130,7 +142,9 @@ inline constexpr auto collection_findings_v = [] {
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
       if (types[i] == types[j]) found.pairs[found.count++] = {i, j, PairFinding::same_type};
-      if (sort_shapes[i] == sort_shapes[j]) {
+      if (unsorted[i] != unsorted[j]) {
+        found.pairs[found.count++] = {i, j, PairFinding::mixed_key_schemas};
+      } else if (sort_shapes[i] == sort_shapes[j]) {
         found.pairs[found.count++] = {i, j, PairFinding::identical_sort_keys};
       } else if (!literal_prefixes_differ(sort_prefixes[i], sort_prefixes[j])) {
         found.pairs[found.count++] = {i, j, PairFinding::sort_keys_may_overlap};
@@ -163,6 +177,15 @@ struct PairReport<A, B, PairFinding::sort_keys_may_overlap> {
       !sort_keys_may_collide<A, B>(),
       diagnostics::item_collection_members_have_sort_key_templates_that_can_produce_the_same_key<
           A, sk_text_v<A>, B, sk_text_v<B>>>;
+};
+
+template <class A, class B>
+struct PairReport<A, B, PairFinding::mixed_key_schemas> {
+  using Sorted = std::conditional_t<partition_key_only_v<A>, B, A>;
+  using Unsorted = std::conditional_t<partition_key_only_v<A>, A, B>;
+  static constexpr bool ok =
+      diagnose_v<false, diagnostics::item_collection_mixes_members_with_and_without_a_sort_key<
+                            Sorted, sk_text_v<Sorted>, Unsorted>>;
 };
 
 // A finding reported only when Enabled: without it, its report is not even instantiated.

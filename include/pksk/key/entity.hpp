@@ -24,17 +24,31 @@ namespace pksk {
 template <class T>
 struct Entity;
 
+namespace detail {
+// Whether Entity<T> declares a sort-key template: an entity without one is keyed by its
+// partition key alone, the item of a table whose key schema has no sort key.
+template <class T>
+concept declares_sort_key = requires {
+  { Entity<T>::sk } -> std::convertible_to<std::string_view>;
+  typename std::integral_constant<std::size_t, std::string_view(Entity<T>::sk).size()>;
+};
+}  // namespace detail
+
 // The integral_constant requirements make the members constant expressions, which key
-// templates must be to be parsed at compile time.
+// templates must be to be parsed at compile time. `sk` may be left out (a table without a
+// sort key); declared, it must be one too.
 template <class T>
 concept EntityType = Reflectable<T> && requires {
   { Entity<T>::type } -> std::convertible_to<std::string_view>;
   { Entity<T>::pk } -> std::convertible_to<std::string_view>;
-  { Entity<T>::sk } -> std::convertible_to<std::string_view>;
   typename std::integral_constant<std::size_t, std::string_view(Entity<T>::type).size()>;
   typename std::integral_constant<std::size_t, std::string_view(Entity<T>::pk).size()>;
-  typename std::integral_constant<std::size_t, std::string_view(Entity<T>::sk).size()>;
-};
+} && (detail::declares_sort_key<T> || !requires { Entity<T>::sk; });
+
+// True for an entity that declares no sort key: its items live in a table whose key schema is
+// the partition key alone (TableOptions::sk_attribute = ""), one item per partition key.
+template <class T>
+inline constexpr bool partition_key_only_v = EntityType<T> && !detail::declares_sort_key<T>;
 
 // An entity that declares `static constexpr std::string_view version = "rev";` (an integer
 // member) has it checked and incremented on every write: optimistic locking.

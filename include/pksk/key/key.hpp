@@ -54,9 +54,19 @@ template <EntityType T>
 inline constexpr fixed_string<std::string_view(Entity<T>::pk).size()> pk_text_v{
     std::string_view(Entity<T>::pk)};
 
+// An entity without a sort key has the empty template: its items' sort key is "", which a
+// table without a sort key never stores.
 template <EntityType T>
-inline constexpr fixed_string<std::string_view(Entity<T>::sk).size()> sk_text_v{
-    std::string_view(Entity<T>::sk)};
+inline constexpr std::string_view sk_view_v = [] {
+  if constexpr (declares_sort_key<T>) {
+    return std::string_view(Entity<T>::sk);
+  } else {
+    return std::string_view{};
+  }
+}();
+
+template <EntityType T>
+inline constexpr fixed_string<sk_view_v<T>.size()> sk_text_v{sk_view_v<T>};
 
 template <EntityType T>
 inline constexpr fixed_string<std::string_view(Entity<T>::type).size()> type_text_v{

@@ -1062,6 +1062,7 @@ class Table {
   const KeyCondition* query_condition(const PartitionKey& pk, const BasicQueryOptions<R>& options,
                                       const TableIndex* index) const {
     const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
+    if (index == nullptr) check_key_schema<R>(condition != nullptr);
     if constexpr (EntityType<R>) {
       detail::check_partition_key<R>(spec_.name, pk, index);
       if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
@@ -1074,6 +1075,21 @@ class Table {
       }
     }
     return condition;
+  }
+
+  // A read of the table (not an index) of R whose key shape is not the table's, or with a
+  // sort-key condition on a table without a sort key: a ValidationError, as DynamoDB refuses it.
+  template <class R>
+  void check_key_schema(bool sort_key_condition) const {
+    if constexpr (EntityType<R> || detail::entity_collection_v<R>) {
+      using T = typename std::conditional_t<EntityType<R>, std::type_identity<R>,
+                                            detail::CollectionFirst<R>>::type;
+      if (partition_key_only_v<T> != spec_.sk_attribute.empty()) [[unlikely]]
+        detail::throw_key_schema_mismatch(spec_.name, "query", type_name_v<T>,
+                                          !partition_key_only_v<T>);
+      if (sort_key_condition && spec_.sk_attribute.empty()) [[unlikely]]
+        detail::throw_sort_key_condition_without_sort_key(spec_.name, type_name_v<T>);
+    }
   }
 
   template <class R, class Result>
@@ -1152,6 +1168,7 @@ class Table {
     } else {
       const detail::ReadShape shape = detail::read_shape(options);
       check_scan(shape);
+      check_key_schema<R>(false);
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/true);
       if constexpr (detail::reads_chunked_v<R>) {
         return with_chunked_visitor(result, options, plan, [&](backend::ItemVisitor visit) {

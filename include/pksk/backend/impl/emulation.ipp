@@ -16,7 +16,13 @@
 namespace pksk::backend::emulation {
 
 PKSK_DECL void throw_key_refused(std::string_view backend, std::string_view table,
-                                 std::string_view operation, backend::ItemKey key) {
+                                 std::string_view operation, backend::ItemKey key, bool sorted) {
+  if (!sorted && !key.sk.empty() && !key.pk.empty() &&
+      key.pk.size() <= detail::max_partition_key_size) {
+    throw ValidationError(detail::backend_context(backend, table, operation) +
+                          "the table has no sort key, and the key has one (" +
+                          detail::key_text(key) + ")");
+  }
   const bool partition = key.pk.empty() || key.pk.size() > detail::max_partition_key_size;
   const std::string_view value = partition ? key.pk : key.sk;
   std::string msg = detail::backend_context(backend, table, operation) + "the " +

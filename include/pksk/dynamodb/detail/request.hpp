@@ -35,12 +35,14 @@ inline void append_string_attribute(std::string& out, std::string_view name,
   out += '}';
 }
 
-// {"pk":{"S":"..."},"sk":{"S":"..."}}
+// {"pk":{"S":"..."},"sk":{"S":"..."}}; {"pk":{"S":"..."}} for a table without a sort key.
 inline void append_key(std::string& out, const backend::TableSpec& spec, backend::ItemKey key) {
   out += '{';
   append_string_attribute(out, spec.pk_attribute, key.pk);
-  out += ',';
-  append_string_attribute(out, spec.sk_attribute, key.sk);
+  if (!spec.sk_attribute.empty()) {
+    out += ',';
+    append_string_attribute(out, spec.sk_attribute, key.sk);
+  }
   out += '}';
 }
 
@@ -51,8 +53,10 @@ inline void append_item(std::string& out, const backend::TableSpec& spec,
                         const backend::ItemView& item) {
   out += '{';
   append_string_attribute(out, spec.pk_attribute, item.pk);
-  out += ',';
-  append_string_attribute(out, spec.sk_attribute, item.sk);
+  if (!spec.sk_attribute.empty()) {
+    out += ',';
+    append_string_attribute(out, spec.sk_attribute, item.sk);
+  }
   if (!item.type.empty() && !spec.type_attribute.empty()) {
     out += ',';
     append_string_attribute(out, spec.type_attribute, item.type);
@@ -327,7 +331,8 @@ inline void append_projection(std::string& out, const backend::TableSpec& spec,
                               backend::ExpressionPlaceholders& names) {
   if (projection.empty()) return;
   // The keys and the type always come back: Table dispatches and pages on them.
-  std::string text = names.name(spec.pk_attribute) + ", " + names.name(spec.sk_attribute);
+  std::string text = names.name(spec.pk_attribute);
+  if (!spec.sk_attribute.empty()) text += ", " + names.name(spec.sk_attribute);
   if (!spec.type_attribute.empty()) text += ", " + names.name(spec.type_attribute);
   for (const std::string_view member : projection) text += ", " + names.name(member);
   out += ",\"ProjectionExpression\":";

@@ -188,16 +188,19 @@ inline void Backend::Impl::check_schema(
     }
     return std::string("?");
   };
-  const std::vector<std::pair<std::string, std::string>> expected{{spec.pk_attribute, "HASH"},
-                                                                  {spec.sk_attribute, "RANGE"}};
+  // A table without a sort key (TableOptions::sk_attribute empty) has its partition key alone.
+  const bool sorted = !spec.sk_attribute.empty();
+  std::vector<std::pair<std::string, std::string>> expected{{spec.pk_attribute, "HASH"}};
+  if (sorted) expected.emplace_back(spec.sk_attribute, "RANGE");
   if (schema != expected || type_of(spec.pk_attribute) != "S" ||
-      type_of(spec.sk_attribute) != "S") {
+      (sorted && type_of(spec.sk_attribute) != "S")) {
     std::string found;
     for (const auto& [n, t] : schema)
       found += (found.empty() ? "" : ", ") + n + " " + t + " " + type_of(n);
-    throw BackendError(errc::schema_mismatch, detail::context(spec.name) + "the key schema is [" +
-                                                  found + "]; pksk needs [" + spec.pk_attribute +
-                                                  " HASH S, " + spec.sk_attribute + " RANGE S]");
+    throw BackendError(errc::schema_mismatch,
+                       detail::context(spec.name) + "the key schema is [" + found +
+                           "]; pksk needs [" + spec.pk_attribute + " HASH S" +
+                           (sorted ? ", " + spec.sk_attribute + " RANGE S]" : std::string("]")));
   }
 }
 
@@ -207,14 +210,18 @@ inline void Backend::Impl::append_attribute_definition(std::string& body, std::s
   body += ",\"AttributeType\":\"S\"}";
 }
 
-// "KeySchema":[pk HASH, sk RANGE], of the table or of an index.
+// "KeySchema":[pk HASH, sk RANGE], of the table or of an index; [pk HASH] when sk is empty.
 inline void Backend::Impl::append_key_schema(std::string& body, std::string_view pk,
                                              std::string_view sk) {
   body += "\"KeySchema\":[{\"AttributeName\":";
   detail::append_json_string(body, pk);
-  body += ",\"KeyType\":\"HASH\"},{\"AttributeName\":";
-  detail::append_json_string(body, sk);
-  body += ",\"KeyType\":\"RANGE\"}]";
+  body += ",\"KeyType\":\"HASH\"}";
+  if (!sk.empty()) {
+    body += ",{\"AttributeName\":";
+    detail::append_json_string(body, sk);
+    body += ",\"KeyType\":\"RANGE\"}";
+  }
+  body += ']';
 }
 
 // An index's definition: its key schema and what it projects (TableIndex::projection).
@@ -246,8 +253,10 @@ inline void Backend::Impl::create(const backend::TableSpec& spec) {
   detail::append_table_name(body, spec);
   body += ",\"AttributeDefinitions\":[";
   append_attribute_definition(body, spec.pk_attribute);
-  body += ',';
-  append_attribute_definition(body, spec.sk_attribute);
+  if (!spec.sk_attribute.empty()) {
+    body += ',';
+    append_attribute_definition(body, spec.sk_attribute);
+  }
   for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
     if (spec.repeats_index_keys(i)) continue;  // DynamoDB refuses an attribute defined twice
     body += ',';

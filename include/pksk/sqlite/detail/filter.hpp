@@ -119,7 +119,7 @@ class RowFilter {
       const std::string& name = o.path.steps.front().name;
       if (name == spec_.pk_attribute) {
         needs_pk_ = true;
-      } else if (name == spec_.sk_attribute) {
+      } else if (name == spec_.sk_attribute && !name.empty()) {
         needs_sk_ = true;
       } else if (name == spec_.type_attribute) {
         needs_type_ = true;

@@ -73,7 +73,7 @@ inline std::vector<std::string> schema_differences(sqlite3* db, const backend::T
     bool seen = false;
   };
   std::vector<Expected> expected{{spec.pk_attribute, 1},
-                                 {spec.sk_attribute, 2},
+                                 {sk_column(spec), 2},
                                  {type_column(spec), 0},
                                  {"body", 0},
                                  {"size", 0, "INTEGER"}};
@@ -140,7 +140,8 @@ inline std::vector<std::string> schema_differences(sqlite3* db, const backend::T
   for_each_row(db, "SELECT name FROM pragma_index_list(?1) WHERE origin = 'pk'", {table}, table,
                operation, [&](sqlite3_stmt* s) { pk_index = std::string(column_view(s, 0)); });
   if (pk_index.empty()) {
-    diffs.push_back("it has no PRIMARY KEY (" + spec.pk_attribute + ", " + spec.sk_attribute + ")");
+    diffs.push_back("it has no PRIMARY KEY (" + spec.pk_attribute + ", " +
+                    std::string(sk_column(spec)) + ")");
     return diffs;
   }
   for_each_row(
@@ -193,7 +194,7 @@ inline std::vector<const TableIndex*> missing_indexes(sqlite3* db, const backend
       continue;
     }
     const std::vector<std::string> expected{index.pk_attribute, index.sk_attribute,
-                                            spec.pk_attribute, spec.sk_attribute};
+                                            spec.pk_attribute, std::string(sk_column(spec))};
     bool same = columns.size() == expected.size();
     for (std::size_t i = 0; same && i < columns.size(); ++i) {
       same = iequals_ascii(columns[i], expected[i]);
@@ -203,7 +204,7 @@ inline std::vector<const TableIndex*> missing_indexes(sqlite3* db, const backend
       for (const std::string& c : columns) found += (found.empty() ? "" : ", ") + c;
       diffs.push_back("index " + pksk::detail::quoted(name) + " has the columns (" + found +
                       "), expected (" + index.pk_attribute + ", " + index.sk_attribute + ", " +
-                      spec.pk_attribute + ", " + spec.sk_attribute + ")");
+                      spec.pk_attribute + ", " + std::string(sk_column(spec)) + ")");
     }
   }
   return missing;

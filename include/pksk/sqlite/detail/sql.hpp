@@ -70,11 +70,35 @@ inline std::string_view type_column(const backend::TableSpec& spec) noexcept {
   return spec.type_attribute.empty() ? untyped_column : std::string_view(spec.type_attribute);
 }
 
+// The sort-key column of a table without a sort key (TableOptions::sk_attribute = ""): it holds
+// '' in every row, so that the primary key (pk, sk) keeps one item per partition key, as
+// DynamoDB's key schema of a partition key alone does, and every query, scan and write keeps
+// the one layout.
+inline constexpr std::string_view unsorted_column = "pksk_no_sort_key";
+
+inline std::string_view sk_column(const backend::TableSpec& spec) noexcept {
+  return spec.sk_attribute.empty() ? unsorted_column : std::string_view(spec.sk_attribute);
+}
+
 // Key attribute names become column names: plain identifiers, distinct (SQLite compares column
 // names without case) and none of the backend's own columns.
 inline void validate_attribute_names(const backend::TableSpec& spec) {
-  const std::string_view names[] = {spec.pk_attribute, spec.sk_attribute, type_column(spec)};
+  const std::string_view names[] = {spec.pk_attribute, sk_column(spec), type_column(spec)};
   const char* roles[] = {"partition-key", "sort-key", "type"};
+  if (spec.sk_attribute.empty()) {
+    for (const TableIndex& index : spec.indexes) {
+      if (iequals_ascii(index.pk_attribute, unsorted_column) ||
+          iequals_ascii(index.sk_attribute, unsorted_column))
+        throw ValidationError(context(spec.name) + "index " + pksk::detail::quoted(index.name) +
+                              " names a key attribute " + pksk::detail::quoted(unsorted_column) +
+                              ", the sort-key column of a table without a sort key");
+    }
+    if (iequals_ascii(spec.pk_attribute, unsorted_column) ||
+        iequals_ascii(type_column(spec), unsorted_column))
+      throw ValidationError(context(spec.name) + "an attribute is named " +
+                            pksk::detail::quoted(unsorted_column) +
+                            ", the sort-key column of a table without a sort key");
+  }
   if (spec.type_attribute.empty()) {
     for (const TableIndex& index : spec.indexes) {
       if (iequals_ascii(index.pk_attribute, untyped_column) ||
@@ -142,7 +166,7 @@ inline std::string quoted_identifier(std::string_view identifier) {
 }
 
 inline Columns columns_of(const backend::TableSpec& spec) {
-  return {quoted_identifier(spec.pk_attribute), quoted_identifier(spec.sk_attribute),
+  return {quoted_identifier(spec.pk_attribute), quoted_identifier(sk_column(spec)),
           quoted_identifier(type_column(spec))};
 }
 

@@ -45,7 +45,8 @@ inline std::string Backend::Impl::key_text(backend::ItemKey key) {
 // budget of a query counts on the sort key's limit.
 inline void Backend::Impl::check_key(const detail::TableState& t, std::string_view operation,
                                      backend::ItemKey key) {
-  backend::emulation::check_item_key(backend_name, t.name, operation, key);
+  backend::emulation::check_item_key(backend_name, t.name, operation, key,
+                                     !t.spec.sk_attribute.empty());
 }
 
 inline void Backend::Impl::check_query_key(const detail::TableState& t,

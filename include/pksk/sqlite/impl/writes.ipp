@@ -91,7 +91,7 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
     };
     if (named(t.spec.pk_attribute))
       item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
-    if (named(t.spec.sk_attribute))
+    if (!t.spec.sk_attribute.empty() && named(t.spec.sk_attribute))
       item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
     if (named(t.spec.type_attribute))
       item.assign(t.spec.type_attribute, AttributeValue::from_string(stored_type));
@@ -210,7 +210,8 @@ inline std::optional<AttributeValue> Backend::Impl::load(Call& k, backend::ItemK
     item.emplace(AttributeValue::empty_map());
     item->map.reserve(body.map.size() + 3);
     item->assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(key.pk)));
-    item->assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(key.sk)));
+    if (!t.spec.sk_attribute.empty())
+      item->assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(key.sk)));
     if (!t.spec.type_attribute.empty())
       item->assign(t.spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
     for (auto& member : body.map) item->map.push_back(std::move(member));
@@ -293,7 +294,8 @@ inline auto Backend::Impl::updated(const detail::TableState& t,
   AttributeValue item = current ? std::move(*current) : AttributeValue::empty_map();
   if (!current) {
     item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
-    item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
+    if (!t.spec.sk_attribute.empty())
+      item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
   }
   apply_actions(t, request, item);
   if (!t.spec.type_attribute.empty())

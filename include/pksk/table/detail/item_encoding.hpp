@@ -114,6 +114,9 @@ void refuse_reserved_members_once(const TableSpecOfTable& spec, std::string_view
   static std::atomic<std::uint64_t> passed{0};
   if (passed.load(std::memory_order_relaxed) == spec.serial) [[likely]]
     return;
+  if (partition_key_only_v<T> != spec.sk_attribute.empty()) {
+    throw_key_schema_mismatch(spec.name, operation, type_name_v<T>, !partition_key_only_v<T>);
+  }
   detail::refuse_reserved_members(spec, field_names_v<T>, stored_names_v<T>, type_name_v<T>,
                                   operation);
   if constexpr (has_ttl_v<T>) {

@@ -30,6 +30,19 @@ PKSK_DECL std::string_view without_origin(std::string_view message) noexcept;
                                                       std::string_view member,
                                                       const ConditionFailed& failed);
 
+// An entity whose key shape is not the table's: one without a sort key (Entity<T> declares no
+// sk) on a table that has one, or one with a sort key on a table without
+// (TableOptions::sk_attribute empty). A ValidationError, as DynamoDB refuses a key that does not
+// match the table's key schema.
+[[noreturn]] PKSK_DECL void throw_key_schema_mismatch(std::string_view table,
+                                                      std::string_view operation,
+                                                      std::string_view type,
+                                                      bool entity_has_sort_key);
+
+// A sort-key condition on a table without a sort key.
+[[noreturn]] PKSK_DECL void throw_sort_key_condition_without_sort_key(std::string_view table,
+                                                                      std::string_view type);
+
 }  // namespace pksk::detail
 
 #ifndef PKSK_SEPARATE_COMPILATION

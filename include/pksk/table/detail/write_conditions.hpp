@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../../backend/backend.hpp"
+#include "../../codec/null_optionals.hpp"
 #include "../../error.hpp"
 #include "../../expr/attr.hpp"
 #include "../../expr/expression.hpp"
@@ -58,7 +59,8 @@ inline constexpr bool is_return_part_v =
 
 // What Table::upsert and Transaction::upsert hand update(): every member the entity declares,
 // but its key and version members, each set to the item's value, or removed where the item
-// has none (an empty optional, an empty string set, which a put would leave out). Attributes
+// has none (an empty optional, an empty string set, which a put would leave out; an empty
+// optional is set to NULL for an entity with empty_optional_as_null). Attributes
 // the struct does not declare are not named, so they are kept.
 template <EntityType T>
 struct EveryMember {
@@ -125,7 +127,12 @@ void add_every_member_action(const T& item, std::vector<backend::UpdateAction>& 
         action.path = top_level(stored_names_v<T>[K]);
         if constexpr (is_optional_v<Field>) {
           if (!field) {
-            action.kind = backend::UpdateAction::Kind::remove;
+            // Stored as a put stores it: NULL for an entity that keeps empty optionals so.
+            if constexpr (stores_empty_optional_as_null_v<T>) {
+              action.value = AttributeValue::null_value();
+            } else {
+              action.kind = backend::UpdateAction::Kind::remove;
+            }
           } else {
             action.value = every_member_value<T, K>(*field);
           }

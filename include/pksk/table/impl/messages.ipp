@@ -29,6 +29,25 @@ PKSK_DECL void throw_update_would_create(std::string_view table, std::string_vie
       failed.native(), std::make_exception_ptr(failed));
 }
 
+PKSK_DECL void throw_key_schema_mismatch(std::string_view table, std::string_view operation,
+                                         std::string_view type, bool entity_has_sort_key) {
+  throw ValidationError(
+      table_context(table, operation, type) +
+      (entity_has_sort_key
+           ? "the entity has a sort-key template, and the table has no sort key "
+             "(TableOptions::sk_attribute is empty): its items need a table with a sort key"
+           : "the entity declares no sort key, and the table has one "
+             "(TableOptions::sk_attribute): its items need a table keyed by its partition key "
+             "alone, sk_attribute = \"\""));
+}
+
+PKSK_DECL void throw_sort_key_condition_without_sort_key(std::string_view table,
+                                                         std::string_view type) {
+  throw ValidationError(table_context(table, "query", type) +
+                        "a sort-key condition on a table without a sort key "
+                        "(TableOptions::sk_attribute is empty): a partition holds one item");
+}
+
 PKSK_DECL std::string_view without_origin(std::string_view message) noexcept {
   constexpr std::string_view origin = "pksk: ";
   if (message.substr(0, origin.size()) == origin) message.remove_prefix(origin.size());
