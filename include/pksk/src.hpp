@@ -16,6 +16,8 @@
 
 #include "backend/impl/emulation.ipp"
 #include "backend/impl/messages.ipp"
+#include "blob/impl/blob_reads.ipp"
+#include "blob/impl/directory_blob_store.ipp"
 #include "codec/impl/decoder_handle.ipp"
 #include "codec/impl/json_key.ipp"
 #include "codec/impl/parsed_item.ipp"
@@ -26,6 +28,7 @@
 #include "pksk.hpp"
 #include "table/impl/access_counts.ipp"
 #include "table/impl/batch.ipp"
+#include "table/impl/blob_scopes.ipp"
 #include "table/impl/cursor_signing.ipp"
 #include "table/impl/decode_row.ipp"
 #include "table/impl/fan_out.ipp"

@@ -120,6 +120,11 @@ class Table {
                       [&](Transaction<B>& tx) { tx.put_action(item, conditions...); });
       return;
     }
+    if constexpr (detail::has_blob_members_v<T>) {
+      if (detail::blob_writes_v<T> == nullptr) {
+        return put_with_blobs(std::forward<Item>(item), conditions...);
+      }
+    }
     std::optional<backend::Condition> condition =
         detail::write_condition<T>(spec_, item, conditions...);
     const detail::ScratchLease s;
@@ -131,7 +136,9 @@ class Table {
     const backend::PutRequest request{
         backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
         condition ? &*condition : nullptr,
-        backend::WriteReturns{detail::returns_old_v<Conditions...> ? &old_visitor : nullptr,
+        backend::WriteReturns{detail::returns_old_v<Conditions...> || detail::has_blob_members_v<T>
+                                  ? &old_visitor
+                                  : nullptr,
                               detail::returns_stored_v<Conditions...>}};
     if constexpr (VersionedEntity<T>) {
       try {
@@ -150,6 +157,41 @@ class Table {
     if constexpr (detail::returns_old_v<Conditions...>) return old;
   }
 
+  // Removes the objects of the table's blob store (TableOptions::blob_store) that no item
+  // refers to: each object's metadata names its item, which is read to see whether it still
+  // names the object. Only objects older than `grace` are looked at, since a put stores its
+  // objects before it writes the item: a younger object may belong to a put still in flight,
+  // whose item will refer to it. Make `grace` longer than any put takes, retries included.
+  // Orphans come from a put whose item write failed and whose clean-up failed too (a crash, a
+  // lost connection), from a replaced or erased item whose old object could not be removed,
+  // and from writes by other tools. Returns the number of objects removed.
+  std::size_t sweep_blobs(std::chrono::system_clock::duration grace = std::chrono::hours(1)) {
+    if (!spec_.blob_store) detail::throw_no_blob_store(spec_.name, "blobs", "sweep_blobs");
+    BlobStore& store = *spec_.blob_store;
+    const auto now = std::chrono::system_clock::now();
+    std::size_t removed = 0;
+    for (const BlobInfo& object : store.list(detail::blob_key_prefix(spec_.name))) {
+      if (now - object.modified < grace) continue;
+      const std::optional<BlobInfo> info = store.head(object.key);
+      if (!info) continue;
+      const BlobMetadata& item = info->metadata;
+      if (!item.table.empty() && item.table != spec_.name) continue;  // a like-named table's
+      bool referenced = false;
+      if (!item.table.empty()) {
+        backend_->get(handle_, backend::ItemKey{item.pk, item.sk},
+                      [&](const backend::ItemView& row) {
+                        // Object keys end in a ULID: no other text of an item holds one.
+                        referenced = row.body.find(object.key) != std::string_view::npos;
+                      });
+      }
+      if (!referenced) {
+        store.remove(object.key);
+        ++removed;
+      }
+    }
+    return removed;
+  }
+
   // The item with the key of `key` (only its key fields are read), or nullopt.
   template <EntityType T>
   std::optional<T> get(const T& key) {
@@ -158,7 +200,7 @@ class Table {
     std::optional<T> found;
     backend_->get(handle_, backend::ItemKey{s->pk, s->sk}, [&](const backend::ItemView& row) {
       check_type<T>(row, "get");
-      detail::decode_row(body_format(), spec_.name, *s->decoder, row, found.emplace());
+      detail::decode_row(body_format(), spec_, *s->decoder, row, found.emplace());
     });
     return found;
   }
@@ -200,7 +242,7 @@ class Table {
                                               {nullptr, detail::returns_stored_v<Parts...>}},
                        [&](const backend::ItemView& row) {
                          if (!read)
-                           detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
+                           detail::decode_row(body_format(), spec_, *s->decoder, row, result);
                        });
     };
     const auto send = [&] {
@@ -375,7 +417,7 @@ class Table {
                 handle_, asked,
                 [&](std::size_t at, const backend::ItemView& row) {
                   check_type<T>(row, "get_all");
-                  detail::decode_row(body_format(), spec_.name, *s->decoder, row,
+                  detail::decode_row(body_format(), spec_, *s->decoder, row,
                                      found[start + indexes[at]].emplace());
                 },
                 unprocessed);
@@ -824,7 +866,7 @@ class Table {
   template <EntityType T>
   void read_into(const backend::ItemView& row, BodyDecoder& decoder, std::optional<T>& slot) {
     check_type<T>(row, "transact_get");
-    detail::decode_row(body_format(), spec_.name, decoder, row, slot.emplace());
+    detail::decode_row(body_format(), spec_, decoder, row, slot.emplace());
   }
 
   // The keys checked as DynamoDB checks a TransactGetItems request, then read by the backend.
@@ -963,6 +1005,11 @@ class Table {
   std::optional<Cursor> with_visitor(Result& result, const detail::ReadPlan<R>& plan,
                                      Pages&& pages) {
     const detail::ScratchLease s;
+    if constexpr (detail::reads_blobs_v<R>) {
+      const detail::BlobReadScope blobs(spec_, "an entity", "read");
+      if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder));
+      return pages(row_visitor<R, false>(result, plan, *s->decoder));
+    }
     if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder));
     return pages(row_visitor<R, false>(result, plan, *s->decoder));
   }
@@ -1112,19 +1159,54 @@ class Table {
     }
   }
 
+  // put of an entity with blob members: its large values stored first, then the item; the
+  // objects removed again if the item is not written, and those of the item it replaced
+  // removed once it is.
+  template <class Item, class... Conditions>
+  auto put_with_blobs(Item&& item, const Conditions&... conditions) {
+    using T = std::remove_cvref_t<Item>;
+    if (!spec_.blob_store) detail::throw_no_blob_store(spec_.name, type_name_v<T>, "put");
+    std::string pk, sk;
+    detail::format_keys(spec_, item, pk, sk, "put");
+    detail::BlobUploads<T> uploads(spec_, item, pk, sk);
+    std::vector<std::string> replaced;
+    const auto write = [&] {
+      const detail::BlobKeysScope old_keys(&replaced, detail::returns_old_v<Conditions...>);
+      return put(std::forward<Item>(item), conditions...);
+    };
+    const auto keep = [&] {
+      uploads.release();
+      for (const std::string& key : replaced) {
+        if (uploads.stored(key)) continue;
+        try {
+          spec_.blob_store->remove(key);
+        } catch (...) {  // the item is written; sweep_blobs removes what is left
+        }
+      }
+    };
+    if constexpr (detail::returns_old_v<Conditions...>) {
+      auto old = write();
+      keep();
+      return old;
+    } else {
+      write();
+      keep();
+    }
+  }
+
   // The item a write replaced or removed (return_old), decoded as a T.
   template <class T>
   void decode_old(const backend::ItemView& row, std::string_view operation, std::optional<T>& old) {
     check_type<T>(row, operation);
     const detail::ScratchLease s;
-    detail::decode_row(body_format(), spec_.name, *s->decoder, row, old.emplace());
+    detail::decode_row(body_format(), spec_, *s->decoder, row, old.emplace());
   }
 
   template <class T>
   void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const backend::ItemView& row) {
     T& item = result.emplace_back();
     try {
-      detail::decode_row(body_format(), spec_.name, decoder, row, item);
+      detail::decode_row(body_format(), spec_, decoder, row, item);
     } catch (...) {
       result.pop_back();
       throw;
