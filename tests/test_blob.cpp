@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/pksk.hpp>
 #include <pksk/sqlite.hpp>
 
