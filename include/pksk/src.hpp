@@ -55,3 +55,6 @@ template class pksk::Table<pksk::dynamodb::Backend>;
 #include "dynamodb/credentials/impl/chain.ipp"
 #include "dynamodb/credentials/impl/sources.ipp"
 #endif
+#ifdef PKSK_DETAIL_S3_BLOB_STORE_DECLARED
+#include "dynamodb/impl/s3_blob_store.ipp"
+#endif

@@ -178,11 +178,12 @@ class Table {
       if (!item.table.empty() && item.table != spec_.name) continue;  // a like-named table's
       bool referenced = false;
       if (!item.table.empty()) {
-        backend_->get(handle_, backend::ItemKey{item.pk, item.sk},
-                      [&](const backend::ItemView& row) {
-                        // Object keys end in a ULID: no other text of an item holds one.
-                        referenced = row.body.find(object.key) != std::string_view::npos;
-                      });
+        backend_->get(
+            handle_, backend::ItemKey{item.pk, item.sk}, [&](const backend::ItemView& row) {
+              // Object keys end in a ULID: no other text of an item holds one.
+              referenced =
+                  detail::item_text(row.live, row.body).find(object.key) != std::string_view::npos;
+            });
       }
       if (!referenced) {
         store.remove(object.key);
