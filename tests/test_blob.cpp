@@ -163,6 +163,22 @@ TEST_CASE("blob: replacing an item removes the objects it no longer refers to") 
   CHECK(f.table.get(m) == m);
 }
 
+TEST_CASE("blob: erasing an item removes its objects") {
+  Fixture f;
+  const Message m = big_message();
+  f.table.put(m);
+  REQUIRE(f.objects().size() == 2);
+  CHECK_THROWS_AS(f.table.erase(m, pksk::when(pksk::attr(&Message::thread) == "other")),
+                  pksk::ConditionFailed);
+  CHECK(f.objects().size() == 2);  // a refused erase keeps them
+  const std::optional<Message> old = f.table.erase(m, pksk::return_old);
+  CHECK(old == m);  // read before its objects went
+  CHECK(f.objects().empty());
+  f.table.put(m);
+  CHECK(f.table.erase(m));
+  CHECK(f.objects().empty());
+}
+
 TEST_CASE("blob: an item write that fails leaves no object") {
   Fixture f;
   Message m = big_message();

@@ -323,12 +323,22 @@ class Table {
     std::optional<backend::Condition> condition =
         detail::write_condition(spec_, key, conditions...);
     std::optional<T> old;
+    // An entity with blob members reads the removed item's references (not its objects,
+    // unless return_old asks for the item), to remove its objects once it is gone.
+    std::vector<std::string> erased_objects;
+    std::optional<detail::BlobKeysScope> blob_keys;
+    if constexpr (detail::has_blob_members_v<T>) {
+      if (!spec_.blob_store) detail::throw_no_blob_store(spec_.name, type_name_v<T>, "erase");
+      blob_keys.emplace(&erased_objects, detail::returns_old_v<Conditions...>);
+    }
     const auto keep_old = [&](const backend::ItemView& row) { decode_old(row, "erase", old); };
     const backend::ItemVisitor old_visitor(keep_old);
     const backend::EraseRequest request{
         {s->pk, s->sk},
         condition ? &*condition : nullptr,
-        backend::WriteReturns{detail::returns_old_v<Conditions...> ? &old_visitor : nullptr,
+        backend::WriteReturns{detail::returns_old_v<Conditions...> || detail::has_blob_members_v<T>
+                                  ? &old_visitor
+                                  : nullptr,
                               detail::returns_stored_v<Conditions...>}};
     bool removed = false;
     if constexpr (VersionedEntity<T>) {
@@ -341,6 +351,10 @@ class Table {
       }
     } else {
       removed = backend_->erase(handle_, request);
+    }
+    if constexpr (detail::has_blob_members_v<T>) {
+      blob_keys.reset();
+      remove_blobs(erased_objects);
     }
     if constexpr (detail::returns_old_v<Conditions...>) {
       return old;
@@ -1160,6 +1174,17 @@ class Table {
     }
   }
 
+  // Removes the objects of an item replaced or erased. The item write has succeeded: an object
+  // that cannot be removed now is left for sweep_blobs.
+  void remove_blobs(const std::vector<std::string>& keys) noexcept {
+    for (const std::string& key : keys) {
+      try {
+        spec_.blob_store->remove(key);
+      } catch (...) {
+      }
+    }
+  }
+
   // put of an entity with blob members: its large values stored first, then the item; the
   // objects removed again if the item is not written, and those of the item it replaced
   // removed once it is.
@@ -1177,13 +1202,8 @@ class Table {
     };
     const auto keep = [&] {
       uploads.release();
-      for (const std::string& key : replaced) {
-        if (uploads.stored(key)) continue;
-        try {
-          spec_.blob_store->remove(key);
-        } catch (...) {  // the item is written; sweep_blobs removes what is left
-        }
-      }
+      std::erase_if(replaced, [&](const std::string& key) { return uploads.stored(key); });
+      remove_blobs(replaced);
     };
     if constexpr (detail::returns_old_v<Conditions...>) {
       auto old = write();
