@@ -31,6 +31,12 @@ struct Message {
   friend bool operator==(const Message&, const Message&) = default;
 };
 
+struct Note {
+  std::string id;
+  std::string body;    // a blob member
+  std::string margin;  // inline, however large
+};
+
 struct Thread {
   std::string thread;
   std::string title;
@@ -46,6 +52,13 @@ struct pksk::Entity<blob_test::Message> {
   static constexpr std::string_view sk = "MSG#{at}";
   static constexpr std::array stored_in_blob_store = {"text", "attachment"};
   static constexpr std::size_t blob_threshold = 100;
+};
+template <>
+struct pksk::Entity<blob_test::Note> {
+  static constexpr std::string_view type = "Note";
+  static constexpr std::string_view pk = "NOTE#{id}";
+  static constexpr std::string_view sk = "NOTE";
+  static constexpr std::array stored_in_blob_store = {"body"};
 };
 template <>
 struct pksk::Entity<blob_test::Thread> {
@@ -192,6 +205,15 @@ TEST_CASE("blob: an item write that fails leaves no object") {
   CHECK(f.table.get(m)->text == std::string(500, 'x'));
 }
 
+TEST_CASE("blob: an item refused after its objects were stored leaves no object") {
+  Fixture f;
+  // The body goes to the store first; the item, its margin past 400 KB, is then refused.
+  const blob_test::Note note{"n1", std::string(100'000, 'b'), std::string(500'000, 'm')};
+  CHECK_THROWS_AS(f.table.put(note), pksk::ItemTooLarge);
+  CHECK(f.objects().empty());
+  CHECK_FALSE(f.table.get(blob_test::Note{"n1", {}, {}}));
+}
+
 TEST_CASE("blob: the sweep removes orphans past the grace period, and nothing else") {
   Fixture f;
   const Message m = big_message();
@@ -262,6 +284,14 @@ TEST_CASE("blob: a table without a blob store refuses the entity") {
 
 TEST_CASE("blob: a write that cannot store objects refuses a value over the threshold") {
   Fixture f;
+  f.table.put(Message{"t1", "003", "x", std::nullopt});
+  CHECK_THROWS_AS(f.table.update(Message{"t1", "003", {}, {}},
+                                 pksk::set(&Message::text, std::string(500, 'u'))),
+                  pksk::ValidationError);
+  CHECK(f.table.update(Message{"t1", "003", {}, {}}, pksk::set(&Message::text, std::string("ok")))
+            .text == "ok");
+  CHECK_THROWS_AS(f.table.upsert(big_message()), pksk::ValidationError);
+  CHECK(f.objects().empty());
   CHECK_THROWS_AS(f.table.put_all(std::vector{big_message()}), pksk::ValidationError);
   CHECK(f.objects().empty());
   const Message small{"t1", "002", "hello", std::nullopt};
