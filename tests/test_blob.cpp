@@ -176,6 +176,18 @@ TEST_CASE("blob: replacing an item removes the objects it no longer refers to") 
   CHECK(f.table.get(m) == m);
 }
 
+TEST_CASE("blob: an update returns the item with its objects read") {
+  Fixture f;
+  Message m = big_message();
+  f.table.put(m);
+  m.text = "edited";
+  CHECK(f.table.update(Message{"t1", "001", {}, {}}, pksk::set(&Message::text, m.text)) == m);
+  // The text's old object is left to the sweep (an update reads no old item); the
+  // attachment's stays referenced.
+  CHECK(f.table.sweep_blobs(std::chrono::seconds(-5)) == 1);
+  CHECK(f.table.get(m) == m);
+}
+
 TEST_CASE("blob: erasing an item removes its objects") {
   Fixture f;
   const Message m = big_message();

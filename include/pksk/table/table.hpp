@@ -219,6 +219,9 @@ class Table {
                     "guard items, which returns no stored item");
       return update_unique(key, parts...);
     }
+    // The item as written is read back: its blob members' objects are fetched.
+    std::optional<detail::BlobReadScope> blobs;
+    if constexpr (detail::has_blob_members_v<T>) blobs.emplace(spec_, type_name_v<T>, "update");
     const detail::ScratchLease s;
     std::vector<backend::UpdateAction>& actions = s->actions;
     actions.resize(detail::stored_key_members_v<T>.count);
@@ -1021,7 +1024,7 @@ class Table {
                                      Pages&& pages) {
     const detail::ScratchLease s;
     if constexpr (detail::reads_blobs_v<R>) {
-      const detail::BlobReadScope blobs(spec_, "an entity", "read");
+      const detail::BlobReadScope blobs(spec_, detail::read_type_name<R>(), "read");
       if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder));
       return pages(row_visitor<R, false>(result, plan, *s->decoder));
     }

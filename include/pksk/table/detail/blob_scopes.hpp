@@ -25,6 +25,16 @@ inline constexpr bool reads_blobs_v = has_blob_members_v<R>;
 template <class... Ts>
 inline constexpr bool reads_blobs_v<ItemCollection<Ts...>> = (has_blob_members_v<Ts> || ...);
 
+// What a read of R is called in a message: the entity's type, or "a collection".
+template <class R>
+constexpr std::string_view read_type_name() {
+  if constexpr (EntityType<R>) {
+    return type_name_v<R>;
+  } else {
+    return "a collection";
+  }
+}
+
 // A ValidationError: `type` keeps members in a blob store and the table has none.
 [[noreturn]] PKSK_DECL void throw_no_blob_store(std::string_view table, std::string_view type,
                                                 std::string_view operation);
