@@ -4,12 +4,15 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace pksk {
+
+class BlobStore;  // blob/blob_store.hpp
 
 // What a secondary index holds of each item besides the table's and the index's keys
 // (DynamoDB's Projection): every attribute; the keys alone; or the keys and the attributes
@@ -89,6 +92,10 @@ struct TableOptions {
   // Count reads and writes per partition key, for Table::hot_keys (table/access_counts.hpp).
   // Off: nothing is counted, and nothing costs.
   bool count_access = false;
+  // Where the members an entity keeps in a blob store (Entity<T>::stored_in_blob_store) live
+  // when they are large: a DirectoryBlobStore, a dynamodb::S3BlobStore, or a store of your own
+  // (blob/blob_store.hpp). A read or write of such an entity without one is a ValidationError.
+  std::shared_ptr<BlobStore> blob_store{};
 };
 
 }  // namespace pksk

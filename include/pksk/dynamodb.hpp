@@ -7,6 +7,7 @@
 #include "dynamodb/credentials.hpp"
 #include "dynamodb/credentials/chain.hpp"
 #include "dynamodb/credentials/sources.hpp"
+#include "dynamodb/s3_blob_store.hpp"
 #include "pksk.hpp"
 
 #ifdef PKSK_SEPARATE_COMPILATION

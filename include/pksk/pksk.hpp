@@ -10,6 +10,7 @@
 // backend/ and the layers below it.
 
 #include "backend.hpp"
+#include "blob/blob_store.hpp"
 #include "codec/attribute_value.hpp"
 #include "codec/attribute_value_json.hpp"
 #include "codec/decimal.hpp"

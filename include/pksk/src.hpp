@@ -16,6 +16,8 @@
 
 #include "backend/impl/emulation.ipp"
 #include "backend/impl/messages.ipp"
+#include "blob/impl/blob_reads.ipp"
+#include "blob/impl/directory_blob_store.ipp"
 #include "codec/impl/decoder_handle.ipp"
 #include "codec/impl/json_key.ipp"
 #include "codec/impl/parsed_item.ipp"
@@ -27,6 +29,7 @@
 #include "pksk.hpp"
 #include "table/impl/access_counts.ipp"
 #include "table/impl/batch.ipp"
+#include "table/impl/blob_scopes.ipp"
 #include "table/impl/chunks.ipp"
 #include "table/impl/cursor_signing.ipp"
 #include "table/impl/decode_row.ipp"
@@ -53,4 +56,7 @@ template class pksk::Table<pksk::dynamodb::Backend>;
 #ifdef PKSK_DETAIL_DYNAMODB_CREDENTIALS_DECLARED
 #include "dynamodb/credentials/impl/chain.ipp"
 #include "dynamodb/credentials/impl/sources.ipp"
+#endif
+#ifdef PKSK_DETAIL_S3_BLOB_STORE_DECLARED
+#include "dynamodb/impl/s3_blob_store.ipp"
 #endif

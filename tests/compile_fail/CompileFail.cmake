@@ -155,6 +155,7 @@ foreach(case IN ITEMS
     "chunked_put_all|a_batch_cannot_write_a_chunked_entity"
     "chunked_in_transaction|a_transaction_cannot_write_a_chunked_entity"
     "chunked_versioned|a_chunked_entity_has_no_version_index_unique_members_or_ttl"
+    "chunked_blob_member|a_chunked_entity_keeps_no_member_in_a_blob_store"
     "ttl_no_member|ttl_names_no_member_of_the_entity"
     "ttl_member_type|ttl_member_must_be_a_system_clock_time_point")
   string(FIND "${case}" "|" bar)

@@ -1078,6 +1078,7 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
   CHECK(std::error_code(pksk::errc::missing_table) != std::error_code(pksk::errc::corrupt));
 }
 
+#include "cases_blob.hpp"
 #include "cases_chunked.hpp"
 #include "cases_compressed.hpp"
 #include "cases_edges.hpp"

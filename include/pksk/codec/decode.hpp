@@ -144,6 +144,66 @@ template <class Reader, class M>
   }
 }
 
+// Whether a blob member's value (blob_member.hpp) is a reference to an object rather than the
+// value inline: a map, where the value is a string or a binary value ({"":"<base64>"} in the
+// body, which pksk writes without spaces).
+template <class Reader>
+bool holds_blob_ref(typename Reader::Value& value) {
+  if constexpr (std::is_same_v<Reader, AttributeValueReader>) {
+    return value.tag == AttributeTag::M;
+  } else {
+    // The token of an object is its brace alone; the text after it is readable up to the
+    // closing brace, and a '"' there opens a key, readable up to its closing quote.
+    const char* text = value.raw_json_token().data();
+    if (*text != '{') return false;
+    ++text;
+    while (*text == ' ' || *text == '\n' || *text == '\t' || *text == '\r') ++text;
+    return !(text[0] == '"' && text[1] == '"');
+  }
+}
+
+// A blob member: inline, or fetched from the table's blob store (BlobReads) by its reference.
+template <class Reader, class M>
+[[gnu::noinline]] void decode_blob_member(ondemand::value raw, M& out, std::string_view member) {
+  typename Reader::Value value;
+  if (auto error = Reader::template open<ValueKind::any>(raw, value)) [[unlikely]] {
+    throw_read_error<Reader>("an AttributeValue", value, error);
+  }
+  if constexpr (is_optional_v<M>) {
+    if (Reader::is_null(value)) {
+      out.reset();
+      return;
+    }
+  }
+  auto& target = [&]() -> auto& {
+    if constexpr (is_optional_v<M>) {
+      if (!out) out.emplace();
+      return *out;
+    } else {
+      return out;
+    }
+  }();
+  if (!holds_blob_ref<Reader>(value)) {
+    decode_value<Reader>(value, target);
+    return;
+  }
+  BlobRef ref;
+  decode_value<Reader>(value, ref);
+  const BlobReads* reads = blob_reads;
+  if (reads == nullptr) [[unlikely]]
+    throw_pathed("a blob member's reference, read where no table says which blob store holds it");
+  if (reads->keys != nullptr) reads->keys->push_back(ref.blob);
+  if (!reads->fetch) {
+    target = {};
+    return;
+  }
+  const std::string bytes = fetch_blob(*reads, ref, member);
+  const auto* data =
+      reinterpret_cast<const typename std::remove_cvref_t<decltype(target)>::value_type*>(
+          bytes.data());
+  target.assign(data, data + bytes.size());
+}
+
 // A ttl member (ttl.hpp): epoch seconds, as a number.
 template <class Reader, class M>
 [[gnu::noinline]] void decode_ttl(ondemand::value raw, M& out) {
@@ -171,6 +231,13 @@ template <class Reader, class T, std::size_t I>
   if constexpr (is_ttl_field_v<T, I>) {
     try {
       decode_ttl<Reader>(raw, get_field<I>(out));
+    } catch (PathedFailure& failure) {
+      failure.prepend_member(stored_names_v<T>[I]);
+      throw;
+    }
+  } else if constexpr (blob_field_v<T, I>) {
+    try {
+      decode_blob_member<Reader>(raw, get_field<I>(out), stored_names_v<T>[I]);
     } catch (PathedFailure& failure) {
       failure.prepend_member(stored_names_v<T>[I]);
       throw;
@@ -272,6 +339,7 @@ template <class Reader, class T>
   static_assert(checked_v<MembersStorable<T>>);
   if constexpr (has_compressed_v<T>) static_assert(checked_v<CompressedCheck<T>>);
   if constexpr (has_ttl_v<T>) static_assert(checked_v<TtlCheck<T>>);
+  if constexpr (has_blob_members_v<T>) static_assert(checked_v<BlobCheck<T>>);
   constexpr std::size_t count = field_count_v<T>;
   std::bitset<count> seen;
   for (auto member : object) {

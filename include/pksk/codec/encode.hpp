@@ -41,6 +41,7 @@
 #include "../reflect/enum_name.hpp"
 #include "../reflect/reflect.hpp"
 #include "../value.hpp"
+#include "blob_member.hpp"
 #include "body_format.hpp"
 #include "compressed.hpp"
 #include "detail/json_path.hpp"
@@ -295,11 +296,15 @@ void encode_value(Writer& w, const T& value);
 template <class T, class Writer, class V>
 void encode_compressed(Writer& w, const V& value);
 
+template <class T, std::size_t I, class Writer, class V>
+void encode_blob_member(Writer& w, const V& value);
+
 template <class Writer, class T>
 void encode_fields(Writer& w, const T& record) {
   static_assert(checked_v<MembersStorable<T>>);
   if constexpr (has_compressed_v<T>) static_assert(checked_v<CompressedCheck<T>>);
   if constexpr (has_ttl_v<T>) static_assert(checked_v<TtlCheck<T>>);
+  if constexpr (has_blob_members_v<T>) static_assert(checked_v<BlobCheck<T>>);
   for_each_field(record, [&](auto index, const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
     // A key member an entity keeps only in its keys (key/read_back.hpp) is no attribute.
@@ -331,6 +336,15 @@ void encode_fields(Writer& w, const T& record) {
         } else {
           writer_for<Field>(w).number(epoch_seconds(field));
         }
+      } else if constexpr (blob_field_v<T, decltype(index)::value>) {
+        w.field(name, FieldJson<T>::template get<decltype(index)::value>());
+        at_member(name, [&] {
+          if constexpr (is_optional_v<Field>) {
+            encode_blob_member<T, decltype(index)::value>(w, *field);
+          } else {
+            encode_blob_member<T, decltype(index)::value>(w, field);
+          }
+        });
       } else if constexpr (compresses_field_v<T, decltype(index)::value>) {
         w.field(name, FieldJson<T>::template get<decltype(index)::value>());
         at_member(name, [&] {
@@ -386,6 +400,21 @@ void encode_compressed(Writer& w, const V& value) {
   if constexpr (std::is_same_v<V, std::string>) check_utf8(value);
   const std::string_view frame = zstd_compress(bytes_of(value), compression_level_of<T>());
   w.binary(reinterpret_cast<const unsigned char*>(frame.data()), frame.size());
+}
+
+// A blob member's value (blob_member.hpp): the reference to the object Table::put stored for
+// it, else the value itself when it is within the entity's threshold.
+template <class T, std::size_t I, class Writer, class V>
+void encode_blob_member(Writer& w, const V& value) {
+  if (const BlobWrites* writes = blob_writes_v<T>;
+      writes != nullptr && writes->refs[I] != nullptr) {
+    encode_value(w, *writes->refs[I]);
+    return;
+  }
+  const std::size_t size = blob_bytes_of(value).size();
+  if (size > blob_threshold_of<T>()) [[unlikely]]
+    throw_blob_value_unwritable(size, blob_threshold_of<T>());
+  encode_value(w, value);
 }
 
 template <class Writer, class T>

@@ -45,6 +45,9 @@ struct HttpResponse {
   // False when the request surely never reached the server (no connection could be made), so
   // that sending it again cannot apply it twice.
   bool maybe_sent = true;
+  // The answer's headers, names as sent. DynamoDB's answers are read from the body alone; the
+  // S3 blob store reads an object's size, time and metadata from these.
+  std::vector<HttpHeader> headers{};
 };
 
 // Sends one request and waits for its answer. Any HTTP status is an answer: the backend reads

@@ -91,6 +91,24 @@ AttributeValue update_value(const backend::AttributePath& path, const member_val
   return to_attribute_value(value);
 }
 
+// A set or if_not_exists of a blob member (codec/blob_member.hpp) stores its value inline: one
+// over the entity's threshold is refused, as only Table::put stores objects.
+template <class T, class V>
+void check_blob_update(const backend::AttributePath& path, const V& value) {
+  if (path.steps.size() != 1 || path.steps[0].is_index) return;
+  for (std::size_t i = 0; i < field_count_v<T>; ++i) {
+    if (blob_fields_v<T>[i] && stored_names_v<T>[i] == path.steps[0].name) {
+      try {
+        if (blob_bytes_of(value).size() > blob_threshold_of<T>())
+          throw_blob_value_unwritable(blob_bytes_of(value).size(), blob_threshold_of<T>());
+      } catch (PathedFailure& failure) {
+        failure.prepend_member(path.steps[0].name);
+        throw_encode_failure(failure);
+      }
+    }
+  }
+}
+
 // A time a set or if_not_exists stores at `path`: for T's ttl member (codec/ttl.hpp), epoch
 // seconds as a number, as a put stores it; elsewhere its ISO 8601 text.
 template <class T>
@@ -114,6 +132,9 @@ Update<T> make_set(backend::UpdateAction::Kind kind, Attr<T, M>&& a,
   } else if constexpr (has_compressed_v<T> && compressible_member_v<M>) {
     AttributeValue stored = update_value<T, M>(a.path(), value);
     return make_update<T>(kind, std::move(a).path(), std::move(stored));
+  } else if constexpr (has_blob_members_v<T> && blob_storable_member_v<M>) {
+    check_blob_update<T>(a.path(), value);
+    return make_update<T>(kind, std::move(a).path(), to_attribute_value(value));
   } else {
     return make_update<T>(kind, std::move(a).path(), to_attribute_value(value));
   }

@@ -295,6 +295,9 @@ std::size_t backfill(B& backend, typename B::TableHandle& handle, const backend:
     {
       const ScratchLease s;
       T item{};
+      // The index keys come from key members, never a blob member: its object is not read.
+      std::optional<BlobKeysScope> blobs;
+      if constexpr (has_blob_members_v<T>) blobs.emplace(nullptr, false);
       outcome = backend.scan(handle, raw, [&](const backend::ItemView& row) {
         if (!detail::stored_as<T>(row)) return;
         detail::decode_row(body_format_arg(backend, handle), spec.name, *s->decoder, row, item);

@@ -104,6 +104,10 @@ struct transact_get_cannot_read_a_chunked_entity;
 // stored item's attributes, which for a chunked item are its head's.
 template <class Entity>
 struct a_chunked_entity_has_no_version_index_unique_members_or_ttl;
+// A chunked entity with blob members: a chunked put writes no objects; a member too large for
+// the item belongs in the blob store or in the chunks, not both.
+template <class Entity>
+struct a_chunked_entity_keeps_no_member_in_a_blob_store;
 // transact_get on a Table whose backend has no transact_get operation (TransactGetBackend):
 // the backend does not read several items as of one moment.
 template <class Backend>
@@ -156,6 +160,11 @@ class Table {
                       [&](Transaction<B>& tx) { tx.put_action(item, conditions...); });
       return;
     }
+    if constexpr (detail::has_blob_members_v<T>) {
+      if (detail::blob_writes_v<T> == nullptr) {
+        return put_with_blobs(std::forward<Item>(item), conditions...);
+      }
+    }
     std::optional<backend::Condition> condition =
         detail::write_condition<T>(spec_, item, conditions...);
     const detail::ScratchLease s;
@@ -167,7 +176,9 @@ class Table {
     const backend::PutRequest request{
         backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
         condition ? &*condition : nullptr,
-        backend::WriteReturns{detail::returns_old_v<Conditions...> ? &old_visitor : nullptr,
+        backend::WriteReturns{detail::returns_old_v<Conditions...> || detail::has_blob_members_v<T>
+                                  ? &old_visitor
+                                  : nullptr,
                               detail::returns_stored_v<Conditions...>}};
     if constexpr (VersionedEntity<T>) {
       try {
@@ -186,6 +197,42 @@ class Table {
     if constexpr (detail::returns_old_v<Conditions...>) return old;
   }
 
+  // Removes the objects of the table's blob store (TableOptions::blob_store) that no item
+  // refers to: each object's metadata names its item, which is read to see whether it still
+  // names the object. Only objects older than `grace` are looked at, since a put stores its
+  // objects before it writes the item: a younger object may belong to a put still in flight,
+  // whose item will refer to it. Make `grace` longer than any put takes, retries included.
+  // Orphans come from a put whose item write failed and whose clean-up failed too (a crash, a
+  // lost connection), from a replaced or erased item whose old object could not be removed,
+  // and from writes by other tools. Returns the number of objects removed.
+  std::size_t sweep_blobs(std::chrono::system_clock::duration grace = std::chrono::hours(1)) {
+    if (!spec_.blob_store) detail::throw_no_blob_store(spec_.name, "blobs", "sweep_blobs");
+    BlobStore& store = *spec_.blob_store;
+    const auto now = std::chrono::system_clock::now();
+    std::size_t removed = 0;
+    for (const BlobInfo& object : store.list(detail::blob_key_prefix(spec_.name))) {
+      if (now - object.modified < grace) continue;
+      const std::optional<BlobInfo> info = store.head(object.key);
+      if (!info) continue;
+      const BlobMetadata& item = info->metadata;
+      if (!item.table.empty() && item.table != spec_.name) continue;  // a like-named table's
+      bool referenced = false;
+      if (!item.table.empty()) {
+        backend_->get(
+            handle_, backend::ItemKey{item.pk, item.sk}, [&](const backend::ItemView& row) {
+              // Object keys end in a ULID: no other text of an item holds one.
+              referenced =
+                  detail::item_text(row.live, row.body).find(object.key) != std::string_view::npos;
+            });
+      }
+      if (!referenced) {
+        store.remove(object.key);
+        ++removed;
+      }
+    }
+    return removed;
+  }
+
   // The item with the key of `key` (only its key fields are read), or nullopt.
   template <EntityType T>
   std::optional<T> get(const T& key) {
@@ -195,7 +242,7 @@ class Table {
     std::optional<T> found;
     backend_->get(handle_, backend::ItemKey{s->pk, s->sk}, [&](const backend::ItemView& row) {
       check_type<T>(row, "get");
-      detail::decode_row(body_format(), spec_.name, *s->decoder, row, found.emplace());
+      detail::decode_row(body_format(), spec_, *s->decoder, row, found.emplace());
     });
     return found;
   }
@@ -217,6 +264,9 @@ class Table {
                     "guard items, which returns no stored item");
       return update_unique(key, parts...);
     }
+    // The item as written is read back: its blob members' objects are fetched.
+    std::optional<detail::BlobReadScope> blobs;
+    if constexpr (detail::has_blob_members_v<T>) blobs.emplace(spec_, type_name_v<T>, "update");
     const detail::ScratchLease s;
     std::vector<backend::UpdateAction>& actions = s->actions;
     actions.resize(detail::stored_key_members_v<T>.count);
@@ -241,7 +291,7 @@ class Table {
                                               {nullptr, detail::returns_stored_v<Parts...>}},
                        [&](const backend::ItemView& row) {
                          if (!read)
-                           detail::decode_row(body_format(), spec_.name, *s->decoder, row, result);
+                           detail::decode_row(body_format(), spec_, *s->decoder, row, result);
                        });
     };
     const auto send = [&] {
@@ -330,12 +380,22 @@ class Table {
     std::optional<backend::Condition> condition =
         detail::write_condition(spec_, key, conditions...);
     std::optional<T> old;
+    // An entity with blob members reads the removed item's references (not its objects,
+    // unless return_old asks for the item), to remove its objects once it is gone.
+    std::vector<std::string> erased_objects;
+    std::optional<detail::BlobKeysScope> blob_keys;
+    if constexpr (detail::has_blob_members_v<T>) {
+      if (!spec_.blob_store) detail::throw_no_blob_store(spec_.name, type_name_v<T>, "erase");
+      blob_keys.emplace(&erased_objects, detail::returns_old_v<Conditions...>);
+    }
     const auto keep_old = [&](const backend::ItemView& row) { decode_old(row, "erase", old); };
     const backend::ItemVisitor old_visitor(keep_old);
     const backend::EraseRequest request{
         {s->pk, s->sk},
         condition ? &*condition : nullptr,
-        backend::WriteReturns{detail::returns_old_v<Conditions...> ? &old_visitor : nullptr,
+        backend::WriteReturns{detail::returns_old_v<Conditions...> || detail::has_blob_members_v<T>
+                                  ? &old_visitor
+                                  : nullptr,
                               detail::returns_stored_v<Conditions...>}};
     bool removed = false;
     if constexpr (VersionedEntity<T>) {
@@ -348,6 +408,10 @@ class Table {
       }
     } else {
       removed = backend_->erase(handle_, request);
+    }
+    if constexpr (detail::has_blob_members_v<T>) {
+      blob_keys.reset();
+      remove_blobs(erased_objects);
     }
     if constexpr (detail::returns_old_v<Conditions...>) {
       return old;
@@ -451,10 +515,10 @@ class Table {
                     backend::ItemView plain = row;
                     plain.live = {};
                     plain.body = text;
-                    detail::decode_row(body_format(), spec_.name, *s->decoder, plain,
+                    detail::decode_row(body_format(), spec_, *s->decoder, plain,
                                        found[start + indexes[at]].emplace());
                   } else {
-                    detail::decode_row(body_format(), spec_.name, *s->decoder, row,
+                    detail::decode_row(body_format(), spec_, *s->decoder, row,
                                        found[start + indexes[at]].emplace());
                   }
                 },
@@ -913,7 +977,7 @@ class Table {
   template <EntityType T>
   void read_into(const backend::ItemView& row, BodyDecoder& decoder, std::optional<T>& slot) {
     check_type<T>(row, "transact_get");
-    detail::decode_row(body_format(), spec_.name, decoder, row, slot.emplace());
+    detail::decode_row(body_format(), spec_, decoder, row, slot.emplace());
   }
 
   // The keys checked as DynamoDB checks a TransactGetItems request, then read by the backend.
@@ -1052,6 +1116,11 @@ class Table {
   std::optional<Cursor> with_visitor(Result& result, const detail::ReadPlan<R>& plan,
                                      Pages&& pages) {
     const detail::ScratchLease s;
+    if constexpr (detail::reads_blobs_v<R>) {
+      const detail::BlobReadScope blobs(spec_, detail::read_type_name<R>(), "read");
+      if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder));
+      return pages(row_visitor<R, false>(result, plan, *s->decoder));
+    }
     if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder));
     return pages(row_visitor<R, false>(result, plan, *s->decoder));
   }
@@ -1248,6 +1317,10 @@ class Table {
             !VersionedEntity<T> && index_count_v<T> == 0 && !detail::UniqueEntity<T> &&
                 !detail::has_ttl_v<T>,
             diagnostics::a_chunked_entity_has_no_version_index_unique_members_or_ttl<T>>>);
+    static_assert(
+        detail::checked_v<
+            detail::Diagnose<!detail::has_blob_members_v<T>,
+                             diagnostics::a_chunked_entity_keeps_no_member_in_a_blob_store<T>>>);
   }
 
   template <EntityType T>
@@ -1277,7 +1350,7 @@ class Table {
       backend::ItemView plain = row;
       plain.live = {};
       plain.body = text;
-      detail::decode_row(body_format(), spec_.name, *s->decoder, plain, found.emplace());
+      detail::decode_row(body_format(), spec_, *s->decoder, plain, found.emplace());
     });
     if (head) {
       const detail::PendingHead pending{0, s->pk, s->sk, std::string(type_name_v<T>),
@@ -1301,7 +1374,7 @@ class Table {
   void decode_whole(std::string_view body, const detail::PendingHead& head, T& out) {
     const detail::ScratchLease s;
     const backend::ItemView row{head.pk, head.sk, head.type, body, body.size()};
-    detail::decode_row(body_format(), spec_.name, *s->decoder, row, out);
+    detail::decode_row(body_format(), spec_, *s->decoder, row, out);
   }
 
   // A read that may meet chunked items' heads: each head is kept in the result as a
@@ -1386,19 +1459,60 @@ class Table {
   void remove_chunks(std::vector<detail::ChunkKey> keys);
   void remove_chunks(std::string_view pk, const detail::ChunkHead& head);
 
+  // Removes the objects of an item replaced or erased. The item write has succeeded: an object
+  // that cannot be removed now is left for sweep_blobs.
+  void remove_blobs(const std::vector<std::string>& keys) noexcept {
+    for (const std::string& key : keys) {
+      try {
+        spec_.blob_store->remove(key);
+      } catch (...) {
+      }
+    }
+  }
+
+  // put of an entity with blob members: its large values stored first, then the item; the
+  // objects removed again if the item is not written, and those of the item it replaced
+  // removed once it is.
+  template <class Item, class... Conditions>
+  auto put_with_blobs(Item&& item, const Conditions&... conditions) {
+    using T = std::remove_cvref_t<Item>;
+    if (!spec_.blob_store) detail::throw_no_blob_store(spec_.name, type_name_v<T>, "put");
+    std::string pk, sk;
+    detail::format_keys(spec_, item, pk, sk, "put");
+    detail::BlobUploads<T> uploads(spec_, item, pk, sk);
+    std::vector<std::string> replaced;
+    const auto write = [&] {
+      const detail::BlobKeysScope old_keys(&replaced, detail::returns_old_v<Conditions...>);
+      return put(std::forward<Item>(item), conditions...);
+    };
+    const auto keep = [&] {
+      uploads.release();
+      std::erase_if(replaced, [&](const std::string& key) { return uploads.stored(key); });
+      remove_blobs(replaced);
+    };
+    if constexpr (detail::returns_old_v<Conditions...>) {
+      auto old = write();
+      keep();
+      return old;
+    } else {
+      write();
+      keep();
+    }
+  }
+
   // The item a write replaced or removed (return_old), decoded as a T.
   template <class T>
   void decode_old(const backend::ItemView& row, std::string_view operation, std::optional<T>& old) {
     check_type<T>(row, operation);
     const detail::ScratchLease s;
-    detail::decode_row(body_format(), spec_.name, *s->decoder, row, old.emplace());
+    detail::decode_row(body_format(), spec_, *s->decoder, row, old.emplace());
   }
 
   template <class T>
   void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const backend::ItemView& row) {
     T& item = result.emplace_back();
     try {
-      detail::decode_row(body_format(), spec_.name, decoder, row, item);
+      detail::decode_row(body_format(), spec_, decoder, row, item);
     } catch (...) {
       result.pop_back();
       throw;

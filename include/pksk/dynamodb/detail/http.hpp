@@ -60,6 +60,7 @@ class CurlHandle {
     response.body.clear();
     response.transport_error.clear();
     response.maybe_sent = true;
+    response.headers.clear();
     curl_slist_free_all(headers_);
     headers_ = nullptr;
     for (const HttpHeader& h : request.headers) {
@@ -72,6 +73,10 @@ class CurlHandle {
     if (request.method == "GET") {
       curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
       curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, nullptr);
+    } else if (request.method == "HEAD") {
+      curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+      curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, nullptr);
+      curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
     } else {
       curl_easy_setopt(c, CURLOPT_POST, 1L);
       curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
@@ -84,6 +89,8 @@ class CurlHandle {
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers_);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &CurlHandle::on_data);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, &CurlHandle::on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &response.headers);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect_timeout.count()));
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: threads are safe
@@ -140,6 +147,27 @@ class CurlHandle {
       return size * count;
     } catch (...) {
       return 0;  // libcurl then fails the transfer: CURLE_WRITE_ERROR
+    }
+  }
+
+  // One header line of the answer; a status line (a redirect's, a 100's) starts the list anew.
+  static std::size_t on_header(char* data, std::size_t size, std::size_t count,
+                               void* out) noexcept {
+    try {
+      auto& headers = *static_cast<std::vector<HttpHeader>*>(out);
+      std::string_view line(data, size * count);
+      while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+      if (line.starts_with("HTTP/")) {
+        headers.clear();
+      } else if (const std::size_t colon = line.find(':'); colon != std::string_view::npos) {
+        std::string_view value = line.substr(colon + 1);
+        while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+          value.remove_prefix(1);
+        headers.push_back({std::string(line.substr(0, colon)), std::string(value)});
+      }
+      return size * count;
+    } catch (...) {
+      return 0;
     }
   }
 

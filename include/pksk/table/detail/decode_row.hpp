@@ -13,6 +13,7 @@
 #include "../../detail/config.hpp"
 #include "../../error.hpp"
 #include "../../key/read_back.hpp"
+#include "blob_scopes.hpp"
 #include "messages.hpp"
 
 namespace pksk::detail {
@@ -35,6 +36,18 @@ void decode_row(Format format, std::string_view table, BodyDecoder& decoder,
     complete_key_members(row, out, EntityCode<T>::decode(format, decoder, row.live, row.body, out));
   } catch (const DecodeError& e) {
     throw_decode_error(table, row, e);
+  }
+}
+
+// The same, for a Table: an entity with blob members fetches them from the table's store.
+template <class T, class Format>
+void decode_row(Format format, const backend::TableSpec& spec, BodyDecoder& decoder,
+                const backend::ItemView& row, T& out) {
+  if constexpr (has_blob_members_v<T>) {
+    const BlobReadScope blobs(spec, type_name_v<T>, "read");
+    decode_row(format, std::string_view(spec.name), decoder, row, out);
+  } else {
+    decode_row(format, std::string_view(spec.name), decoder, row, out);
   }
 }
 

@@ -106,11 +106,15 @@ std::optional<backend::Condition> write_condition(const backend::TableSpec& spec
   return std::move(parts).combined();
 }
 
-// Member K's value as a put stores it: a compressed member's zstd frame, else its value.
+// Member K's value as a put stores it: a compressed member's zstd frame, else its value (a
+// blob member's inline, refused over its threshold: only put stores objects).
 template <class T, std::size_t K, class V>
 AttributeValue every_member_value(const V& value) {
   if constexpr (compressed_fields_v<T>[K]) {
     return compressed_value<T>(stored_names_v<T>[K], value);
+  } else if constexpr (blob_field_v<T, K>) {
+    check_blob_update<T>(top_level(stored_names_v<T>[K]), value);
+    return to_attribute_value(value);
   } else {
     return to_attribute_value(value);
   }

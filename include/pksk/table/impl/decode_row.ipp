@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "../../backend/backend.hpp"
+#include "../../blob/blob_store.hpp"
 #include "../../error.hpp"
 #include "../detail/decode_row.hpp"
 #include "../detail/messages.hpp"
@@ -21,6 +22,10 @@ PKSK_DECL std::string decode_error_message(std::string_view table, const backend
 
 [[noreturn]] PKSK_DECL void throw_decode_error(std::string_view table, const backend::ItemView& row,
                                                const DecodeError& error) {
+  // A blob member's missing or corrupt object keeps its own class.
+  if (dynamic_cast<const BlobError*>(&error) != nullptr) {
+    throw BlobError(decode_error_message(table, row, error));
+  }
   throw DecodeError(decode_error_message(table, row, error));
 }
 
