@@ -1389,6 +1389,10 @@ class Table {
                                     : std::string_view("an ItemCollection"));
     }
     const detail::ScratchLease s;
+    // An item collection may hold an entity with blob members beside the chunked one.
+    std::optional<detail::BlobReadScope> blobs;
+    if constexpr (detail::reads_blobs_v<R>)
+      blobs.emplace(spec_, detail::read_type_name<R>(), "read");
     std::vector<detail::PendingHead> heads;
     auto visit_plain = row_visitor<R, false>(result, plan, *s->decoder);
     const auto visit = [&](const backend::ItemView& row) {
