@@ -156,6 +156,10 @@ foreach(case IN ITEMS
     "chunked_in_transaction|a_transaction_cannot_write_a_chunked_entity"
     "chunked_versioned|a_chunked_entity_has_no_version_index_unique_members_or_ttl"
     "chunked_blob_member|a_chunked_entity_keeps_no_member_in_a_blob_store"
+    "blob_no_member|stored_in_blob_store_names_no_member_of_the_entity"
+    "blob_twice|member_is_stored_in_the_blob_store_twice"
+    "blob_member_type|blob_member_must_be_a_string_or_binary"
+    "blob_key_member|blob_member_appears_in_a_key_template"
     "ttl_no_member|ttl_names_no_member_of_the_entity"
     "ttl_member_type|ttl_member_must_be_a_system_clock_time_point")
   string(FIND "${case}" "|" bar)

@@ -37,6 +37,7 @@
 #include "../key/key.hpp"
 #include "../reflect/reflect.hpp"
 #include "detail/json_path.hpp"
+#include "detail/marked_members.hpp"
 
 namespace pksk {
 
@@ -50,6 +51,9 @@ struct stored_in_blob_store_names_no_member_of_the_entity;
 // std::optional of either).
 template <class Record, detail::fixed_string Member, class Type>
 struct blob_member_must_be_a_string_or_binary;
+// A member named twice in Entity<T>::stored_in_blob_store.
+template <class Record, detail::fixed_string Member>
+struct member_is_stored_in_the_blob_store_twice;
 // A blob member in a key template (the entity's or an index's): a key is stored in the item.
 template <class Record, detail::fixed_string Member>
 struct blob_member_appears_in_a_key_template;
@@ -60,10 +64,7 @@ namespace detail {
 template <class T>
 consteval auto blob_names_of() {
   if constexpr (requires { Entity<T>::stored_in_blob_store; }) {
-    constexpr auto& names = Entity<T>::stored_in_blob_store;
-    std::array<std::string_view, names.size()> out{};
-    for (std::size_t i = 0; i < names.size(); ++i) out[i] = std::string_view(names[i]);
-    return out;
+    return marked_names(Entity<T>::stored_in_blob_store);
   } else {
     return std::array<std::string_view, 0>{};
   }
@@ -77,52 +78,21 @@ template <class T>
 inline constexpr bool has_blob_members_v = blob_names_v<T>.size() != 0;
 
 template <class T>
-inline constexpr auto blob_fields_v = [] {
-  std::array<bool, field_count_v<T>> out{};
-  if constexpr (has_blob_members_v<T>) {
-    for (const std::string_view name : blob_names_v<T>) {
-      for (std::size_t i = 0; i < field_count_v<T>; ++i) {
-        if (field_names_v<T>[i] == name) out[i] = true;
-      }
-    }
-  }
-  return out;
-}();
+inline constexpr auto blob_fields_v = marked_fields<T>(blob_names_v<T>);
 
 template <class M>
 inline constexpr bool blob_storable_member_v =
     std::is_same_v<unwrap_optional_t<M>, std::string> || is_binary_v<unwrap_optional_t<M>>;
 
-struct BlobProblem {
-  enum class Kind { none, no_member, type, key } kind = Kind::none;
-  std::size_t name = 0;   // no_member: the entry of stored_in_blob_store
-  std::size_t field = 0;  // type, key: the member
-};
+using BlobProblem = MarkedProblem;
 
 template <class T>
 consteval BlobProblem blob_problem() {
-  using Kind = BlobProblem::Kind;
-  constexpr auto& names = blob_names_v<T>;
-  for (std::size_t n = 0; n < names.size(); ++n) {
-    if (field_index<T>(names[n]) == field_count_v<T>) return {Kind::no_member, n};
-  }
-  bool type_ok[field_count_v<T> + 1]{};
+  std::array<bool, field_count_v<T>> storable{};
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    ((type_ok[I] = blob_storable_member_v<field_type_t<T, I>>), ...);
+    ((storable[I] = blob_storable_member_v<field_type_t<T, I>>), ...);
   }(std::make_index_sequence<field_count_v<T>>{});
-  for (std::size_t i = 0; i < field_count_v<T>; ++i) {
-    if (!blob_fields_v<T>[i]) continue;
-    if (!type_ok[i]) return {Kind::type, 0, i};
-    if constexpr (EntityType<T>) {
-      if (is_key_member<T>(i)) return {Kind::key, 0, i};
-      bool in_index = false;
-      [&]<std::size_t... X>(std::index_sequence<X...>) {
-        ((in_index = in_index || is_index_member<T, X>(i)), ...);
-      }(std::make_index_sequence<index_count_v<T>>{});
-      if (in_index) return {Kind::key, 0, i};
-    }
-  }
-  return {};
+  return marked_problem<T>(blob_names_v<T>, storable);
 }
 
 template <class T, std::size_t N>
@@ -138,6 +108,12 @@ struct BlobCheck<T, P> {
   static constexpr bool ok =
       diagnose_v<false, diagnostics::stored_in_blob_store_names_no_member_of_the_entity<
                             T, blob_name_text_v<T, P.name>>>;
+};
+template <class T, BlobProblem P>
+  requires(P.kind == BlobProblem::Kind::twice)
+struct BlobCheck<T, P> {
+  static constexpr bool ok = diagnose_v<
+      false, diagnostics::member_is_stored_in_the_blob_store_twice<T, blob_name_text_v<T, P.name>>>;
 };
 template <class T, BlobProblem P>
   requires(P.kind == BlobProblem::Kind::type)

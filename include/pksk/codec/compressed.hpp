@@ -36,6 +36,7 @@
 #include "../key/key.hpp"
 #include "../reflect/reflect.hpp"
 #include "detail/json_path.hpp"
+#include "detail/marked_members.hpp"
 
 #if __has_include(<zstd.h>)
 #include <zstd.h>
@@ -76,10 +77,7 @@ namespace detail {
 template <class T>
 consteval auto compressed_names_of() {
   if constexpr (requires { Entity<T>::compressed; }) {
-    constexpr auto& names = Entity<T>::compressed;
-    std::array<std::string_view, names.size()> out{};
-    for (std::size_t i = 0; i < names.size(); ++i) out[i] = std::string_view(names[i]);
-    return out;
+    return marked_names(Entity<T>::compressed);
   } else {
     return std::array<std::string_view, 0>{};
   }
@@ -95,17 +93,7 @@ inline constexpr bool has_compressed_v = compressed_names_v<T>.size() != 0;
 
 // Which fields of T are compressed, by index.
 template <class T>
-inline constexpr auto compressed_fields_v = [] {
-  std::array<bool, field_count_v<T>> out{};
-  if constexpr (has_compressed_v<T>) {
-    for (const std::string_view name : compressed_names_v<T>) {
-      for (std::size_t i = 0; i < field_count_v<T>; ++i) {
-        if (field_names_v<T>[i] == name) out[i] = true;
-      }
-    }
-  }
-  return out;
-}();
+inline constexpr auto compressed_fields_v = marked_fields<T>(compressed_names_v<T>);
 
 template <class T, std::size_t I>
 inline constexpr bool is_compressed_field_v = [] {
@@ -123,39 +111,15 @@ template <class M>
 inline constexpr bool compressible_member_v = compressible_v<unwrap_optional_t<M>>;
 
 // The first thing wrong with T's `compressed`, if any.
-struct CompressedProblem {
-  enum class Kind { none, no_member, twice, type, key } kind = Kind::none;
-  std::size_t name = 0;   // no_member, twice: the entry of `compressed`
-  std::size_t field = 0;  // type, key: the member
-};
+using CompressedProblem = MarkedProblem;
 
 template <class T>
 consteval CompressedProblem compressed_problem() {
-  using Kind = CompressedProblem::Kind;
-  constexpr auto& names = compressed_names_v<T>;
-  for (std::size_t n = 0; n < names.size(); ++n) {
-    if (field_index<T>(names[n]) == field_count_v<T>) return {Kind::no_member, n};
-    for (std::size_t m = 0; m < n; ++m) {
-      if (names[m] == names[n]) return {Kind::twice, n};
-    }
-  }
-  bool type_ok[field_count_v<T> + 1]{};
+  std::array<bool, field_count_v<T>> storable{};
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    ((type_ok[I] = compressible_member_v<field_type_t<T, I>>), ...);
+    ((storable[I] = compressible_member_v<field_type_t<T, I>>), ...);
   }(std::make_index_sequence<field_count_v<T>>{});
-  for (std::size_t i = 0; i < field_count_v<T>; ++i) {
-    if (!compressed_fields_v<T>[i]) continue;
-    if (!type_ok[i]) return {Kind::type, 0, i};
-    if constexpr (EntityType<T>) {
-      if (is_key_member<T>(i)) return {Kind::key, 0, i};
-      bool in_index = false;
-      [&]<std::size_t... X>(std::index_sequence<X...>) {
-        ((in_index = in_index || is_index_member<T, X>(i)), ...);
-      }(std::make_index_sequence<index_count_v<T>>{});
-      if (in_index) return {Kind::key, 0, i};
-    }
-  }
-  return {};
+  return marked_problem<T>(compressed_names_v<T>, storable);
 }
 
 template <class T, std::size_t N>
