@@ -3,6 +3,7 @@
 // Whether two key templates can produce the same key: same shape, or a byte automaton of each
 // template's language and a search for a common word.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <span>
@@ -89,9 +90,14 @@ constexpr bool language_accepts(std::span<const LanguageElem> elems,
                                 std::string_view key) noexcept {
   constexpr std::size_t max_positions = 512;
   if (elems.size() >= max_positions) return true;  // not modelled: let the backend answer
-  std::array<bool, max_positions> now{};
-  std::array<bool, max_positions> next{};
-  const auto skip_stars = [&](std::array<bool, max_positions>& at) {
+  // Only the first elems.size() + 1 positions are used: each byte clears and swaps those, not
+  // the whole arrays (a partition key is checked on every query).
+  const std::size_t positions = elems.size() + 1;
+  std::array<bool, max_positions> a{};
+  std::array<bool, max_positions> b{};
+  bool* now = a.data();
+  bool* next = b.data();
+  const auto skip_stars = [&](bool* at) {
     for (std::size_t p = 0; p < elems.size(); ++p) {
       if (at[p] && elems[p].kind == ElemKind::star) at[p + 1] = true;
     }
@@ -100,7 +106,7 @@ constexpr bool language_accepts(std::span<const LanguageElem> elems,
   skip_stars(now);
   for (const char ch : key) {
     const auto byte = static_cast<unsigned char>(ch);
-    next.fill(false);
+    std::fill_n(next, positions, false);
     bool any = false;
     for (std::size_t p = 0; p < elems.size(); ++p) {
       if (!now[p] || !accepts(elems[p], byte)) continue;
@@ -109,7 +115,7 @@ constexpr bool language_accepts(std::span<const LanguageElem> elems,
     }
     if (!any) return false;
     skip_stars(next);
-    now = next;
+    std::swap(now, next);
   }
   return now[elems.size()];
 }
