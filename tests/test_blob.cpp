@@ -152,7 +152,7 @@ TEST_CASE("blob: the item keeps the object's key, size and SHA-256") {
   const std::string body = f.stored_body(big);
   CHECK(body.find("\"blob\":\"chat/") != std::string::npos);
   CHECK(body.find("\"size\":500") != std::string::npos);
-  CHECK(body.find(pksk::detail::sha256_text(big.text)) != std::string::npos);
+  CHECK(body.find(pksk::detail::sha256_hex(big.text)) != std::string::npos);
   CHECK(body.find(std::string(500, 'x')) == std::string::npos);
 }
 

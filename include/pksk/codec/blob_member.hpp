@@ -193,9 +193,6 @@ std::string_view blob_bytes_of(const V& value) noexcept {
       "transaction, update or upsert)");
 }
 
-// The SHA-256 of `bytes` in lowercase hex, as a reference records it.
-PKSK_DECL std::string sha256_text(std::string_view bytes);
-
 // The beginning of every object key of `table`'s items: "<table>/", the name's characters
 // outside [A-Za-z0-9_.-] replaced by '_'.
 PKSK_DECL std::string blob_key_prefix(std::string_view table);

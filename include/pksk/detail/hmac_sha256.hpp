@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace pksk::detail {
@@ -111,6 +112,22 @@ inline Sha256Digest sha256(std::string_view data) noexcept {
   Sha256 h;
   h.update(data);
   return h.finish();
+}
+
+// A digest in lowercase hex, as SigV4 signs it and a blob reference records it.
+inline void append_hex(std::string& out, const Sha256Digest& digest) {
+  constexpr char digits[] = "0123456789abcdef";
+  for (const unsigned char b : digest) {
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+}
+
+inline std::string sha256_hex(std::string_view data) {
+  std::string out;
+  out.reserve(64);
+  append_hex(out, sha256(data));
+  return out;
 }
 
 inline Sha256Digest hmac_sha256(std::string_view key, std::string_view message) noexcept {

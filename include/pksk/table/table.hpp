@@ -1461,6 +1461,9 @@ class Table {
   void write_chunks(std::string_view pk, std::string_view sk, const detail::ChunkHead& head,
                     std::span<const std::string_view> pieces);
   void remove_chunks(std::vector<detail::ChunkKey> keys);
+  // One batch write of at most 25 chunks (puts or erases), sent again for what comes back
+  // unprocessed.
+  void write_chunk_batch(std::span<const backend::WriteRequest> writes, std::string_view operation);
   void remove_chunks(std::string_view pk, const detail::ChunkHead& head);
 
   // Removes the objects of an item replaced or erased. The item write has succeeded: an object

@@ -17,17 +17,6 @@
 
 namespace pksk::detail {
 
-PKSK_DECL std::string sha256_text(std::string_view bytes) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(64);
-  for (const unsigned char c : sha256(bytes)) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
-
 // Names a file and an S3 key alike: characters outside [A-Za-z0-9_.-] become '_'.
 inline void append_plain_key_text(std::string& key, std::string_view text) {
   for (const char c : text) {
@@ -50,7 +39,7 @@ PKSK_DECL std::string blob_object_key(std::string_view table, std::string_view p
   item += '\0';
   item += sk;
   std::string key = blob_key_prefix(table);
-  key += sha256_text(item).substr(0, 32);
+  key += sha256_hex(item).substr(0, 32);
   key += '/';
   append_plain_key_text(key, member);
   key += '/';
@@ -72,7 +61,7 @@ PKSK_DECL std::string fetch_blob(const BlobReads& reads, const BlobRef& ref,
     throw BlobError(where + "its object " + detail::quoted(ref.blob) +
                     " is missing from the blob store");
   }
-  const std::string digest = sha256_text(*bytes);
+  const std::string digest = sha256_hex(*bytes);
   if (static_cast<std::int64_t>(bytes->size()) != ref.size || digest != ref.sha256) {
     throw BlobError(where + "its object " + detail::quoted(ref.blob) +
                     " is corrupt: " + std::to_string(bytes->size()) + " bytes with SHA-256 " +

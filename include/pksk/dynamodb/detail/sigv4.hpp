@@ -37,19 +37,8 @@ inline std::string amz_timestamp(std::chrono::system_clock::time_point now) {
   return out;
 }
 
-inline void append_hex(std::string& out, const pksk::detail::Sha256Digest& digest) {
-  constexpr char digits[] = "0123456789abcdef";
-  for (const unsigned char b : digest) {
-    out += digits[b >> 4];
-    out += digits[b & 15];
-  }
-}
-
-inline std::string sha256_hex(std::string_view data) {
-  std::string out;
-  append_hex(out, pksk::detail::sha256(data));
-  return out;
-}
+using pksk::detail::append_hex;
+using pksk::detail::sha256_hex;
 
 inline std::string_view as_view(const pksk::detail::Sha256Digest& digest) {
   return {reinterpret_cast<const char*>(digest.data()), digest.size()};

@@ -14,6 +14,7 @@
 #include "../../blob/blob_store.hpp"
 #include "../../codec/blob_member.hpp"
 #include "../../detail/config.hpp"
+#include "../../detail/hmac_sha256.hpp"
 #include "../../model/collection.hpp"
 #include "../../reflect/reflect.hpp"
 
@@ -135,7 +136,7 @@ class BlobUploads {
         BlobRef& ref = refs_[I];
         ref.blob = blob_object_key(spec.name, pk, sk, member);
         ref.size = static_cast<std::int64_t>(bytes.size());
-        ref.sha256 = sha256_text(bytes);
+        ref.sha256 = sha256_hex(bytes);
         store_->put(ref.blob, bytes,
                     BlobMetadata{spec.name, std::string(pk), std::string(sk), std::string(member)});
         stored_.push_back(ref.blob);

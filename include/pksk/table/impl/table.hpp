@@ -397,16 +397,7 @@ void Table<B>::write_chunks(std::string_view pk, std::string_view sk, const deta
       writes.emplace_back(backend::PutRequest{
           backend::ItemView{keys[i].pk, keys[i].sk, detail::chunk_type, bodies[i], size}, nullptr});
     }
-    std::vector<std::size_t> all(n);
-    for (std::size_t i = 0; i < n; ++i) all[i] = i;
-    detail::retry_unprocessed(
-        retry_, spec_.name, "put chunks", std::move(all),
-        [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
-          std::vector<backend::WriteRequest> sent;
-          for (std::size_t i : indexes) sent.push_back(writes[i]);
-          backend_->batch_write(handle_, sent, unprocessed);
-          for (std::size_t& u : unprocessed) u = indexes[u];
-        });
+    write_chunk_batch(writes, "put chunks");
     if (detail::chunk_write_hook) detail::chunk_write_hook(detail::ChunkWriteStage::chunk_written);
   }
 }
@@ -428,17 +419,23 @@ void Table<B>::remove_chunks(std::vector<detail::ChunkKey> keys) {
       writes.emplace_back(
           backend::EraseRequest{backend::ItemKey{keys[start + i].pk, keys[start + i].sk}, nullptr});
     }
-    std::vector<std::size_t> all(n);
-    for (std::size_t i = 0; i < n; ++i) all[i] = i;
-    detail::retry_unprocessed(
-        retry_, spec_.name, "remove chunks", std::move(all),
-        [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
-          std::vector<backend::WriteRequest> sent;
-          for (std::size_t i : indexes) sent.push_back(writes[i]);
-          backend_->batch_write(handle_, sent, unprocessed);
-          for (std::size_t& u : unprocessed) u = indexes[u];
-        });
+    write_chunk_batch(writes, "remove chunks");
   }
+}
+
+template <Backend B>
+void Table<B>::write_chunk_batch(std::span<const backend::WriteRequest> writes,
+                                 std::string_view operation) {
+  std::vector<std::size_t> all(writes.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  detail::retry_unprocessed(
+      retry_, spec_.name, operation, std::move(all),
+      [&](std::span<const std::size_t> indexes, std::vector<std::size_t>& unprocessed) {
+        std::vector<backend::WriteRequest> sent;
+        for (std::size_t i : indexes) sent.push_back(writes[i]);
+        backend_->batch_write(handle_, sent, unprocessed);
+        for (std::size_t& u : unprocessed) u = indexes[u];
+      });
 }
 
 template <Backend B>
