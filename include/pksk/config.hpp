@@ -59,11 +59,17 @@ struct TableIndex {
   friend bool operator==(const TableIndex&, const TableIndex&) = default;
 };
 
+// The type of a table's sort-key attribute (DynamoDB's AttributeType S or N).
+enum class KeyType : unsigned char { string, number };
+
 struct TableOptions {
   // The key attributes' names (DynamoDB's key schema; the SQLite backend's columns). No entity
   // member may be named as one of them or as the type attribute.
   std::string pk_attribute = "pk";
   std::string sk_attribute = "sk";
+  // The sort key's type: a string (DynamoDB's RANGE S), or a number (RANGE N), whose entities'
+  // sort keys are an integer member each, "{seq:number}", and whose items sort numerically.
+  KeyType sk_type = KeyType::string;
   // The attribute (SQLite column) that holds each item's entity type: the discriminator
   // ItemCollection dispatches on. ElectroDB calls it "__edb_e__", dynamodb-toolbox "_et".
   std::string type_attribute = "type";

@@ -51,6 +51,13 @@ struct TableSpec : TableOptions {
     return nullptr;
   }
 
+  // The sort key `sk` as the attribute value an item holds: a number on a table whose sort key
+  // is one (TableOptions::sk_type), a string otherwise.
+  AttributeValue sort_key_value(std::string_view sk) const {
+    return sk_type == KeyType::number ? AttributeValue::from_number(std::string(sk))
+                                      : AttributeValue::from_string(std::string(sk));
+  }
+
   // Whether index `i` keeps its keys in the same two attributes as an earlier index (the same
   // keys projected differently): a backend makes their attributes (SQLite: columns) once.
   bool repeats_index_keys(std::size_t i) const noexcept {

@@ -56,6 +56,31 @@ inline void check_query_key(std::string_view backend, std::string_view table,
   throw_query_key_refused(backend, table, query.index, query.pk);
 }
 
+// A table whose sort key is a number (TableOptions::sk_type = KeyType::number) holds integers
+// there, in canonical decimal within int64_t ("-5", "42": what "{seq:number}" writes, and what
+// DynamoDB gives back of a number). Anything else is refused as DynamoDB refuses a string where
+// its key schema has a number, and a key condition on such a table may not be begins_with
+// (DynamoDB has no prefix of a number). Queries of an index are not concerned: its keys are
+// strings.
+PKSK_DECL bool is_number_key(std::string_view text) noexcept;
+
+[[noreturn]] PKSK_DECL void throw_sort_key_not_a_number(std::string_view backend,
+                                                        std::string_view table,
+                                                        std::string_view operation,
+                                                        std::string_view sk);
+
+inline void check_number_sort_key(std::string_view backend, const backend::TableSpec& spec,
+                                  std::string_view operation, std::string_view sk) {
+  if (spec.sk_type != KeyType::number || spec.sk_attribute.empty() || is_number_key(sk)) [[likely]]
+    return;
+  throw_sort_key_not_a_number(backend, spec.name, operation, sk);
+}
+
+// The query's sort-key condition and exclusive start on a table whose sort key is a number:
+// numbers, in order for between, and no begins_with.
+PKSK_DECL void check_number_sort_key_query(std::string_view backend, const backend::TableSpec& spec,
+                                           const backend::RawQuery& query);
+
 // An update that would make the item larger than DynamoDB's 400 KB (by its measure, codec/
 // item_size.hpp) is refused with ItemTooLarge, and nothing is written. A put's item is
 // measured by the Table layer before it reaches a backend; an update's only once applied.

@@ -157,6 +157,18 @@ inline constexpr auto key_members_v = [] {
 }();
 }  // namespace detail
 
+// Whether T's sort key is a number ("{seq:number}"): its items belong in a table whose sort key
+// is one (TableOptions::sk_type = KeyType::number).
+template <EntityType T>
+inline constexpr bool sort_key_is_number_v = [] {
+  constexpr auto& segments = detail::sort_key_template<T>::segments;
+  if constexpr (segments.size() == 1) {
+    return segments[0].spec.spec == detail::KeySpec::number;
+  } else {
+    return false;
+  }
+}();
+
 // The literal text of T's sort-key template before its first field ("#ORDER#" for
 // "#ORDER#{order_id}", the whole template when it has no field, "" when it starts with a
 // field): the begins_with prefix of a query for T alone. Reading `diagnosed` reports a bad

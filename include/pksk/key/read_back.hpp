@@ -8,7 +8,8 @@
 // integer after its fixed width, any other field at the first byte of the literal that follows
 // it, or at the key's end), which key formatting makes unambiguous (key.hpp).
 //
-// A field with a format spec cannot be read back: "{at:month}" keeps only part of the time,
+// A field with a format spec cannot be read back (but "{seq:number}", the number itself):
+// "{at:month}" keeps only part of the time,
 // "{id:shard(8)}" a hash of the value. A member formatted only so is always stored.
 
 #include <charconv>
@@ -30,7 +31,13 @@
 
 namespace pksk::detail {
 
-// Whether member `index` of T is formatted, with no format spec, into its partition or sort
+// Whether a field formatted so parses back into its member's value: with no format spec, or as
+// a number ("{seq:number}").
+constexpr bool spec_reads_back(KeySpec spec) noexcept {
+  return spec == KeySpec::none || spec == KeySpec::number;
+}
+
+// Whether member `index` of T is formatted, with no format spec (or as a number), into its partition or sort
 // key and has a type whose key text parses back (a std::string_view member would point into
 // the key's buffer, so it does not).
 template <EntityType T>
@@ -38,7 +45,7 @@ constexpr bool key_member_readable(std::size_t index) noexcept {
   bool readable = false;
   const auto look = [&](const auto& segments) {
     for (const auto& s : segments) {
-      if (s.kind == SegmentKind::field && s.field == index && s.spec.spec == KeySpec::none)
+      if (s.kind == SegmentKind::field && s.field == index && spec_reads_back(s.spec.spec))
         readable = true;
     }
   };
@@ -205,8 +212,10 @@ bool read_back_fields(std::string_view key, T& out, const Mask& wanted) {
   return walk_key_fields<Template>(key, [&]<std::size_t I>(std::integral_constant<std::size_t, I>,
                                                            std::string_view text) {
     constexpr CompiledSegment s = Template::segments[I];
-    if constexpr (s.spec.spec == KeySpec::none) {
-      if (wanted.test(s.field) && !parse_component(text, Template::role, get_field<s.field>(out)))
+    if constexpr (spec_reads_back(s.spec.spec)) {
+      // A number is plain decimal, as an integer in a partition key is.
+      constexpr KeyRole role = s.spec.spec == KeySpec::number ? KeyRole::partition : Template::role;
+      if (wanted.test(s.field) && !parse_component(text, role, get_field<s.field>(out)))
         return false;
     }
     return true;
@@ -229,6 +238,9 @@ bool sort_key_matches(std::string_view sk) {
           for (const char c : text) {
             if (c < '0' || c > '9') return false;
           }
+        } else if constexpr (s.spec.spec == KeySpec::number) {
+          F value{};
+          return parse_component(text, KeyRole::partition, value);
         }
         return true;
       });
@@ -275,7 +287,7 @@ template <EntityType T, class Mask>
   using S = sort_key_template<T>;
   const auto needs = [&](const auto& segments) {
     for (const auto& s : segments) {
-      if (s.kind == SegmentKind::field && s.spec.spec == KeySpec::none && missing.test(s.field))
+      if (s.kind == SegmentKind::field && spec_reads_back(s.spec.spec) && missing.test(s.field))
         return true;
     }
     return false;

@@ -4,9 +4,12 @@
 // once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION. Each builds the message of one of
 // DynamoDB's refusals.
 
+#include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -45,6 +48,49 @@ PKSK_DECL void throw_query_key_refused(std::string_view backend, std::string_vie
       "the partition key " +
       (pk.empty() ? std::string("is empty")
                   : "is " + detail::over_limit(pk.size(), detail::max_partition_key_size)));
+}
+
+PKSK_DECL bool is_number_key(std::string_view text) noexcept {
+  const std::string_view digits = text.substr(!text.empty() && text[0] == '-' ? 1 : 0);
+  if (digits.empty() || (digits[0] == '0' && text.size() != 1)) return false;  // "-0", "007"
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc{} && end == text.data() + text.size();
+}
+
+PKSK_DECL void throw_sort_key_not_a_number(std::string_view backend, std::string_view table,
+                                           std::string_view operation, std::string_view sk) {
+  throw ValidationError(detail::backend_context(backend, table, operation) + "the sort key " +
+                        detail::quoted(sk) +
+                        " is not a number, and the table's sort key is one (TableOptions::sk_type "
+                        "= KeyType::number: an integer within int64_t, in decimal)");
+}
+
+PKSK_DECL void check_number_sort_key_query(std::string_view backend, const backend::TableSpec& spec,
+                                           const backend::RawQuery& query) {
+  if (spec.sk_type != KeyType::number || spec.sk_attribute.empty() || !query.index.empty()) return;
+  if (query.exclusive_start_sk)
+    check_number_sort_key(backend, spec, "query (exclusive start)", *query.exclusive_start_sk);
+  const KeyCondition* cond = query.sk;
+  if (cond == nullptr || cond->op == KeyCondition::Op::any) return;
+  if (cond->op == KeyCondition::Op::begins_with) {
+    throw ValidationError(detail::backend_context(backend, spec.name, "query") + "begins_with(" +
+                          detail::quoted(cond->first) +
+                          ") on a sort key that is a number (TableOptions::sk_type = "
+                          "KeyType::number): numbers have no prefix; use a range");
+  }
+  check_number_sort_key(backend, spec, "query", cond->first);
+  if (cond->op != KeyCondition::Op::between) return;
+  check_number_sort_key(backend, spec, "query", cond->second);
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+  std::from_chars(cond->first.data(), cond->first.data() + cond->first.size(), low);
+  std::from_chars(cond->second.data(), cond->second.data() + cond->second.size(), high);
+  if (low > high) {
+    throw ValidationError(detail::backend_context(backend, spec.name, "query") + "between(" +
+                          cond->first + ", " + cond->second +
+                          ") has a lower bound greater than its upper bound");
+  }
 }
 
 PKSK_DECL void throw_item_too_large(std::string_view backend, std::string_view table,

@@ -35,13 +35,28 @@ inline void append_string_attribute(std::string& out, std::string_view name,
   out += '}';
 }
 
+// The table's sort key: {"N":"42"} on a table whose sort key is a number (TableOptions::
+// sk_type), refused as DynamoDB would refuse it when it is not one; {"S":"..."} otherwise.
+inline void append_sort_key_attribute(std::string& out, const backend::TableSpec& spec,
+                                      std::string_view value) {
+  if (spec.sk_type != KeyType::number) {
+    append_string_attribute(out, spec.sk_attribute, value);
+    return;
+  }
+  backend::emulation::check_number_sort_key(backend_name, spec, "request", value);
+  append_json_string(out, spec.sk_attribute);
+  out += ":{\"N\":\"";
+  out += value;  // digits and '-' alone
+  out += "\"}";
+}
+
 // {"pk":{"S":"..."},"sk":{"S":"..."}}; {"pk":{"S":"..."}} for a table without a sort key.
 inline void append_key(std::string& out, const backend::TableSpec& spec, backend::ItemKey key) {
   out += '{';
   append_string_attribute(out, spec.pk_attribute, key.pk);
   if (!spec.sk_attribute.empty()) {
     out += ',';
-    append_string_attribute(out, spec.sk_attribute, key.sk);
+    append_sort_key_attribute(out, spec, key.sk);
   }
   out += '}';
 }
@@ -55,7 +70,7 @@ inline void append_item(std::string& out, const backend::TableSpec& spec,
   append_string_attribute(out, spec.pk_attribute, item.pk);
   if (!spec.sk_attribute.empty()) {
     out += ',';
-    append_string_attribute(out, spec.sk_attribute, item.sk);
+    append_sort_key_attribute(out, spec, item.sk);
   }
   if (!item.type.empty() && !spec.type_attribute.empty()) {
     out += ',';
@@ -280,10 +295,11 @@ struct QueryKeys {
   std::string_view pk_attribute;
   std::string_view sk_attribute;
   const TableIndex* index = nullptr;
+  KeyType sk_type = KeyType::string;  // an index's sort key is always a string
 };
 
 inline QueryKeys query_keys(const backend::TableSpec& spec, std::string_view index_name) {
-  if (index_name.empty()) return {spec.pk_attribute, spec.sk_attribute, nullptr};
+  if (index_name.empty()) return {spec.pk_attribute, spec.sk_attribute, nullptr, spec.sk_type};
   const TableIndex* index = spec.find_index(index_name);
   if (index == nullptr) {
     throw ValidationError(context(spec.name, "query") + "no index " +
@@ -299,8 +315,10 @@ inline std::string render_key_condition(const QueryKeys& keys, std::string_view 
                     names.value(AttributeValue::from_string(std::string(pk)));
   if (sk == nullptr || sk->op == KeyCondition::Op::any) return out;
   const std::string n = names.name(keys.sk_attribute);
+  const bool number = keys.index == nullptr && keys.sk_type == KeyType::number;
   const auto v = [&](const std::string& text) {
-    return names.value(AttributeValue::from_string(text));
+    return names.value(number ? AttributeValue::from_number(text)
+                              : AttributeValue::from_string(text));
   };
   out += " AND ";
   switch (sk->op) {
@@ -356,6 +374,7 @@ inline ReadRequest query(const backend::TableSpec& spec, const backend::RawQuery
   if (q.pk.size() > max_partition_key_size) {
     backend::emulation::throw_query_key_refused(backend_name, spec.name, q.index, q.pk);
   }
+  backend::emulation::check_number_sort_key_query(backend_name, spec, q);
   out = "{";
   append_table_name(out, spec);
   if (!q.index.empty()) {

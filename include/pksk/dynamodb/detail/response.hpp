@@ -24,9 +24,19 @@ namespace pksk::dynamodb::detail {
 inline std::string_view string_attribute(simdjson::ondemand::value value) {
   std::string_view out;
   const char* text = value.raw_json_token().data();
-  const bool first = text[0] == '{' && text[1] == '"' && text[2] == 'S' && text[3] == '"';
-  if (auto error =
-          (first ? value.find_field("S") : value.find_field_unordered("S")).get_string().get(out)) {
+  const bool first = text[0] == '{' && text[1] == '"' && text[3] == '"';
+  // A sort key that is a number (TableOptions::sk_type) is read as its decimal text.
+  simdjson::error_code error{};
+  if (first && text[2] == 'S') {
+    error = value.find_field("S").get_string().get(out);
+  } else if (first && text[2] == 'N') {
+    error = value.find_field("N").get_string().get(out);
+  } else {
+    error = value.find_field_unordered("S").get_string().get(out);
+    if (error == simdjson::NO_SUCH_FIELD)
+      error = value.find_field_unordered("N").get_string().get(out);
+  }
+  if (error) {
     throw BackendError(errc::backend_failure,
                        std::string("pksk::dynamodb: a key attribute that is not a string: ") +
                            simdjson::error_message(error));
@@ -43,9 +53,9 @@ inline bool is_plain_json_name(std::string_view name) noexcept {
   return true;
 }
 
-// Reads the string attributes named names[i] into *out[i], in one pass over the attribute
-// names, compared raw, which ends as soon as all are found: DynamoDB writes attributes in no
-// fixed order, but the pass skips only what comes before them. An empty name is not looked for.
+// Reads the string (or number) attributes named names[i] into *out[i], in one pass over the
+// attribute names, compared raw, which ends as soon as all are found: DynamoDB writes attributes in
+// no fixed order, but the pass skips only what comes before them. An empty name is not looked for.
 inline void read_string_attributes(simdjson::ondemand::object& item,
                                    const std::string_view (&names)[3],
                                    std::string_view* const (&out)[3]) {

@@ -151,7 +151,10 @@ inline std::shared_ptr<const RawItem> Backend::Impl::stored_item(const detail::S
   const AttributeValue attributes = detail::attributes_of(error.item);
   const auto text = [&](std::string_view name) {
     const AttributeValue* a = attributes.find(name);
-    return a != nullptr && a->kind == AttributeValue::Kind::string ? a->text : std::string();
+    return a != nullptr && (a->kind == AttributeValue::Kind::string ||
+                            a->kind == AttributeValue::Kind::number)
+               ? a->text
+               : std::string();
   };
   return std::make_shared<const RawItem>(RawItem{text(spec.pk_attribute),
                                                  text(spec.sk_attribute),

@@ -203,7 +203,8 @@ struct Backend::Impl {
   static void check_schema(const backend::TableSpec& spec,
                            const std::vector<std::pair<std::string, std::string>>& schema,
                            const std::vector<std::pair<std::string, std::string>>& attributes);
-  static void append_attribute_definition(std::string& body, std::string_view name);
+  static void append_attribute_definition(std::string& body, std::string_view name,
+                                          KeyType type = KeyType::string);
   static void append_key_schema(std::string& body, std::string_view pk, std::string_view sk);
   static void append_index_definition(std::string& body, const TableIndex& index);
   void create(const backend::TableSpec& spec);

@@ -14,7 +14,7 @@ inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHa
     const std::lock_guard lock(shared_->mutex);
     for (const auto& known : shared_->tables) {
       if (known->name == spec.name && known->pk_attribute == spec.pk_attribute &&
-          known->sk_attribute == spec.sk_attribute &&
+          known->sk_attribute == spec.sk_attribute && known->sk_type == spec.sk_type &&
           known->type_attribute == spec.type_attribute && known->indexes == spec.indexes &&
           known->ttl_attribute == spec.ttl_attribute && !known->ttl_clock && !spec.ttl_clock) {
         return TableHandle(known.get());
@@ -192,22 +192,25 @@ inline void Backend::Impl::check_schema(
   const bool sorted = !spec.sk_attribute.empty();
   std::vector<std::pair<std::string, std::string>> expected{{spec.pk_attribute, "HASH"}};
   if (sorted) expected.emplace_back(spec.sk_attribute, "RANGE");
+  const std::string sk_type = spec.sk_type == KeyType::number ? "N" : "S";
   if (schema != expected || type_of(spec.pk_attribute) != "S" ||
-      (sorted && type_of(spec.sk_attribute) != "S")) {
+      (sorted && type_of(spec.sk_attribute) != sk_type)) {
     std::string found;
     for (const auto& [n, t] : schema)
       found += (found.empty() ? "" : ", ") + n + " " + t + " " + type_of(n);
-    throw BackendError(errc::schema_mismatch,
-                       detail::context(spec.name) + "the key schema is [" + found +
-                           "]; pksk needs [" + spec.pk_attribute + " HASH S" +
-                           (sorted ? ", " + spec.sk_attribute + " RANGE S]" : std::string("]")));
+    throw BackendError(
+        errc::schema_mismatch,
+        detail::context(spec.name) + "the key schema is [" + found + "]; pksk needs [" +
+            spec.pk_attribute + " HASH S" +
+            (sorted ? ", " + spec.sk_attribute + " RANGE " + sk_type + "]" : std::string("]")));
   }
 }
 
-inline void Backend::Impl::append_attribute_definition(std::string& body, std::string_view name) {
+inline void Backend::Impl::append_attribute_definition(std::string& body, std::string_view name,
+                                                       KeyType type) {
   body += "{\"AttributeName\":";
   detail::append_json_string(body, name);
-  body += ",\"AttributeType\":\"S\"}";
+  body += type == KeyType::number ? ",\"AttributeType\":\"N\"}" : ",\"AttributeType\":\"S\"}";
 }
 
 // "KeySchema":[pk HASH, sk RANGE], of the table or of an index; [pk HASH] when sk is empty.
@@ -255,7 +258,7 @@ inline void Backend::Impl::create(const backend::TableSpec& spec) {
   append_attribute_definition(body, spec.pk_attribute);
   if (!spec.sk_attribute.empty()) {
     body += ',';
-    append_attribute_definition(body, spec.sk_attribute);
+    append_attribute_definition(body, spec.sk_attribute, spec.sk_type);
   }
   for (std::size_t i = 0; i < spec.indexes.size(); ++i) {
     if (spec.repeats_index_keys(i)) continue;  // DynamoDB refuses an attribute defined twice

@@ -34,7 +34,7 @@ template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string F
 struct key_template_names_no_member_of_the_entity;
 
 // A format spec after ':' that is none of year, month, day, hour, shard(N) with N 1 to 65536,
-// lower, upper.
+// lower, upper, number.
 template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Offending>
 struct malformed_key_template_unknown_format_spec;
 
@@ -44,10 +44,16 @@ template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string F
 struct key_field_must_be_a_string_an_integer_or_an_enum;
 
 // {at:month} on a member that is not a time_point; {id:shard(8)} on a time_point; {n:lower} on
-// an integer or a time.
+// an integer or a time; {id:number} on anything but an integer.
 template <class Entity, detail::fixed_string KeyTemplate, detail::fixed_string Field,
           detail::fixed_string Spec, class FieldType>
 struct key_format_spec_does_not_apply_to_the_member_type;
+
+// {seq:number} makes the member the table's numeric sort key: it must be the whole template
+// ("{seq:number}", not "#SEQ#{seq:number}"), in the entity's sk, not in a partition key or an
+// index's key, which are strings.
+template <class Entity, detail::fixed_string KeyTemplate>
+struct number_key_spec_must_be_the_whole_sort_key_template;
 
 }  // namespace pksk::diagnostics
 
@@ -55,6 +61,15 @@ namespace pksk::detail {
 
 template <fixed_string Template, std::size_t Pos, std::size_t Len>
 inline constexpr fixed_string<Len> excerpt_v{Template.view().substr(Pos, Len)};
+
+// Where a field's spec may stand: ":number" only as the whole template of a table's sort key
+// (not sparse: an index's keys are strings; the role is checked by KeyTemplate).
+template <fixed_string Template, bool Sparse>
+constexpr bool spec_placed(ParsedSpec spec) noexcept {
+  if (spec.spec != KeySpec::number) return true;
+  return !Sparse && Template.view().front() == '{' && Template.view().back() == '}' &&
+         find_char(Template.view(), '}') == Template.view().size() - 1;
+}
 
 template <fixed_string Template>
 inline constexpr auto& bad_text_v =
@@ -77,15 +92,21 @@ struct KeyFieldTypeCheck {
 };
 
 template <class T, fixed_string Template, fixed_string Name, fixed_string Spec, class F,
-          bool TypeOk>
+          bool TypeOk, bool Sparse>
 struct KeySpecCheck {
   static constexpr bool ok = true;  // a type that is no key field is reported by itself
 };
-template <class T, fixed_string Template, fixed_string Name, fixed_string Spec, class F>
-struct KeySpecCheck<T, Template, Name, Spec, F, true> {
-  static constexpr bool ok = diagnose_v<
-      spec_applies<key_field_value_t<F>>(parse_key_spec(Spec.view())),
-      diagnostics::key_format_spec_does_not_apply_to_the_member_type<T, Template, Name, Spec, F>>;
+template <class T, fixed_string Template, fixed_string Name, fixed_string Spec, class F,
+          bool Sparse>
+struct KeySpecCheck<T, Template, Name, Spec, F, true, Sparse> {
+  static constexpr bool
+      ok = diagnose_v<spec_applies<key_field_value_t<F>>(parse_key_spec(Spec.view())),
+                      diagnostics::key_format_spec_does_not_apply_to_the_member_type<
+                          T, Template, Name, Spec, F>> &&
+               diagnose_v < !spec_applies<key_field_value_t<F>>(parse_key_spec(Spec.view())) ||
+           spec_placed<Template, Sparse>(parse_key_spec(Spec.view())),
+      diagnostics::number_key_spec_must_be_the_whole_sort_key_template < T, Template >>
+      ;
 };
 
 template <class T, fixed_string Template, fixed_string Name, std::size_t Index, bool Sparse,
@@ -96,7 +117,7 @@ struct KeyFieldTypeCheck<T, Template, Name, Index, true, Sparse, Spec> {
       diagnose_v<
           KeyFieldOf<F, Sparse>,
           diagnostics::key_field_must_be_a_string_an_integer_or_an_enum<T, Template, Name, F>> &&
-      KeySpecCheck<T, Template, Name, Spec, F, KeyFieldOf<F, Sparse>>::ok;
+      KeySpecCheck<T, Template, Name, Spec, F, KeyFieldOf<F, Sparse>, Sparse>::ok;
 };
 
 template <class T, fixed_string Template, std::size_t Field, bool Sparse>
@@ -169,6 +190,21 @@ struct KeyFieldsCheck<T, Template, Sparse, true, std::index_sequence<I...>> {
 template <class T, fixed_string Template, bool Sparse = false>
 inline constexpr bool key_template_diagnosed_v = KeyFieldsCheck<T, Template, Sparse>::ok;
 
+// Whether a well-formed template has a "{member:number}" field.
+template <fixed_string Template>
+consteval bool has_number_spec() {
+  if constexpr (scan_v<Template>.error != TemplateError::none) {
+    return false;
+  } else {
+    for (const Segment& s : parse_key_template<Template>()) {
+      if (s.kind == SegmentKind::field &&
+          parse_key_spec(Template.view().substr(s.spec_pos, s.spec_len)).spec == KeySpec::number)
+        return true;
+    }
+    return false;
+  }
+}
+
 // The same answer without the diagnostics: what code that must stay a clean constant
 // expression branches on, so that a failed check is the only error (a value computed from a
 // failed check is erroneous itself).
@@ -178,23 +214,24 @@ consteval bool key_template_ok() {
     return false;
   } else {
     return []<std::size_t... I>(std::index_sequence<I...>) {
-      [[maybe_unused]] const auto field_ok =
-          []<std::size_t Field>(std::integral_constant<std::size_t, Field>) {
-            constexpr Segment segment = field_segment_v<Template, Field>;
-            constexpr std::size_t index =
-                field_index<T>(Template.view().substr(segment.pos, segment.len));
-            if constexpr (index < field_count_v<T>) {
-              using F = field_type_t<T, index>;
-              if constexpr (KeyFieldOf<F, Sparse>) {
-                return spec_applies<key_field_value_t<F>>(
-                    parse_key_spec(Template.view().substr(segment.spec_pos, segment.spec_len)));
-              } else {
-                return false;
-              }
-            } else {
-              return false;
-            }
-          };
+      [[maybe_unused]] const auto field_ok = []<std::size_t Field>(
+                                                 std::integral_constant<std::size_t, Field>) {
+        constexpr Segment segment = field_segment_v<Template, Field>;
+        constexpr std::size_t index =
+            field_index<T>(Template.view().substr(segment.pos, segment.len));
+        if constexpr (index < field_count_v<T>) {
+          using F = field_type_t<T, index>;
+          if constexpr (KeyFieldOf<F, Sparse>) {
+            constexpr ParsedSpec spec =
+                parse_key_spec(Template.view().substr(segment.spec_pos, segment.spec_len));
+            return spec_applies<key_field_value_t<F>>(spec) && spec_placed<Template, Sparse>(spec);
+          } else {
+            return false;
+          }
+        } else {
+          return false;
+        }
+      };
       return (field_ok(std::integral_constant<std::size_t, I>{}) && ... && true);
     }(std::make_index_sequence<scan_v<Template>.fields>{});
   }

@@ -30,8 +30,9 @@ enum class ComponentError : unsigned char {
   nul,
   invalid_utf8,
   unnamed_enum,
-  absent,             // an empty optional member: the item has no key in that (sparse) index
-  time_out_of_range,  // a time before year 0000 or after 9999: its text would not sort
+  absent,               // an empty optional member: the item has no key in that (sparse) index
+  time_out_of_range,    // a time before year 0000 or after 9999: its text would not sort
+  number_out_of_range,  // a number sort key above INT64_MAX
 };
 
 // A component must be non-empty: DynamoDB rejects an empty key attribute, and an empty
@@ -103,6 +104,9 @@ struct ComponentContext {
       break;
     case ComponentError::time_out_of_range:
       msg += "a time in a key must be within the years 0000 to 9999";
+      break;
+    case ComponentError::number_out_of_range:
+      msg += "a number sort key must be within the range of int64_t";
       break;
     case ComponentError::absent:
       msg += "the optional member is empty, so the item has no key in this index";
@@ -206,6 +210,21 @@ void append_component(std::string& out, const F& value, const ComponentContext& 
     }
     append_checked(out, name, ctx);
   }
+}
+
+// {seq:number}: the integer in decimal, as DynamoDB writes a number. Both backends keep it as a
+// 64-bit signed integer (the SQLite backend's sort-key column is an INTEGER then), so an
+// unsigned value above INT64_MAX is a KeyError rather than a key that would not sort.
+template <class F>
+void append_number(std::string& out, const F& value, const ComponentContext& ctx) {
+  char buf[std::numeric_limits<F>::digits10 + 3];
+  const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+  const std::string_view text(buf, static_cast<std::size_t>(end - buf));
+  if constexpr (std::is_unsigned_v<F> && sizeof(F) >= sizeof(std::int64_t)) {
+    if (value > static_cast<F>(std::numeric_limits<std::int64_t>::max())) [[unlikely]]
+      throw_key_error(ctx, text, ComponentError::number_out_of_range);
+  }
+  out.append(text);
 }
 
 // The digits of a shard number in a sort key: those of N - 1, so that shards sort numerically.

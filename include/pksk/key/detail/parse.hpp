@@ -36,8 +36,10 @@ enum class TemplateError : unsigned char {
 // a time member's UTC year, month, day or hour ("2024", "2024-02", "2024-02-29",
 // "2024-02-29T23"), as time-bucketed partition keys are written; or a stable shard number,
 // 0 to N - 1, of the member's key text (key_shard below); or the member's text in lower or upper
-// case (ASCII letters only), as tables written by ElectroDB, which lowercases key values, have it.
-enum class KeySpec : unsigned char { none, year, month, day, hour, shard, lower, upper };
+// case (ASCII letters only), as tables written by ElectroDB, which lowercases key values, have it;
+// or an integer member as a DynamoDB number: the whole sort key of a table whose sort key is a
+// number (TableOptions::sk_type, DynamoDB's RANGE N), "{seq:number}".
+enum class KeySpec : unsigned char { none, year, month, day, hour, shard, lower, upper, number };
 
 constexpr bool is_time_bucket(KeySpec spec) noexcept {
   return spec == KeySpec::year || spec == KeySpec::month || spec == KeySpec::day ||
@@ -58,6 +60,7 @@ constexpr ParsedSpec parse_key_spec(std::string_view spec) noexcept {
   if (spec == "hour") return {KeySpec::hour, 0, true};
   if (spec == "lower") return {KeySpec::lower, 0, true};
   if (spec == "upper") return {KeySpec::upper, 0, true};
+  if (spec == "number") return {KeySpec::number, 0, true};
   constexpr std::string_view shard = "shard(";
   if (spec.size() > shard.size() + 1 && spec.substr(0, shard.size()) == shard &&
       spec.back() == ')') {
@@ -222,12 +225,13 @@ concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F> || KeyTime<F> || 
 
 // Whether a field of member type F (a key field, or an optional one in a sparse index) takes
 // the format spec: a time bucket of a time, a shard of anything but a time, a case of a string
-// or an enum.
+// or an enum, a number of an integer.
 template <class F>
 constexpr bool spec_applies(ParsedSpec spec) noexcept {
   if (spec.spec == KeySpec::none) return true;
   if (spec.spec == KeySpec::shard) return !KeyTime<F>;
   if (spec.spec == KeySpec::lower || spec.spec == KeySpec::upper) return KeyString<F> || KeyEnum<F>;
+  if (spec.spec == KeySpec::number) return KeyInteger<F>;
   return KeyTime<F>;
 }
 

@@ -39,8 +39,13 @@ struct KeyTemplate {
   static constexpr KeyRole role = Role;
   static constexpr std::string_view text = Template.view();
   static constexpr auto fixed_text = Template;  // as a template argument, for diagnostics
-  static constexpr bool valid = key_template_ok<T, Template, Sparse>();
-  static constexpr bool diagnosed = key_template_diagnosed_v<T, Template, Sparse>;
+  // A partition key is a string: "{id:number}" has no place in one.
+  static constexpr bool number_placed = Role == KeyRole::sort || !has_number_spec<Template>();
+  static constexpr bool valid = key_template_ok<T, Template, Sparse>() && number_placed;
+  static constexpr bool diagnosed =
+      key_template_diagnosed_v<T, Template, Sparse> &&
+      diagnose_v<number_placed,
+                 diagnostics::number_key_spec_must_be_the_whole_sort_key_template<T, Template>>;
 
   // Empty when invalid, so that a diagnosed template adds no follow-on errors.
   static constexpr auto segments = [] {
@@ -91,6 +96,9 @@ struct KeyTemplate {
           lang.push({ElemKind::one, 0, CharClass::integer, s.next});
           lang.push({ElemKind::star, 0, CharClass::integer, s.next});
         }
+      } else if constexpr (s.spec.spec == KeySpec::number) {
+        lang.push({ElemKind::one, 0, CharClass::integer, -1});
+        lang.push({ElemKind::star, 0, CharClass::integer, -1});
       } else if constexpr (KeyInteger<F> && Role == KeyRole::sort) {
         for (int i = 0; i < sortable_width_v<std::make_unsigned_t<F>>; ++i) {
           lang.push({ElemKind::one, 0, CharClass::digit, -1});
@@ -155,6 +163,8 @@ struct KeyTemplate {
                                           s.next};
     if constexpr (s.spec.spec == KeySpec::none) {
       append_component(out, value, ctx);
+    } else if constexpr (s.spec.spec == KeySpec::number) {
+      append_number(out, value, ctx);
     } else if constexpr (s.spec.spec == KeySpec::shard) {
       append_shard(out, value, s.spec.shards, ctx);
     } else if constexpr (s.spec.spec == KeySpec::lower || s.spec.spec == KeySpec::upper) {

@@ -79,9 +79,7 @@ class RowFilter {
     if (needs_pk_)
       item_.map.push_back(
           {spec_.pk_attribute, AttributeValue::from_string(std::string(row.partition_key()))});
-    if (needs_sk_)
-      item_.map.push_back(
-          {spec_.sk_attribute, AttributeValue::from_string(std::string(row.sort_key()))});
+    if (needs_sk_) item_.map.push_back({spec_.sk_attribute, spec_.sort_key_value(row.sort_key())});
     if (needs_type_) {
       item_.map.push_back(
           {spec_.type_attribute, AttributeValue::from_string(std::string(row.type))});

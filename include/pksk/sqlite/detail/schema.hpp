@@ -73,7 +73,7 @@ inline std::vector<std::string> schema_differences(sqlite3* db, const backend::T
     bool seen = false;
   };
   std::vector<Expected> expected{{spec.pk_attribute, 1},
-                                 {sk_column(spec), 2},
+                                 {sk_column(spec), 2, sk_column_type(spec)},
                                  {type_column(spec), 0},
                                  {"body", 0},
                                  {"size", 0, "INTEGER"}};

@@ -165,6 +165,13 @@ inline std::string quoted_identifier(std::string_view identifier) {
   return out;
 }
 
+// A numeric sort key (TableOptions::sk_type) is an INTEGER column: its values are stored and
+// compared as integers, so that the partition's B-tree holds them in numeric order, as DynamoDB
+// does, and a key bound as text ("-5") is compared as the number it spells (column affinity).
+inline std::string_view sk_column_type(const backend::TableSpec& spec) noexcept {
+  return spec.sk_type == KeyType::number && !spec.sk_attribute.empty() ? "INTEGER" : "TEXT";
+}
+
 inline Columns columns_of(const backend::TableSpec& spec) {
   return {quoted_identifier(spec.pk_attribute), quoted_identifier(sk_column(spec)),
           quoted_identifier(type_column(spec))};
@@ -198,8 +205,8 @@ inline std::string index_columns_sql(const backend::TableSpec& spec) {
 inline std::string create_table_sql(const backend::TableSpec& spec, bool if_not_exists = false) {
   const Columns c = columns_of(spec);
   return std::string(if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ") +
-         quoted_identifier(spec.name) + " (" + c.pk + " TEXT NOT NULL, " + c.sk +
-         " TEXT NOT NULL, " + c.type +
+         quoted_identifier(spec.name) + " (" + c.pk + " TEXT NOT NULL, " + c.sk + ' ' +
+         std::string(sk_column_type(spec)) + " NOT NULL, " + c.type +
          " TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, " + index_columns_sql(spec) +
          "PRIMARY KEY (" + c.pk + ", " + c.sk + ")) WITHOUT ROWID";
 }

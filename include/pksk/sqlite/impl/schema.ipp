@@ -17,7 +17,7 @@ inline auto Backend::Impl::open_table(const backend::TableSpec& spec) -> TableHa
   for (const auto& table : shared_->tables) {
     if (detail::iequals_ascii(table->spec.name, spec.name) &&
         table->spec.pk_attribute == spec.pk_attribute &&
-        table->spec.sk_attribute == spec.sk_attribute &&
+        table->spec.sk_attribute == spec.sk_attribute && table->spec.sk_type == spec.sk_type &&
         table->spec.type_attribute == spec.type_attribute && table->spec.indexes == spec.indexes &&
         table->spec.ttl_attribute == spec.ttl_attribute && !table->spec.ttl_clock &&
         !spec.ttl_clock) {

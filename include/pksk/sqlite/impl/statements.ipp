@@ -47,11 +47,13 @@ inline void Backend::Impl::check_key(const detail::TableState& t, std::string_vi
                                      backend::ItemKey key) {
   backend::emulation::check_item_key(backend_name, t.name, operation, key,
                                      !t.spec.sk_attribute.empty());
+  backend::emulation::check_number_sort_key(backend_name, t.spec, operation, key.sk);
 }
 
 inline void Backend::Impl::check_query_key(const detail::TableState& t,
                                            const backend::RawQuery& query) {
   backend::emulation::check_query_key(backend_name, t.name, query);
+  backend::emulation::check_number_sort_key_query(backend_name, t.spec, query);
 }
 
 inline std::string Backend::Impl::key_operation(std::string_view operation, std::string_view pk,

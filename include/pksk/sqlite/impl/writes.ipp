@@ -92,7 +92,7 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
     if (named(t.spec.pk_attribute))
       item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
     if (!t.spec.sk_attribute.empty() && named(t.spec.sk_attribute))
-      item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
+      item.assign(t.spec.sk_attribute, t.spec.sort_key_value(request.key.sk));
     if (named(t.spec.type_attribute))
       item.assign(t.spec.type_attribute, AttributeValue::from_string(stored_type));
     if (request.condition != nullptr)
@@ -211,7 +211,7 @@ inline std::optional<AttributeValue> Backend::Impl::load(Call& k, backend::ItemK
     item->map.reserve(body.map.size() + 3);
     item->assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(key.pk)));
     if (!t.spec.sk_attribute.empty())
-      item->assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(key.sk)));
+      item->assign(t.spec.sk_attribute, t.spec.sort_key_value(key.sk));
     if (!t.spec.type_attribute.empty())
       item->assign(t.spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
     for (auto& member : body.map) item->map.push_back(std::move(member));
@@ -295,7 +295,7 @@ inline auto Backend::Impl::updated(const detail::TableState& t,
   if (!current) {
     item.assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(request.key.pk)));
     if (!t.spec.sk_attribute.empty())
-      item.assign(t.spec.sk_attribute, AttributeValue::from_string(std::string(request.key.sk)));
+      item.assign(t.spec.sk_attribute, t.spec.sort_key_value(request.key.sk));
   }
   apply_actions(t, request, item);
   if (!t.spec.type_attribute.empty())

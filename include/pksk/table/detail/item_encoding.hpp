@@ -117,6 +117,9 @@ void refuse_reserved_members_once(const TableSpecOfTable& spec, std::string_view
   if (partition_key_only_v<T> != spec.sk_attribute.empty()) {
     throw_key_schema_mismatch(spec.name, operation, type_name_v<T>, !partition_key_only_v<T>);
   }
+  if (!partition_key_only_v<T> && sort_key_is_number_v<T> != (spec.sk_type == KeyType::number)) {
+    throw_sort_key_type_mismatch(spec.name, operation, type_name_v<T>, sort_key_is_number_v<T>);
+  }
   detail::refuse_reserved_members(spec, field_names_v<T>, stored_names_v<T>, type_name_v<T>,
                                   operation);
   if constexpr (has_ttl_v<T>) {

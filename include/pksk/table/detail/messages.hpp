@@ -39,6 +39,12 @@ PKSK_DECL std::string_view without_origin(std::string_view message) noexcept;
                                                       std::string_view type,
                                                       bool entity_has_sort_key);
 
+// An entity whose sort key is a number ("{seq:number}") on a table whose sort key is a string,
+// or the other way round.
+[[noreturn]] PKSK_DECL void throw_sort_key_type_mismatch(std::string_view table,
+                                                         std::string_view operation,
+                                                         std::string_view type, bool entity_number);
+
 // A sort-key condition on a table without a sort key.
 [[noreturn]] PKSK_DECL void throw_sort_key_condition_without_sort_key(std::string_view table,
                                                                       std::string_view type);

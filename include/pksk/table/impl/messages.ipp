@@ -41,6 +41,18 @@ PKSK_DECL void throw_key_schema_mismatch(std::string_view table, std::string_vie
              "alone, sk_attribute = \"\""));
 }
 
+PKSK_DECL void throw_sort_key_type_mismatch(std::string_view table, std::string_view operation,
+                                            std::string_view type, bool entity_number) {
+  throw ValidationError(
+      table_context(table, operation, type) +
+      (entity_number ? "the entity's sort key is a number (\"{member:number}\"), and the table's "
+                       "is a string: its items need a table with TableOptions::sk_type = "
+                       "KeyType::number"
+                     : "the table's sort key is a number (TableOptions::sk_type = "
+                       "KeyType::number), and the entity's is not: its sort-key template must be "
+                       "one integer member, \"{member:number}\""));
+}
+
 PKSK_DECL void throw_sort_key_condition_without_sort_key(std::string_view table,
                                                          std::string_view type) {
   throw ValidationError(table_context(table, "query", type) +
