@@ -37,9 +37,9 @@ constexpr bool spec_reads_back(KeySpec spec) noexcept {
   return spec == KeySpec::none || spec == KeySpec::number;
 }
 
-// Whether member `index` of T is formatted, with no format spec (or as a number), into its partition or sort
-// key and has a type whose key text parses back (a std::string_view member would point into
-// the key's buffer, so it does not).
+// Whether member `index` of T is formatted, with no format spec (or as a number), into its
+// partition or sort key and has a type whose key text parses back (a std::string_view member
+// would point into the key's buffer, so it does not).
 template <EntityType T>
 constexpr bool key_member_readable(std::size_t index) noexcept {
   bool readable = false;
