@@ -8,7 +8,8 @@ pksk writes seed 004's table (PK, SK, Type; CustomerId, OrderId, Total, ... in P
 boto3 reads it back: every item must hold exactly the attribute names and types a DynamoDB user
 expects. Then boto3 writes a customer and its orders in that layout, one with its ids only in
 its keys and one with no Type, and pksk must read them typed. The same both ways for a table
-keyed by its partition key alone, whose items hold binary, number and binary sets and a NULL.
+keyed by its partition key alone, whose items hold binary, number and binary sets and a NULL,
+and for a table whose sort key is a number (RANGE N), which boto3 and pksk both write.
 Needs boto3 (in scripts/python-venv.sh's venv, with
 moto). Exits non-zero on a difference, printing it.
 """
@@ -161,6 +162,46 @@ def main():
     if read != want_read:
         failures.append(f"pksk read of boto3's blobs:\n  expected {want_read!r}\n  got {read!r}")
     client.delete_table(TableName=blobs)
+
+    # A table whose sort key is a number: pksk creates it and writes; boto3 sees RANGE N and
+    # numbers; boto3 writes events, one with its ids only in its keys and one with no Type;
+    # pksk reads them all typed, in numeric order.
+    numbers = f"{table}_numbers"
+
+    def run_numbers(command):
+        done = subprocess.run([program, command, endpoint, numbers], capture_output=True,
+                              text=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"names_interop {command} failed ({done.returncode}): {done.stderr}")
+        return done.stdout
+
+    run_numbers("write_numbers")
+    described = client.describe_table(TableName=numbers)["Table"]
+    schema = described["KeySchema"]
+    types = {a["AttributeName"]: a["AttributeType"] for a in described["AttributeDefinitions"]}
+    if schema != [{"AttributeName": "PK", "KeyType": "HASH"},
+                  {"AttributeName": "SK", "KeyType": "RANGE"}] or types != {"PK": "S", "SK": "N"}:
+        failures.append(f"key schema of {numbers}: {schema} {types}")
+    got = client.get_item(TableName=numbers, Key={"PK": {"S": "STREAM#s1"}, "SK": {"N": "42"}},
+                          ConsistentRead=True).get("Item")
+    want = {"PK": {"S": "STREAM#s1"}, "SK": {"N": "42"}, "Type": {"S": "Event"},
+            "Stream": {"S": "s1"}, "Seq": {"N": "42"}, "Kind": {"S": "opened"}}
+    if got != want:
+        failures.append(f"item STREAM#s1 / 42:\n  expected {want}\n  boto3 read {got}")
+    client.put_item(TableName=numbers, Item={
+        "PK": {"S": "STREAM#s1"}, "SK": {"N": "5"}, "Type": {"S": "Event"},
+        "Kind": {"S": "ids in keys"}})
+    client.put_item(TableName=numbers, Item={
+        "PK": {"S": "STREAM#s1"}, "SK": {"N": "100"}, "Kind": {"S": "untyped"}})
+    client.put_item(TableName=numbers, Item={
+        "PK": {"S": "STREAM#s1"}, "SK": {"N": "-30"}, "Type": {"S": "Event"},
+        "Stream": {"S": "s1"}, "Seq": {"N": "-30"}, "Kind": {"S": "from boto3"}})
+    read = run_numbers("read_numbers")
+    want_read = ("s1 -30 from boto3\ns1 -7 created\ns1 5 ids in keys\ns1 42 opened\n"
+                 "s1 100 untyped\nbetween 0 and 50: 5 42\n")
+    if read != want_read:
+        failures.append(f"pksk read of boto3's events:\n  expected {want_read!r}\n  got {read!r}")
+    client.delete_table(TableName=numbers)
 
     for failure in failures:
         print(failure)

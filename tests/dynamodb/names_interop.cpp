@@ -8,6 +8,10 @@
 //   names_interop write_blobs <endpoint> <table>   creates a table keyed by PK alone and writes
 //                                             blob b1: binary, number and binary sets, a NULL
 //   names_interop read_blobs <endpoint> <table>    reads blobs b2 and b3, which boto3 wrote
+//   names_interop write_numbers <endpoint> <table> creates a table whose sort key is a number
+//                                             (SK RANGE N) and writes two events of stream s1
+//   names_interop read_numbers <endpoint> <table>  reads stream s1, boto3's events with pksk's,
+//                                             in numeric order, and a range of it
 //
 // The entities store their attributes in PascalCase, one renamed, as a DynamoDB user's table
 // names them.
@@ -59,7 +63,22 @@ struct Blob {
   std::optional<std::string> note;
 };
 
+// An event of a stream, numbered: a table whose sort key is a number (RANGE N).
+struct Event {
+  std::string stream;
+  std::int32_t seq{};
+  std::string kind;
+};
+
 }  // namespace
+
+template <>
+struct pksk::Entity<Event> {
+  static constexpr std::string_view type = "Event";
+  static constexpr std::string_view pk = "STREAM#{stream}";
+  static constexpr std::string_view sk = "{seq:number}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+};
 
 template <>
 struct pksk::Entity<Blob> {
@@ -191,11 +210,40 @@ void read_blobs(pksk::dynamodb::Backend& backend, const std::string& name) {
   }
 }
 
+pksk::TableOptions numbered() {
+  return {.pk_attribute = "PK",
+          .sk_attribute = "SK",
+          .sk_type = pksk::KeyType::number,
+          .type_attribute = "Type"};
+}
+
+void write_numbers(pksk::dynamodb::Backend& backend, const std::string& name) {
+  pksk::Table table{backend, name, numbered()};
+  table.put(Event{.stream = "s1", .seq = 42, .kind = "opened"});
+  table.put(Event{.stream = "s1", .seq = -7, .kind = "created"});
+}
+
+void read_numbers(pksk::dynamodb::Backend& backend, const std::string& name) {
+  pksk::Table table{backend, name, numbered()};
+  const pksk::PartitionKey s1 = pksk::partition(Event{.stream = "s1"});
+  for (const Event& e : table.query<Event>(s1)) {
+    std::cout << e.stream << " " << e.seq << " " << e.kind << "\n";
+  }
+  std::cout << "between 0 and 50:";
+  using Seq = pksk::sort_key_of<Event>;
+  for (const Event& e : table.query<Event>(s1, {.sk = Seq::between<&Event::seq>(0, 50)})) {
+    std::cout << " " << e.seq;
+  }
+  std::cout << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::cerr << "usage: names_interop write|read|write_blobs|read_blobs <endpoint> <table>\n";
+    std::cerr
+        << "usage: names_interop write|read|write_blobs|read_blobs|write_numbers|read_numbers\n"
+           "       <endpoint> <table>\n";
     return 2;
   }
   try {
@@ -209,6 +257,10 @@ int main(int argc, char** argv) {
       write_blobs(backend, argv[3]);
     } else if (command == "read_blobs") {
       read_blobs(backend, argv[3]);
+    } else if (command == "write_numbers") {
+      write_numbers(backend, argv[3]);
+    } else if (command == "read_numbers") {
+      read_numbers(backend, argv[3]);
     } else {
       std::cerr << "unknown command " << command << "\n";
       return 2;
