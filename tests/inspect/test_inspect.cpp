@@ -49,8 +49,23 @@ struct Order {
 
   friend bool operator==(const Order&, const Order&) = default;
 };
+// An item of a table whose sort key is a number.
+struct Entry {
+  std::string ledger;
+  std::int64_t seq = 0;
+  double amount = 0;
+
+  friend bool operator==(const Entry&, const Entry&) = default;
+};
 
 }  // namespace
+
+template <>
+struct pksk::Entity<Entry> {
+  static constexpr std::string_view type = "Entry";
+  static constexpr std::string_view pk = "LEDGER#{ledger}";
+  static constexpr std::string_view sk = "{seq:number}";
+};
 
 template <>
 struct pksk::Entity<Customer> {
@@ -686,6 +701,49 @@ TEST_CASE("copy: an SQLite file to DynamoDB Local and back, verified each way", 
   CHECK(differs.status == 1);
   CHECK(differs.out.find("collection CUSTOMER#0: 31 items on each side, not the same ones") !=
         std::string::npos);
+}
+
+TEST_CASE("copy: a table whose sort key is a number, to DynamoDB Local (RANGE N) and back",
+          "[local]") {
+  Scratch s;
+  const std::string endpoint = pksk_test::dynamodb_local_endpoint();
+  ::setenv("AWS_ACCESS_KEY_ID", "pksk", 1);
+  ::setenv("AWS_SECRET_ACCESS_KEY", "copy", 1);
+  const pksk::TableOptions numbered{.sk_type = pksk::KeyType::number};
+  std::vector<Entry> entries;
+  for (const std::int64_t seq : {10, -3, 2, 100, 9}) entries.push_back(Entry{"l1", seq, 1.5});
+  {
+    pksk::sqlite::Backend backend{s / "ledger.db"};
+    pksk::Table table{backend, "ledger", numbered};
+    table.put_all(entries);
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.seq < b.seq; });
+  // The SQLite file says its sort key is a number; copy creates the DynamoDB table so.
+  const std::string table_name = pksk_test::fresh_table_name("numbers_");
+  const std::string dynamodb =
+      "dynamodb://" + table_name + "?endpoint=" + endpoint + "&region=us-east-1";
+  const Result there = inspect({"copy", s / "ledger.db", dynamodb, "--checkpoint",
+                                s / "to.checkpoint", "--verify", "--quiet"});
+  INFO(there.err << there.out);
+  REQUIRE(there.status == 0);
+  CHECK(there.out.starts_with("verified: 5 items in 1 collections"));
+  pksk::dynamodb::Backend backend{{.endpoint = endpoint,
+                                   .region = "us-east-1",
+                                   .credentials = pksk::dynamodb::Credentials{"pksk", "x", ""}}};
+  pksk::Table table{backend, table_name, numbered};
+  CHECK(table.query<Entry>(pksk::partition(Entry{.ledger = "l1"})) == entries);
+
+  // Back into SQLite, told that the DynamoDB table's sort key is a number.
+  const Result back = inspect({"copy", dynamodb, s / "back.db", "--sk-type", "N", "--checkpoint",
+                               s / "back.checkpoint", "--target-table", "ledger", "--quiet"});
+  INFO(back.err << back.out);
+  REQUIRE(back.status == 0);
+  CHECK(inspect({"verify", s / "ledger.db", s / "back.db"}).status == 0);
+  pksk::sqlite::Backend file{s / "back.db"};
+  pksk::Table copied{file, "ledger", numbered};
+  CHECK(copied.query<Entry>(pksk::partition(Entry{.ledger = "l1"})) == entries);
+  CHECK(inspect({"copy", dynamodb, s / "x.db", "--sk-type", "Q"}).status == 2);
 }
 
 #endif

@@ -67,6 +67,8 @@ Options:
   --pk-attribute NAME, --sk-attribute NAME, --type-attribute NAME
                         the key and type attributes of a DynamoDB table or of a new SQLite
                         table (default pk, sk, type; an SQLite file's tables say their own)
+  --sk-type S|N         whether a DynamoDB table's sort key is a string (S, the default) or a
+                        number (N); an SQLite file's tables say their own
   -h, --help            this help
 
 Exit status: 0 done, 1 the command failed, 2 the command line is wrong, 3 --patterns: the
@@ -109,6 +111,10 @@ bool parse_key_name(Arguments& a, KeyNames& names) {
     names.sk = a.value();
   } else if (arg == "--type-attribute") {
     names.type = a.value();
+  } else if (arg == "--sk-type") {
+    const std::string type = a.value();
+    if (type != "S" && type != "N") throw UsageError("--sk-type takes S or N, not " + type);
+    names.sk_type = type == "N" ? KeyType::number : KeyType::string;
   } else {
     return false;
   }
@@ -250,7 +256,7 @@ int run_two_tables(const TwoTables& c, std::ostream& out, std::ostream& err, boo
   const Location source = open_location(c.source, Access::read, c.names, {});
   const backend::TableSpec& table = choose_table(source, c.table);
   // The target's key attributes are the source's: the items carry those names.
-  const KeyNames names{table.pk_attribute, table.sk_attribute, table.type_attribute};
+  const KeyNames names{table.pk_attribute, table.sk_attribute, table.type_attribute, table.sk_type};
   const std::string target_name = c.target_table.empty() ? table.name : c.target_table;
   const Location target =
       open_location(c.target, c.verb == "copy" ? Access::create : Access::read, names, target_name);

@@ -24,7 +24,7 @@ AttributeValue whole_item(const backend::ItemView& row, BodyFormat format,
   AttributeValue item = AttributeValue::empty_map();
   item.map.reserve(body.map.size() + 3);
   item.assign(spec.pk_attribute, AttributeValue::from_string(std::string(row.partition_key())));
-  item.assign(spec.sk_attribute, AttributeValue::from_string(std::string(row.sort_key())));
+  item.assign(spec.sk_attribute, spec.sort_key_value(row.sort_key()));
   if (!row.type.empty())
     item.assign(spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
   // A backend may hand the keys over inside the body as well (a DynamoDB answer's item).
@@ -42,21 +42,26 @@ std::size_t item_size(const backend::ItemView& row, BodyFormat format,
 StoredItem stored_item(const AttributeValue& item, BodyFormat format,
                        const backend::TableSpec& spec) {
   StoredItem stored;
-  const auto key = [&](const std::string& name, std::string& out, bool required) {
+  const auto key = [&](const std::string& name, std::string& out, bool required,
+                       AttributeValue::Kind kind) {
     const AttributeValue* value = item.find(name);
     if (value == nullptr) {
       if (required) throw Failure("the item has no key attribute '" + name + "'");
       return;
     }
-    if (value->kind != AttributeValue::Kind::string) {
+    if (value->kind != kind) {
       throw Failure("attribute '" + name + "' is of type " + to_string(value->kind) +
-                    "; pksk's keys and type are strings (S)");
+                    (kind == AttributeValue::Kind::number
+                         ? "; the table's sort key is a number (N)"
+                         : "; pksk's keys and type are strings (S)"));
     }
     out = value->text;
   };
-  key(spec.pk_attribute, stored.pk, true);
-  key(spec.sk_attribute, stored.sk, true);
-  key(spec.type_attribute, stored.type, false);
+  key(spec.pk_attribute, stored.pk, true, AttributeValue::Kind::string);
+  key(spec.sk_attribute, stored.sk, true,
+      spec.sk_type == KeyType::number ? AttributeValue::Kind::number
+                                      : AttributeValue::Kind::string);
+  key(spec.type_attribute, stored.type, false, AttributeValue::Kind::string);
   const auto skip = [&](std::string_view name) { return is_key_attribute(name, spec); };
   if (format == BodyFormat::json) {
     append_plain_json_members(stored.body, item, skip);

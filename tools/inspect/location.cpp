@@ -46,21 +46,24 @@ backend::TableSpec spec_from_columns(sqlite3* db, const std::string& table) {
   spec.type_attribute.clear();
   int others = 0;
   bool body = false;
-  each_row(db, "SELECT name, pk, hidden FROM pragma_table_xinfo(?1)", table, [&](sqlite3_stmt* s) {
-    const std::string name = text_column(s, 0);
-    const int key_position = sqlite3_column_int(s, 1);
-    if (sqlite3_column_int(s, 2) != 0) return;  // an index key, generated from the body
-    if (key_position == 1) {
-      spec.pk_attribute = name;
-    } else if (key_position == 2) {
-      spec.sk_attribute = name;
-    } else if (name == "body") {
-      body = true;
-    } else if (name != "size") {
-      spec.type_attribute = name;
-      ++others;
-    }
-  });
+  each_row(db, "SELECT name, pk, hidden, type FROM pragma_table_xinfo(?1)", table,
+           [&](sqlite3_stmt* s) {
+             const std::string name = text_column(s, 0);
+             const int key_position = sqlite3_column_int(s, 1);
+             if (sqlite3_column_int(s, 2) != 0) return;  // an index key, generated from the body
+             if (key_position == 1) {
+               spec.pk_attribute = name;
+             } else if (key_position == 2) {
+               spec.sk_attribute = name;
+               // A sort key that is a number is an INTEGER column (TableOptions::sk_type).
+               if (text_column(s, 3) == "INTEGER") spec.sk_type = KeyType::number;
+             } else if (name == "body") {
+               body = true;
+             } else if (name != "size") {
+               spec.type_attribute = name;
+               ++others;
+             }
+           });
   if (spec.pk_attribute.empty() || spec.sk_attribute.empty() || !body || others != 1)
     spec.name.clear();
   return spec;
@@ -93,6 +96,7 @@ Location open_sqlite(const std::string& path, Access access, const KeyNames& nam
       spec.pk_attribute = names.pk;
       spec.sk_attribute = names.sk;
       spec.type_attribute = names.type;
+      spec.sk_type = names.sk_type;
       where.tables.push_back(std::move(spec));
     }
   }
@@ -135,6 +139,7 @@ Location open_dynamodb(const std::string& text, Access access, const KeyNames& n
   spec.pk_attribute = names.pk;
   spec.sk_attribute = names.sk;
   spec.type_attribute = names.type;
+  spec.sk_type = names.sk_type;
   where.tables.push_back(std::move(spec));
   where.backend = AnyBackend(dynamodb::Backend(std::move(options)));
   return where;

@@ -27,6 +27,7 @@ struct KeyNames {
   std::string pk = "pk";
   std::string sk = "sk";
   std::string type = "type";
+  KeyType sk_type = KeyType::string;  // --sk-type N: a DynamoDB table whose sort key is a number
 };
 
 struct Location {
