@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -255,4 +257,62 @@ TEST_CASE("distinct entities never share a key", "[key][property]") {
   CHECK(checker.formatted > 5000);
   CHECK(checker.rejected > 5000);
   CHECK(checker.seen.size() < static_cast<std::size_t>(checker.formatted));  // equal keys occur
+}
+
+namespace {
+
+// The automaton run over every byte from the start, as language_accepts ran it before it
+// matched the deterministic prefix apart: the reference the faster run must agree with.
+bool accepts_by_sets(std::span<const pksk::detail::LanguageElem> elems, std::string_view key) {
+  using pksk::detail::ElemKind;
+  std::vector<bool> now(elems.size() + 1);
+  const auto skip_stars = [&](std::vector<bool>& at) {
+    for (std::size_t p = 0; p < elems.size(); ++p) {
+      if (at[p] && elems[p].kind == ElemKind::star) at[p + 1] = true;
+    }
+  };
+  now[0] = true;
+  skip_stars(now);
+  for (const char ch : key) {
+    std::vector<bool> next(elems.size() + 1);
+    for (std::size_t p = 0; p < elems.size(); ++p) {
+      if (now[p] && pksk::detail::accepts(elems[p], static_cast<unsigned char>(ch)))
+        next[elems[p].kind == ElemKind::star ? p : p + 1] = true;
+    }
+    skip_stars(next);
+    now.swap(next);
+  }
+  return now[elems.size()];
+}
+
+template <class Template>
+void check_language(std::string_view key, int& accepted) {
+  constexpr auto& language = Template::language;
+  const std::span elems(language.elems.data(), language.size);
+  const bool fast = pksk::detail::language_accepts(elems, key);
+  INFO("template " << Template::text << ", key '" << key << "'");
+  CHECK(fast == accepts_by_sets(elems, key));
+  accepted += fast ? 1 : 0;
+}
+
+}  // namespace
+
+TEST_CASE("a key is accepted by its template's language as by the automaton's full run",
+          "[key][property]") {
+  Gen gen(0x6C616E67);
+  int accepted = 0;
+  for (int i = 0; i < 20000; ++i) {
+    // Keys near the templates' shapes: their literals, then generated text.
+    static const std::vector<std::string> starts = {"",    "CUSTOMER#", "CUSTOMER", "USER#", "X",
+                                                    "EV#", "#ORDER#",   "A",        "TEAM#"};
+    const std::string key = starts[gen.next() % starts.size()] + gen.string() +
+                            (gen.next() % 2 == 0 ? "" : "#" + gen.string());
+    check_language<pksk::detail::partition_key_template<Customer>>(key, accepted);
+    check_language<pksk::detail::partition_key_template<User>>(key, accepted);
+    check_language<pksk::detail::partition_key_template<Dashed>>(key, accepted);
+    check_language<pksk::detail::sort_key_template<Order>>(key, accepted);
+    check_language<pksk::detail::sort_key_template<Event>>(key, accepted);
+    check_language<pksk::detail::sort_key_template<Device>>(key, accepted);
+  }
+  CHECK(accepted > 2000);  // both outcomes are exercised
 }

@@ -90,11 +90,24 @@ constexpr bool language_accepts(std::span<const LanguageElem> elems,
                                 std::string_view key) noexcept {
   constexpr std::size_t max_positions = 512;
   if (elems.size() >= max_positions) return true;  // not modelled: let the backend answer
+  // Up to the first star one position is live, and each byte moves it on: the literal prefix
+  // of "CUSTOMER#{id}" and a field's first byte are matched without the automaton's sets (a
+  // partition key is checked on every query).
+  std::size_t first = 0;
+  while (first < elems.size() && elems[first].kind != ElemKind::star) {
+    if (first == key.size() || !accepts(elems[first], static_cast<unsigned char>(key[first])))
+      return false;
+    ++first;
+  }
+  if (first == elems.size()) return first == key.size();
+  elems = elems.subspan(first);
+  key.remove_prefix(first);
   // Only the first elems.size() + 1 positions are used: each byte clears and swaps those, not
-  // the whole arrays (a partition key is checked on every query).
+  // the whole arrays.
   const std::size_t positions = elems.size() + 1;
-  std::array<bool, max_positions> a{};
-  std::array<bool, max_positions> b{};
+  std::array<bool, max_positions> a;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled
+  std::array<bool, max_positions> b;  // NOLINT(cppcoreguidelines-pro-type-member-init)
+  std::fill_n(a.data(), positions, false);
   bool* now = a.data();
   bool* next = b.data();
   const auto skip_stars = [&](bool* at) {
