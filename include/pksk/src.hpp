@@ -54,6 +54,7 @@ template class pksk::Table<pksk::sqlite::Backend>;
 template class pksk::Table<pksk::dynamodb::Backend>;
 #endif
 #ifdef PKSK_DETAIL_DYNAMODB_CREDENTIALS_DECLARED
+#include "dynamodb/credentials/impl/cache.ipp"
 #include "dynamodb/credentials/impl/chain.ipp"
 #include "dynamodb/credentials/impl/sources.ipp"
 #endif

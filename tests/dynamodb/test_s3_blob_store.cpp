@@ -128,6 +128,57 @@ TEST_CASE("S3BlobStore puts, reads, lists and removes objects with their item's 
   CHECK_THROWS_AS(store->get("../escape"), pksk::ValidationError);
 }
 
+TEST_CASE("S3BlobStore asks its provider again when S3 says the token expired, as the backend") {
+  // A transport of the test's own: the first answer refuses the token, and the request is
+  // signed again with the provider's next credentials and sent at once.
+  int asked = 0;
+  std::vector<std::string> tokens;
+  int sent = 0;
+  pksk::dynamodb::S3Options options{
+      .bucket = "b",
+      .endpoint = "http://127.0.0.1:9",
+      .region = "us-east-1",
+      .credentials_provider =
+          [&] {
+            ++asked;
+            return pksk::dynamodb::Credentials{
+                "id", "secret", "token" + std::to_string(asked),
+                std::chrono::system_clock::now() + std::chrono::hours(1)};
+          },
+      .transport =
+          [&](const pksk::dynamodb::HttpRequest& request) {
+            ++sent;
+            for (const auto& h : request.headers) {
+              if (h.name == "X-Amz-Security-Token") tokens.push_back(h.value);
+            }
+            pksk::dynamodb::HttpResponse response;
+            if (sent == 1) {
+              response.status = 400;
+              response.body =
+                  "<Error><Code>ExpiredToken</Code><Message>The provided token has "
+                  "expired.</Message></Error>";
+            } else {
+              response.status = 200;
+            }
+            return response;
+          }};
+  pksk::dynamodb::S3BlobStore store{options};
+  store.put("k", "bytes", pksk::BlobMetadata{"t", "p", "s", "m"});
+  CHECK(sent == 2);
+  CHECK(asked == 2);
+  CHECK(tokens == std::vector<std::string>{"token1", "token2"});
+
+  // Explicit keys never change: an expired token is then S3's refusal, reported.
+  pksk::dynamodb::S3Options fixed = options;
+  fixed.credentials_provider = nullptr;
+  fixed.credentials = pksk::dynamodb::Credentials{"id", "secret", "old", std::nullopt};
+  sent = 0;
+  pksk::dynamodb::S3BlobStore refused{fixed};
+  CHECK_THROWS_AS(refused.put("k", "bytes", pksk::BlobMetadata{"t", "p", "s", "m"}),
+                  pksk::BackendError);
+  CHECK(sent == 1);
+}
+
 TEST_CASE("S3BlobStore refuses a bucket that does not exist with a BackendError") {
   pksk::dynamodb::S3BlobStore store({.bucket = "pksk-no-such-bucket",
                                      .endpoint = moto_endpoint(),

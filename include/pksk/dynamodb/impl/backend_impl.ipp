@@ -29,6 +29,7 @@
 #include "../../error.hpp"
 #include "../backend.hpp"
 #include "../credentials.hpp"
+#include "../credentials/cache.hpp"
 #include "../credentials/chain.hpp"
 #include "../detail/errors.hpp"
 #include "../detail/http.hpp"
@@ -103,18 +104,10 @@ struct Backend::Shared {
   Options options;
   std::string region;
   std::string endpoint;
-  // Replaced, never changed in place, when the provider gives new ones: a request keeps those
-  // it was signed with.
-  std::shared_ptr<const Credentials> credentials;
-  // The program's Options::credentials_provider, or the default chain; empty with static keys.
-  CredentialsProvider provider;
-  // Whether `credentials` may be replaced: false for keys that never change, which are then
-  // read without the lock.
-  bool refreshing = false;
-  // When to ask the provider again; none for credentials without an expiration.
-  std::optional<std::chrono::system_clock::time_point> refresh_at;
-  std::mutex credentials_mutex;  // guards credentials and refresh_at when refreshing
-  std::mutex mutex;              // guards tables
+  // Explicit keys, the program's Options::credentials_provider, or the default chain; set by
+  // construct().
+  std::optional<detail::CredentialCache> credentials;
+  std::mutex mutex;  // guards tables
   // An open table: what its handle points to.
   struct OpenTable : backend::TableSpec {
     OpenTable(const backend::TableSpec& spec, bool once)
@@ -135,10 +128,6 @@ struct Backend::Impl {
   // while the thread's own is still being read.
   using Lease = pksk::detail::ThreadLease<detail::Exchange>;
   class Answer;
-  static Credentials provided(const CredentialsProvider& provider, std::string_view source);
-  void adopt(Credentials fresh);
-  std::shared_ptr<const Credentials> credentials();
-  std::shared_ptr<const Credentials> renew_credentials(const Credentials* stale);
   static detail::Retry retry_for(const backend::Condition* condition);
   bool exactly_once(TableHandle table) const;
   std::string request_token();

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The client: where requests go and how they are sent. The region, the endpoint and the
-// credentials (explicit keys, a program's provider or the default chain), each request signed
-// with SigV4 and handed to the transport (a program's, or libcurl's handle per thread),
-// and the retries with backoff of throttled requests, 5xx answers and lost ones.
+// credentials (explicit keys, a program's provider or the default chain: credentials/cache.hpp),
+// each request signed with SigV4 and handed to the transport (a program's, or libcurl's handle
+// per thread), and the retries with backoff of throttled requests, 5xx answers and lost ones.
 
 #include "backend_impl.ipp"
 
@@ -13,82 +13,21 @@ inline void Backend::Impl::construct(Options given) {
   shared_->options = std::move(given);
   const Options& options = shared_->options;
   shared_->region = resolve_region(options.region, options.profile);
-  const bool keys_given = options.credentials && (!options.credentials->access_key_id.empty() ||
-                                                  !options.credentials->secret_access_key.empty());
-  if (options.credentials_provider) {
-    shared_->provider = options.credentials_provider;
-    adopt(provided(shared_->provider, "what Options::credentials_provider gave"));
-    shared_->refreshing = true;
-  } else if (!keys_given) {
-    CredentialOptions chain = options.credential_chain;
-    chain.profile = options.profile;
-    if (chain.region.empty()) chain.region = shared_->region;
-    shared_->provider = default_credentials_provider(std::move(chain));
-    adopt(provided(shared_->provider, "what the default credential chain gave"));
-    // Keys without an expiration (the environment's, a profile's) are kept, and read without
-    // the lock, as explicit ones are.
-    shared_->refreshing = shared_->credentials->expiration.has_value();
-  } else {
-    adopt(resolve_credentials(options.credentials, options.profile));
-  }
+  CredentialOptions chain = options.credential_chain;
+  chain.profile = options.profile;
+  shared_->credentials.emplace(
+      detail::CredentialSettings{.credentials = options.credentials,
+                                 .provider = options.credentials_provider,
+                                 .chain = std::move(chain),
+                                 .profile = options.profile,
+                                 .region = shared_->region,
+                                 .refresh_margin = options.credentials_refresh_margin});
   shared_->endpoint = options.endpoint.empty()
                           ? "https://dynamodb." + shared_->region + ".amazonaws.com"
                           : options.endpoint;
   (void)detail::split_url(shared_->endpoint);  // a ValidationError now, not on first use
   shared_->observing = options.on_request != nullptr ||
                        options.return_consumed_capacity != ReturnConsumedCapacity::none;
-}
-
-// What a provider gives, checked as resolve_credentials checks what it finds.
-inline Credentials Backend::Impl::provided(const CredentialsProvider& provider,
-                                           std::string_view source) {
-  Credentials given = provider();
-  std::optional<std::chrono::system_clock::time_point> expiration = given.expiration;
-  std::optional<Credentials> out =
-      detail::credentials_from(std::move(given.access_key_id), std::move(given.secret_access_key),
-                               std::move(given.session_token), source);
-  if (!out) {
-    throw BackendError(errc::access_denied, "pksk::dynamodb: " + std::string(source) +
-                                                " has no access key id and no secret access key");
-  }
-  out->expiration = expiration;
-  return std::move(*out);
-}
-
-// Makes `fresh` the credentials to sign with, and sets when to ask for new ones: the refresh
-// margin before their expiration, or half their remaining lifetime when that is shorter.
-// Called with credentials_mutex held, or before the Backend is shared.
-inline void Backend::Impl::adopt(Credentials fresh) {
-  shared_->refresh_at.reset();
-  if (fresh.expiration) {
-    const auto now = std::chrono::system_clock::now();
-    const auto margin = std::min<std::chrono::system_clock::duration>(
-        shared_->options.credentials_refresh_margin, (*fresh.expiration - now) / 2);
-    shared_->refresh_at = *fresh.expiration - std::max(margin, decltype(margin)::zero());
-  }
-  shared_->credentials = std::make_shared<const Credentials>(std::move(fresh));
-}
-
-// The credentials to sign the next request with. Keys that never change are read without a
-// lock. Others are asked for again from their refresh time (adopt), by one thread while the
-// others wait (a provider may be slow: it may be a network call), and replaced, so that a
-// request signed with the old ones keeps them.
-inline std::shared_ptr<const Credentials> Backend::Impl::credentials() {
-  if (!shared_->refreshing) return shared_->credentials;
-  const std::lock_guard lock(shared_->credentials_mutex);
-  if (shared_->refresh_at && std::chrono::system_clock::now() >= *shared_->refresh_at)
-    adopt(provided(shared_->provider, "what the credentials provider gave"));
-  return shared_->credentials;
-}
-
-// After DynamoDB said that the token of `stale` has expired: new credentials from the
-// provider, unless another thread has already replaced those.
-inline std::shared_ptr<const Credentials> Backend::Impl::renew_credentials(
-    const Credentials* stale) {
-  const std::lock_guard lock(shared_->credentials_mutex);
-  if (shared_->credentials.get() == stale)
-    adopt(provided(shared_->provider, "what the credentials provider gave"));
-  return shared_->credentials;
 }
 
 // An unconditional put or erase leaves the same item however often it is applied (a retried
@@ -201,7 +140,7 @@ inline void Backend::Impl::attempt(detail::Exchange& x, const backend::TableSpec
       seen->attempts = attempt;
       if (attempt > 1) seen->attempt_start = std::chrono::steady_clock::now();
     }
-    const std::shared_ptr<const Credentials> signer = credentials();
+    const std::shared_ptr<const Credentials> signer = shared_->credentials->current();
     detail::sign_v4(x.request, *signer, shared_->region, "dynamodb",
                     detail::amz_timestamp(std::chrono::system_clock::now()));
     if (http != nullptr) {
@@ -223,10 +162,10 @@ inline void Backend::Impl::attempt(detail::Exchange& x, const backend::TableSpec
     } else {
       detail::ServiceError error = detail::parse_service_error(x.parser, x.response.body);
       last_code = detail::error_code_of(error.type, x.response.status);
-      if (error.type == "ExpiredTokenException" && shared_->refreshing && !renewed) {
+      if (error.type == "ExpiredTokenException" && !renewed &&
+          shared_->credentials->renew(signer.get())) {
         // Signed again with the provider's new credentials and sent at once: the expired
         // token was refused before anything was applied.
-        renew_credentials(signer.get());
         renewed = true;
         continue;
       }

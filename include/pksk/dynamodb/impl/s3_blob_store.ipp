@@ -16,6 +16,7 @@
 #include "../../detail/iso8601.hpp"
 #include "../../detail/quoted.hpp"
 #include "../../error.hpp"
+#include "../credentials/cache.hpp"
 #include "../credentials/chain.hpp"
 #include "../credentials/detail/xml.hpp"
 #include "../detail/http.hpp"
@@ -93,22 +94,10 @@ inline std::chrono::system_clock::time_point parse_http_date(std::string_view te
 struct S3BlobStore::State {
   S3Options options;
   std::string region;
-  std::string endpoint;  // without a trailing '/'
-  CredentialsProvider provider;
-  std::mutex mutex;
-  std::optional<Credentials> credentials;
+  std::string endpoint;                                // without a trailing '/'
+  std::optional<detail::CredentialCache> credentials;  // the DynamoDB backend's policy
   std::uint64_t id = detail::next_client_id();
   std::shared_ptr<const void> alive = std::make_shared<int>(0);
-
-  Credentials current() {
-    const std::lock_guard lock(mutex);
-    const auto now = std::chrono::system_clock::now();
-    if (!credentials || (credentials->expiration &&
-                         *credentials->expiration - now < options.credentials_refresh_margin)) {
-      credentials = provider();
-    }
-    return *credentials;
-  }
 };
 
 PKSK_DECL S3BlobStore::S3BlobStore(S3Options options) : state_(std::make_shared<State>()) {
@@ -118,15 +107,13 @@ PKSK_DECL S3BlobStore::S3BlobStore(S3Options options) : state_(std::make_shared<
   s.endpoint =
       options.endpoint.empty() ? "https://s3." + s.region + ".amazonaws.com" : options.endpoint;
   while (s.endpoint.ends_with('/')) s.endpoint.pop_back();
-  if (options.credentials_provider) {
-    s.provider = options.credentials_provider;
-  } else if (options.credentials) {
-    s.provider = [given = *options.credentials] { return given; };
-  } else {
-    CredentialOptions chain = options.credential_chain;
-    if (chain.region.empty()) chain.region = s.region;
-    s.provider = default_credentials_provider(std::move(chain));
-  }
+  s.credentials.emplace(
+      detail::CredentialSettings{.credentials = options.credentials,
+                                 .provider = options.credentials_provider,
+                                 .chain = options.credential_chain,
+                                 .profile = options.credential_chain.profile,
+                                 .region = s.region,
+                                 .refresh_margin = options.credentials_refresh_margin});
   s.options = std::move(options);
 }
 
@@ -134,17 +121,26 @@ PKSK_DECL HttpResponse S3BlobStore::send(HttpRequest request, std::string_view w
                                          std::string_view key) {
   State& s = *state_;
   HttpResponse response;
+  // S3 refuses a request without the payload's hash (or UNSIGNED-PAYLOAD); it is signed too,
+  // and the same for every attempt.
+  request.headers.push_back({"x-amz-content-sha256", detail::sha256_hex(request.body)});
+  bool renewed = false;  // the credentials, once, after S3 said their token has expired
   for (int attempt = 1;; ++attempt) {
-    detail::remove_header(request, "x-amz-content-sha256");
-    // S3 refuses a request without the payload's hash (or UNSIGNED-PAYLOAD); it is signed too.
-    request.headers.push_back({"x-amz-content-sha256", detail::sha256_hex(request.body)});
-    detail::sign_v4(request, s.current(), s.region, "s3",
+    const std::shared_ptr<const Credentials> signer = s.credentials->current();
+    detail::sign_v4(request, *signer, s.region, "s3",
                     detail::amz_timestamp(std::chrono::system_clock::now()));
     if (s.options.transport) {
       response = s.options.transport(request);
     } else {
       detail::thread_handle(s.id, s.alive)
           .send(request, s.options.connect_timeout, s.options.request_timeout, response);
+    }
+    if ((response.status == 400 || response.status == 403) && !renewed &&
+        detail::xml_text(response.body, "Code").value_or("") == "ExpiredToken" &&
+        s.credentials->renew(signer.get())) {
+      renewed = true;  // refused before anything was done: signed again and sent at once
+      --attempt;
+      continue;
     }
     const bool again = response.status == 0 || response.status >= 500;
     if (!again || attempt >= s.options.max_attempts) break;
