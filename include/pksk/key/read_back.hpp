@@ -313,8 +313,7 @@ std::string_view type_of_sort_key(std::string_view sk) {
 }
 
 // DecodeError: a key that does not have its template's shape, so that the members an item does
-// not store cannot be read from it.
-// `index` names the index whose key it is (empty: the table's).
+// not store cannot be read from it; `index` names the index whose key it is (empty: the table).
 [[noreturn]] PKSK_DECL void throw_key_shape_error(std::string_view entity,
                                                   std::string_view key_template, KeyRole role,
                                                   std::string_view key,
@@ -418,6 +417,8 @@ struct KnownKeys {
 // stay as the body left them.
 struct NoKeys {};
 
+// complete_key_members' work when the body lacked a member it looks for: apart, so that the
+// decode of an item that has them all carries none of it.
 template <EntityType T, class Mask, class Keys>
 [[gnu::cold, gnu::noinline]] void complete_missing_key_members(const Keys& row, T& out,
                                                                const Mask& seen) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// read_two_string_attributes' definition: inline through string_attributes.hpp in header-only
-// mode, compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
+// read_two_string_attributes' definition: inline through detail/string_attributes.hpp in
+// header-only mode, compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
 
 #include <string>
 #include <string_view>
@@ -10,7 +10,7 @@
 
 #include "../../detail/padded_buffer.hpp"
 #include "../../error.hpp"
-#include "../string_attributes.hpp"
+#include "../detail/string_attributes.hpp"
 
 namespace pksk::detail {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "../detail/config.hpp"
-#include "body_format.hpp"
-#include "parsed_item.hpp"
+#include "../../detail/config.hpp"
+#include "../body_format.hpp"
+#include "../parsed_item.hpp"
 
 namespace pksk::detail {
 
@@ -24,5 +24,5 @@ PKSK_DECL bool read_two_string_attributes(BodyFormat format, ParsedItem live, st
 }  // namespace pksk::detail
 
 #ifndef PKSK_SEPARATE_COMPILATION
-#include "impl/string_attributes.ipp"
+#include "../impl/string_attributes.ipp"
 #endif
