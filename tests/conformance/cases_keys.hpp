@@ -636,6 +636,16 @@ TEST_CASE("index projections: members only an index's keys hold are read back fr
   for (const Enrolment& e : collection.items<Enrolment>()) collected.push_back(e);
   CHECK(collected == std::vector<Enrolment>{lean(ada), lean(bob)});
   CHECK(collection.unknown().empty());
+  // A projection reads the members it names from the index's keys too; one the index does not
+  // project keeps its default, as in a read of the whole item.
+  const auto selected =
+      pksk::members(&Enrolment::term, &Enrolment::credits, &Enrolment::note, &Enrolment::advisor);
+  CHECK(table.index("noted").query<Enrolment>(probation, {.select = selected}) ==
+        std::vector<Enrolment>{{"", "", "2027-spring", {}, "", -3, "", "late"},
+                               {"", "", "2027-spring", {}, "", 12, "", "ok"}});
+  CHECK(table.index("lean").query<Enrolment>(probation, {.select = selected}) ==
+        std::vector<Enrolment>{{"", "", "2027-spring", {}, "", -3, "", ""},
+                               {"", "", "2027-spring", {}, "", 12, "", ""}});
   // The table holds the whole item.
   CHECK(table.get(Enrolment{.course = "CS102", .student = "bob"}) == bob);
 
