@@ -103,6 +103,19 @@ struct Enrolment {
   friend bool operator==(const Enrolment&, const Enrolment&) = default;
 };
 
+// A student's mentor, in the index only when there is one (a sparse index's optional member).
+struct Pairing {
+  std::string student;
+  std::optional<std::string> mentor;
+  std::string topic;
+  friend bool operator==(const Pairing&, const Pairing&) = default;
+};
+struct PairingBody {
+  std::string topic;
+  std::string GSI1PK;
+  std::string GSI1SK;
+};
+
 // What another tool writes for it: the index's keys and the advisor, none of the members the
 // index's keys hold.
 struct EnrolmentBody {
@@ -231,6 +244,13 @@ struct pksk::Entity<conformance_keys::Enrolment> {
   static constexpr std::array indexes = {
       pksk::Index{"lean", "TERM#{term}#{standing}", "GRADE#{grade}#{credits}#{student}"},
       pksk::Index{"noted", "TERM#{term}#{standing}", "GRADE#{grade}#{credits}#{student}"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::Pairing> {
+  static constexpr std::string_view type = "Pairing";
+  static constexpr std::string_view pk = "STUDENT#{student}";
+  static constexpr std::string_view sk = "PAIRING";
+  static constexpr std::array indexes = {pksk::Index{"lean", "MENTOR#{mentor}", "{student}"}};
 };
 template <>
 struct pksk::Entity<conformance_keys::TwinOrder> {
@@ -658,6 +678,19 @@ TEST_CASE("index projections: members only an index's keys hold are read back fr
   CHECK(table.index("lean").query<Enrolment>(probation) ==
         std::vector<Enrolment>{lean(ada), lean(bob), lean(dee)});
   CHECK(table.query<Enrolment>(pksk::PartitionKey{"COURSE#CS201"}) == std::vector<Enrolment>{dee});
+
+  // An optional member comes back through the index; from the table, its absence is taken for
+  // an empty optional.
+  table.put(Pairing{"ada", "turing", "maths"});
+  table.put(Pairing{"bob", std::nullopt, "art"});
+  put_raw(store, name, "STUDENT#cy", "PAIRING", "Pairing",
+          PairingBody{"logic", "MENTOR#hopper", "cy"}, options);
+  CHECK(table.index("lean").query<Pairing>(pksk::partition<"lean">(Pairing{.mentor = "turing"})) ==
+        std::vector<Pairing>{{"ada", "turing", ""}});
+  CHECK(table.index("lean").query<Pairing>(pksk::PartitionKey{"MENTOR#hopper"}) ==
+        std::vector<Pairing>{{"cy", "hopper", ""}});
+  CHECK(table.get(Pairing{.student = "bob"}) == Pairing{"bob", std::nullopt, "art"});
+  CHECK(table.get(Pairing{.student = "cy"}) == Pairing{"cy", std::nullopt, "logic"});
 
   // An index key that its template cannot have produced is a DecodeError naming the index.
   put_raw(store, name, "COURSE#CS301", "STUDENT#eve", "Enrolment",

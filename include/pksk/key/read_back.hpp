@@ -348,11 +348,11 @@ template <EntityType T, class Mask>
 // What gives a row's index keys besides its table keys (table/detail/indexed_row.hpp):
 // index_keys(name, pk, sk) assigns the item's keys in T's index `name` and is false when the
 // item does not hold them (not in the index, or read through another index that does not
-// project them); through_index() says whether the item was read through an index.
+// project them); read_through() names the index the item was read through ("": the table).
 template <class Keys>
 concept IndexKeySource = requires(const Keys& keys, std::string& pk, std::string& sk) {
   { keys.index_keys(std::string_view(), pk, sk) } -> std::same_as<bool>;
-  { keys.through_index() } -> std::same_as<bool>;
+  { keys.read_through() } -> std::same_as<std::string_view>;
 };
 
 // The members set in `missing` that T's index I formats, read back from the item's keys in that
@@ -385,8 +385,9 @@ void read_back_index_fields(const Keys& keys, T& out, Mask& missing) {
 }
 
 // The members only T's index keys give that the body lacked (`seen`), read back from the index
-// keys the item holds. An empty optional is left out of a body, so an optional member is looked
-// for only in an item read through an index, which holds a value for it.
+// keys the item holds: those of the index it was read through (which holds a value for each of
+// its members), or from the table those of any index, but for optional members, whose absence
+// means an empty optional (it is left out of a body) far more often than a missing attribute.
 template <EntityType T, class Keys, class Mask>
 void read_back_index_members(const Keys& keys, T& out, const Mask& seen) {
   Mask missing;
@@ -394,14 +395,16 @@ void read_back_index_members(const Keys& keys, T& out, const Mask& seen) {
     const std::size_t field = readable_index_members_v<T>.index[i];
     if (!seen.test(field)) missing.set(field);
   }
-  if (!keys.through_index()) {
+  const std::string_view through = keys.read_through();
+  if (through.empty()) {
     [&]<std::size_t... F>(std::index_sequence<F...>) {
       ((is_optional_v<field_type_t<T, F>> ? void(missing.reset(F)) : void()), ...);
     }(std::make_index_sequence<field_count_v<T>>{});
   }
-  if (missing.none()) return;
   for_each_index<T>([&](auto i) {
-    if (missing.any()) read_back_index_fields<T, decltype(i)::value>(keys, out, missing);
+    constexpr std::size_t I = decltype(i)::value;
+    if (missing.any() && (through.empty() || through == indexes_v<T>[I].name))
+      read_back_index_fields<T, I>(keys, out, missing);
   });
 }
 

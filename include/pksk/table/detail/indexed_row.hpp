@@ -22,7 +22,9 @@ struct IndexedRow {
 
   std::string_view partition_key() const { return row.partition_key(); }
   std::string_view sort_key() const { return row.sort_key(); }
-  bool through_index() const noexcept { return through != nullptr; }
+  std::string_view read_through() const noexcept {
+    return through != nullptr ? std::string_view(through->name) : std::string_view();
+  }
 
   // The item's keys in the table's index `index_name`: false when the table has no such index
   // or the item does not hold its partition key.
