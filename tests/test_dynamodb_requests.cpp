@@ -253,6 +253,23 @@ TEST_CASE("Query with a key condition, a FilterExpression, a projection and pagi
       R"j(":v1":{"S":"#ORDER#2020"},":v2":{"N":"100"},":v3":{"S":"cancelled"}}})j");
 }
 
+TEST_CASE("Query of an index that projects less asks only for what it holds, and its keys",
+          "[dynamodb][golden]") {
+  pksk::TableOptions options;
+  options.indexes = {
+      pksk::TableIndex{"noted", "gsi1pk", "gsi1sk", pksk::IndexProjection::include, {"note"}}};
+  const pksk::backend::TableSpec indexed{"shop", options};
+  const std::string_view members[] = {"term", "note"};
+  const pksk::backend::RawQuery q{.pk = "TERM#t", .projection = members, .index = "noted"};
+  // No type, no term: DynamoDB refuses a projection naming what the index does not hold. The
+  // term comes back from gsi1pk.
+  CHECK(request::query(indexed, q).body ==
+        R"j({"TableName":"shop","IndexName":"noted","KeyConditionExpression":"#n0 = :v0",)j"
+        R"j("ProjectionExpression":"#n1, #n2, #n0, #n3, #n4",)j"
+        R"j("ExpressionAttributeNames":{"#n0":"gsi1pk","#n1":"pk","#n2":"sk","#n3":"gsi1sk",)j"
+        R"j("#n4":"note"},"ExpressionAttributeValues":{":v0":{"S":"TERM#t"}}})j");
+}
+
 TEST_CASE("Query filters on the sort key go to the client; a collection filter keeps its type",
           "[dynamodb][golden]") {
   // DynamoDB refuses a FilterExpression on a key attribute: that conjunct comes back.

@@ -21,6 +21,7 @@
 #include "codec/impl/decoder_handle.ipp"
 #include "codec/impl/json_key.ipp"
 #include "codec/impl/parsed_item.ipp"
+#include "codec/impl/string_attributes.ipp"
 #include "detail/impl/quoted.ipp"
 #include "detail/impl/worker_pool.ipp"
 #include "key/impl/read_back.ipp"

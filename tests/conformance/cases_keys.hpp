@@ -87,6 +87,43 @@ struct NoteBody {
   std::string text;
 };
 
+// A student's enrolment in a course, indexed by term: its term, standing, grade and credits are
+// in the index's keys alone (credits a signed integer of fixed width in the sort key, standing
+// an enum), and the item is read through indexes that project less than the whole item.
+enum class Standing { good, probation };
+struct Enrolment {
+  std::string course;
+  std::string student;
+  std::string term;
+  Standing standing{};
+  std::string grade;
+  std::int32_t credits{};
+  std::string advisor;  // in no key, projected by no index
+  std::string note;     // projected by the INCLUDE index
+  friend bool operator==(const Enrolment&, const Enrolment&) = default;
+};
+
+// A student's mentor, in the index only when there is one (a sparse index's optional member).
+struct Pairing {
+  std::string student;
+  std::optional<std::string> mentor;
+  std::string topic;
+  friend bool operator==(const Pairing&, const Pairing&) = default;
+};
+struct PairingBody {
+  std::string topic;
+  std::string GSI1PK;
+  std::string GSI1SK;
+};
+
+// What another tool writes for it: the index's keys and the advisor, none of the members the
+// index's keys hold.
+struct EnrolmentBody {
+  std::string advisor;
+  std::string GSI1PK;
+  std::string GSI1SK;
+};
+
 // An order in two indexes that project less than the item: keys only, and keys with Status.
 struct ProjectedOrder {
   std::string customer_id;
@@ -198,6 +235,22 @@ struct pksk::Entity<conformance_keys::ProjectedOrder> {
   static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};
   static constexpr std::array indexes = {pksk::Index{"keys", "STATUS#{status}", "{order_id}"},
                                          pksk::Index{"statuses", "S#{status}", "{order_id}"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::Enrolment> {
+  static constexpr std::string_view type = "Enrolment";
+  static constexpr std::string_view pk = "COURSE#{course}";
+  static constexpr std::string_view sk = "STUDENT#{student}";
+  static constexpr std::array indexes = {
+      pksk::Index{"lean", "TERM#{term}#{standing}", "GRADE#{grade}#{credits}#{student}"},
+      pksk::Index{"noted", "TERM#{term}#{standing}", "GRADE#{grade}#{credits}#{student}"}};
+};
+template <>
+struct pksk::Entity<conformance_keys::Pairing> {
+  static constexpr std::string_view type = "Pairing";
+  static constexpr std::string_view pk = "STUDENT#{student}";
+  static constexpr std::string_view sk = "PAIRING";
+  static constexpr std::array indexes = {pksk::Index{"lean", "MENTOR#{mentor}", "{student}"}};
 };
 template <>
 struct pksk::Entity<conformance_keys::TwinOrder> {
@@ -529,9 +582,10 @@ TEST_CASE(
   table.put(ProjectedOrder{"c2", "o2", "open", 20});
   table.put(ProjectedOrder{"c2", "o3", "shipped", 30});
 
-  // Keys only: no type, no Status, no Total; the ids are read back from the table's keys.
+  // Keys only: no type, no Status, no Total; the ids are read back from the table's keys, the
+  // status from the index's.
   CHECK(table.index("keys").query<ProjectedOrder>(pksk::PartitionKey{"STATUS#open"}) ==
-        std::vector<ProjectedOrder>{{"c1", "o1", "", 0}, {"c2", "o2", "", 0}});
+        std::vector<ProjectedOrder>{{"c1", "o1", "open", 0}, {"c2", "o2", "open", 0}});
   CHECK(table.index("statuses").query<ProjectedOrder>(pksk::PartitionKey{"S#open"}) ==
         std::vector<ProjectedOrder>{{"c1", "o1", "open", 0}, {"c2", "o2", "open", 0}});
   // A filter sees only what the index holds.
@@ -555,6 +609,98 @@ TEST_CASE(
       WhatContains<pksk::ValidationError>({"projects IndexProjection::include with no attribute"}));
 }
 
+TEST_CASE("index projections: members only an index's keys hold are read back from them",
+          "[conformance][keys]") {
+  using namespace conformance_keys;
+  Store store;
+  pksk::TableOptions options = classic_options;
+  options.indexes = {
+      pksk::TableIndex{"lean", "GSI1PK", "GSI1SK", pksk::IndexProjection::keys_only},
+      pksk::TableIndex{"noted", "GSI2PK", "GSI2SK", pksk::IndexProjection::include, {"note"}}};
+  const std::string name = fresh_table_name();
+  pksk::Table table{store.backend, name, options};
+  const Enrolment ada{"CS101", "ada", "2027-spring", Standing::probation,
+                      "A",     -3,    "turing",      "late"};
+  const Enrolment bob{"CS102", "bob", "2027-spring", Standing::probation, "B", 12, "hopper", "ok"};
+  const Enrolment cy{"CS101", "cy", "2027-spring", Standing::good, "A", 4, "lovelace", ""};
+  table.put(ada);
+  table.put_all(std::vector<Enrolment>{bob, cy});
+  const pksk::PartitionKey probation = pksk::partition<"lean">(ada);
+  REQUIRE(probation.value == "TERM#2027-spring#probation");
+
+  // What the index's keys hold comes back; what it does not project keeps its default.
+  const auto lean = [](Enrolment e) {
+    e.advisor.clear();
+    e.note.clear();
+    return e;
+  };
+  const auto noted = [](Enrolment e) {
+    e.advisor.clear();
+    return e;
+  };
+  CHECK(table.index("lean").query<Enrolment>(probation) ==
+        std::vector<Enrolment>{lean(ada), lean(bob)});
+  CHECK(table.index("noted").query<Enrolment>(probation) ==
+        std::vector<Enrolment>{noted(ada), noted(bob)});
+  CHECK(table.index("lean").query<Enrolment>(pksk::partition<"lean">(cy)) ==
+        std::vector<Enrolment>{lean(cy)});
+  std::vector<Enrolment> each;
+  for (const Enrolment& e : table.index("lean").each<Enrolment>(probation, {.limit = 1}))
+    each.push_back(e);
+  CHECK(each == std::vector<Enrolment>{lean(ada), lean(bob)});
+  const auto page = table.index("noted").query_page<Enrolment>(probation, {.limit = 1});
+  CHECK(page.items == std::vector<Enrolment>{noted(ada)});
+  CHECK(table.index("lean").count<Enrolment>(probation) == 2);
+  const auto collection = table.index("lean").query<pksk::ItemCollection<Enrolment>>(probation);
+  std::vector<Enrolment> collected;
+  for (const Enrolment& e : collection.items<Enrolment>()) collected.push_back(e);
+  CHECK(collected == std::vector<Enrolment>{lean(ada), lean(bob)});
+  CHECK(collection.unknown().empty());
+  // A projection reads the members it names from the index's keys too; one the index does not
+  // project keeps its default, as in a read of the whole item.
+  const auto selected =
+      pksk::members(&Enrolment::term, &Enrolment::credits, &Enrolment::note, &Enrolment::advisor);
+  CHECK(table.index("noted").query<Enrolment>(probation, {.select = selected}) ==
+        std::vector<Enrolment>{{"", "", "2027-spring", {}, "", -3, "", "late"},
+                               {"", "", "2027-spring", {}, "", 12, "", "ok"}});
+  CHECK(table.index("lean").query<Enrolment>(probation, {.select = selected}) ==
+        std::vector<Enrolment>{{"", "", "2027-spring", {}, "", -3, "", ""},
+                               {"", "", "2027-spring", {}, "", 12, "", ""}});
+  // The table holds the whole item.
+  CHECK(table.get(Enrolment{.course = "CS102", .student = "bob"}) == bob);
+
+  // An item another tool wrote with those members in the index's keys alone reads back whole,
+  // through the index and from the table.
+  put_raw(store, name, "COURSE#CS201", "STUDENT#dee", "Enrolment",
+          EnrolmentBody{"knuth", "TERM#2027-spring#probation", "GRADE#C#2147483640#dee"}, options);
+  const Enrolment dee{"CS201", "dee", "2027-spring", Standing::probation, "C", -8, "knuth", ""};
+  CHECK(table.get(Enrolment{.course = "CS201", .student = "dee"}) == dee);
+  CHECK(table.index("lean").query<Enrolment>(probation) ==
+        std::vector<Enrolment>{lean(ada), lean(bob), lean(dee)});
+  CHECK(table.query<Enrolment>(pksk::PartitionKey{"COURSE#CS201"}) == std::vector<Enrolment>{dee});
+
+  // An optional member comes back through the index; from the table, its absence is taken for
+  // an empty optional.
+  table.put(Pairing{"ada", "turing", "maths"});
+  table.put(Pairing{"bob", std::nullopt, "art"});
+  put_raw(store, name, "STUDENT#cy", "PAIRING", "Pairing",
+          PairingBody{"logic", "MENTOR#hopper", "cy"}, options);
+  CHECK(table.index("lean").query<Pairing>(pksk::partition<"lean">(Pairing{.mentor = "turing"})) ==
+        std::vector<Pairing>{{"ada", "turing", ""}});
+  CHECK(table.index("lean").query<Pairing>(pksk::PartitionKey{"MENTOR#hopper"}) ==
+        std::vector<Pairing>{{"cy", "hopper", ""}});
+  CHECK(table.get(Pairing{.student = "bob"}) == Pairing{"bob", std::nullopt, "art"});
+  CHECK(table.get(Pairing{.student = "cy"}) == Pairing{"cy", std::nullopt, "logic"});
+
+  // An index key that its template cannot have produced is a DecodeError naming the index.
+  put_raw(store, name, "COURSE#CS301", "STUDENT#eve", "Enrolment",
+          EnrolmentBody{"", "TERM#2027-spring#expelled", "GRADE#A#2147483648#eve"}, options);
+  CHECK_THROWS_MATCHES(
+      table.get(Enrolment{.course = "CS301", .student = "eve"}), pksk::DecodeError,
+      WhatContains<pksk::DecodeError>(
+          {"TERM#2027-spring#expelled", "in index 'lean'", "TERM#{term}#{standing}"}));
+}
+
 TEST_CASE("index projections: two indexes on the same key attributes, projected differently",
           "[conformance][keys]") {
   using namespace conformance_keys;
@@ -570,7 +716,7 @@ TEST_CASE("index projections: two indexes on the same key attributes, projected 
   CHECK(table.index("full").query<TwinOrder>(open) ==
         std::vector<TwinOrder>{{"c1", "o1", "open", 10}, {"c2", "o2", "open", 20}});
   CHECK(table.index("lean").query<TwinOrder>(open) ==
-        std::vector<TwinOrder>{{"c1", "o1", "", 0}, {"c2", "o2", "", 0}});
+        std::vector<TwinOrder>{{"c1", "o1", "open", 0}, {"c2", "o2", "open", 0}});
   // An update of the index's key moves the item in both.
   table.update(TwinOrder{.customer_id = "c2", .order_id = "o3"},
                pksk::set(&TwinOrder::status, std::string("open")));

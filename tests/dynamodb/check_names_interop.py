@@ -9,9 +9,11 @@ boto3 reads it back: every item must hold exactly the attribute names and types 
 expects. Then boto3 writes a customer and its orders in that layout, one with its ids only in
 its keys and one with no Type, and pksk must read them typed. The same both ways for a table
 keyed by its partition key alone, whose items hold binary, number and binary sets and a NULL,
-and for a table whose sort key is a number (RANGE N), which boto3 and pksk both write.
-Needs boto3 (in scripts/python-venv.sh's venv, with
-moto). Exits non-zero on a difference, printing it.
+and for a table whose sort key is a number (RANGE N), which boto3 and pksk both write. Last,
+boto3 writes enrolments whose term, grade and credits are in their GSI keys alone,
+and pksk reads them whole through a KEYS_ONLY index (all but the unprojected advisor) and from
+the table. Needs boto3 (in scripts/python-venv.sh's venv, with moto). Exits non-zero on a
+difference, printing it.
 """
 
 import os
@@ -202,6 +204,40 @@ def main():
     if read != want_read:
         failures.append(f"pksk read of boto3's events:\n  expected {want_read!r}\n  got {read!r}")
     client.delete_table(TableName=numbers)
+
+    # Members only in the GSI keys, as boto3 writes them: read back through a KEYS_ONLY index.
+    terms = f"{table}_terms"
+
+    def run_terms(command):
+        done = subprocess.run([program, command, endpoint, terms], capture_output=True,
+                              text=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"names_interop {command} failed ({done.returncode}): {done.stderr}")
+        return done.stdout
+
+    run_terms("create_terms")
+    projection = client.describe_table(TableName=terms)["Table"][
+        "GlobalSecondaryIndexes"][0]["Projection"]
+    if projection != {"ProjectionType": "KEYS_ONLY"}:
+        failures.append(f"projection of {terms}'s index: {projection}")
+    # Credits -3 and 12 as a sort-key integer: 10 digits, the sign bit flipped.
+    client.put_item(TableName=terms, Item={
+        "PK": {"S": "COURSE#CS101"}, "SK": {"S": "STUDENT#ada"}, "Type": {"S": "Enrolment"},
+        "GSI1PK": {"S": "TERM#2027-spring"}, "GSI1SK": {"S": "GRADE#A#2147483645#ada"},
+        "Advisor": {"S": "turing"}})
+    client.put_item(TableName=terms, Item={
+        "PK": {"S": "COURSE#CS102"}, "SK": {"S": "STUDENT#bob"}, "Type": {"S": "Enrolment"},
+        "GSI1PK": {"S": "TERM#2027-spring"}, "GSI1SK": {"S": "GRADE#B#2147483660#bob"},
+        "Advisor": {"S": "hopper"}})
+    read = run_terms("read_terms")
+    want_read = ("lean CS101 ada 2027-spring A -3 advisor=\n"
+                 "get CS101 ada 2027-spring A -3 advisor=turing\n"
+                 "lean CS102 bob 2027-spring B 12 advisor=\n"
+                 "get CS102 bob 2027-spring B 12 advisor=hopper\n")
+    if read != want_read:
+        failures.append(f"pksk read of boto3's enrolments:\n  expected {want_read!r}\n"
+                        f"  got {read!r}")
+    client.delete_table(TableName=terms)
 
     for failure in failures:
         print(failure)

@@ -12,6 +12,9 @@
 //                                             (SK RANGE N) and writes two events of stream s1
 //   names_interop read_numbers <endpoint> <table>  reads stream s1, boto3's events with pksk's,
 //                                             in numeric order, and a range of it
+//   names_interop create_terms <endpoint> <table>  creates a table with a KEYS_ONLY index
+//   names_interop read_terms <endpoint> <table>    reads the enrolments boto3 wrote through that
+//                                             index and from the table
 //
 // The entities store their attributes in PascalCase, one renamed, as a DynamoDB user's table
 // names them.
@@ -70,6 +73,16 @@ struct Event {
   std::string kind;
 };
 
+// An enrolment whose term, grade and credits another tool keeps in its index keys alone.
+struct Enrolment {
+  std::string course;
+  std::string student;
+  std::string term;
+  std::string grade;
+  std::int32_t credits{};
+  std::string advisor;
+};
+
 }  // namespace
 
 template <>
@@ -78,6 +91,16 @@ struct pksk::Entity<Event> {
   static constexpr std::string_view pk = "STREAM#{stream}";
   static constexpr std::string_view sk = "{seq:number}";
   static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+};
+
+template <>
+struct pksk::Entity<Enrolment> {
+  static constexpr std::string_view type = "Enrolment";
+  static constexpr std::string_view pk = "COURSE#{course}";
+  static constexpr std::string_view sk = "STUDENT#{student}";
+  static constexpr pksk::Case attribute_case = pksk::Case::pascal;
+  static constexpr std::array indexes = {
+      pksk::Index{"lean", "TERM#{term}", "GRADE#{grade}#{credits}#{student}"}};
 };
 
 template <>
@@ -237,13 +260,37 @@ void read_numbers(pksk::dynamodb::Backend& backend, const std::string& name) {
   std::cout << "\n";
 }
 
+pksk::TableOptions with_terms() {
+  pksk::TableOptions options = classic();
+  options.indexes = {
+      pksk::TableIndex{"lean", "GSI1PK", "GSI1SK", pksk::IndexProjection::keys_only}};
+  return options;
+}
+
+void create_terms(pksk::dynamodb::Backend& backend, const std::string& name) {
+  const pksk::Table table{backend, name, with_terms()};
+}
+
+void print(std::string_view how, const Enrolment& e) {
+  std::cout << how << " " << e.course << " " << e.student << " " << e.term << " " << e.grade << " "
+            << e.credits << " advisor=" << e.advisor << "\n";
+}
+
+void read_terms(pksk::dynamodb::Backend& backend, const std::string& name) {
+  pksk::Table table{backend, name, with_terms()};
+  const auto term = pksk::partition<"lean">(Enrolment{.term = "2027-spring"});
+  for (const Enrolment& e : table.index("lean").query<Enrolment>(term)) {
+    print("lean", e);
+    print("get", table.get(Enrolment{.course = e.course, .student = e.student}).value());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::cerr
-        << "usage: names_interop write|read|write_blobs|read_blobs|write_numbers|read_numbers\n"
-           "       <endpoint> <table>\n";
+    std::cerr << "usage: names_interop write|read|write_blobs|read_blobs|write_numbers|"
+                 "read_numbers|create_terms|read_terms <endpoint> <table>\n";
     return 2;
   }
   try {
@@ -261,6 +308,10 @@ int main(int argc, char** argv) {
       write_numbers(backend, argv[3]);
     } else if (command == "read_numbers") {
       read_numbers(backend, argv[3]);
+    } else if (command == "create_terms") {
+      create_terms(backend, argv[3]);
+    } else if (command == "read_terms") {
+      read_terms(backend, argv[3]);
     } else {
       std::cerr << "unknown command " << command << "\n";
       return 2;

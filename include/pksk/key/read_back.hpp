@@ -11,8 +11,14 @@
 // A field with a format spec cannot be read back (but "{seq:number}", the number itself):
 // "{at:month}" keeps only part of the time,
 // "{id:shard(8)}" a hash of the value. A member formatted only so is always stored.
+//
+// The keys of an index are read back too: an item read through a KEYS_ONLY or INCLUDE index
+// holds the table's keys and the index's, and a member only the index's templates have (a
+// term in "TERM#{term}") is parsed out of the index's key attributes, which the row's keys
+// source looks up in the item (IndexKeySource).
 
 #include <charconv>
+#include <concepts>
 #include <cstddef>
 #include <exception>
 #include <limits>
@@ -24,9 +30,11 @@
 
 #include "../detail/config.hpp"
 #include "../detail/iso8601.hpp"
+#include "../detail/std_traits.hpp"
 #include "../error.hpp"
 #include "../reflect/enum_name.hpp"
 #include "entity.hpp"
+#include "index.hpp"
 #include "key.hpp"
 
 namespace pksk::detail {
@@ -99,20 +107,70 @@ inline constexpr auto stored_key_members_v = [] {
   return out;
 }();
 
+// Whether member `field` of T is formatted, with no format spec, into the keys of T's index I.
+template <EntityType T, std::size_t I>
+constexpr bool index_member_readable(std::size_t field) noexcept {
+  bool readable = false;
+  const auto look = [&](const auto& segments) {
+    for (const auto& s : segments) {
+      if (s.kind == SegmentKind::field && s.field == field && s.spec.spec == KeySpec::none)
+        readable = true;
+    }
+  };
+  look(index_partition_key_template<T, I>::segments);
+  look(index_sort_key_template<T, I>::segments);
+  return readable;
+}
+
+// The members read back from T's index keys alone: those some index's templates format with
+// no spec and the table's keys do not give.
+template <EntityType T>
+inline constexpr auto readable_index_members_v = [] {
+  KeyMemberList<field_count_v<T>> out;
+  for (std::size_t field = 0; field < field_count_v<T>; ++field) {
+    bool readable = false;
+    for_each_index<T>([&](auto i) {
+      readable = readable || index_member_readable<T, decltype(i)::value>(field);
+    });
+    if (readable && !key_member_readable<T>(field)) out.index[out.count++] = field;
+  }
+  return out;
+}();
+
+// The members a decode looks for in the body before it reads the missing ones back: the table's
+// readable key members, and with WithIndexes those of the index keys too.
+template <EntityType T, bool WithIndexes>
+inline constexpr auto read_back_members_v = [] {
+  KeyMemberList<field_count_v<T>> out;
+  for (std::size_t i = 0; i < readable_key_members_v<T>.count; ++i)
+    out.index[out.count++] = readable_key_members_v<T>.index[i];
+  if constexpr (WithIndexes) {
+    for (std::size_t i = 0; i < readable_index_members_v<T>.count; ++i)
+      out.index[out.count++] = readable_index_members_v<T>.index[i];
+  }
+  return out;
+}();
+
 // Whether every key member that can be read back is in `seen` (the members a body had): the
 // one test a decode pays when the body has them all.
-template <EntityType T, class Mask>
+template <EntityType T, bool WithIndexes = false, class Mask>
 [[gnu::always_inline]] inline bool key_members_seen(const Mask& seen) noexcept {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return (seen.test(readable_key_members_v<T>.index[I]) && ...);
-  }(std::make_index_sequence<readable_key_members_v<T>.count>{});
+    return (seen.test(read_back_members_v<T, WithIndexes>.index[I]) && ...);
+  }(std::make_index_sequence<read_back_members_v<T, WithIndexes>.count>{});
 }
 
 // One field's key text parsed back into its member: the inverse of append_component.
 template <class F>
 bool parse_component(std::string_view text, KeyRole role, F& out) {
   if (text.empty()) return false;
-  if constexpr (KeyConverted<F>) {
+  if constexpr (is_optional_v<F>) {
+    // A sparse index's member: an item that has the index's keys has a value.
+    typename F::value_type value{};
+    if (!parse_component(text, role, value)) return false;
+    out = std::move(value);
+    return true;
+  } else if constexpr (KeyConverted<F>) {
     try {
       out = pksk::Value<F>::from(std::string(text));
     } catch (const std::exception&) {
@@ -267,10 +325,11 @@ std::string_view type_of_sort_key(std::string_view sk) {
 }
 
 // DecodeError: a key that does not have its template's shape, so that the members an item does
-// not store cannot be read from it.
+// not store cannot be read from it; `index` names the index whose key it is (empty: the table).
 [[noreturn]] PKSK_DECL void throw_key_shape_error(std::string_view entity,
                                                   std::string_view key_template, KeyRole role,
-                                                  std::string_view key);
+                                                  std::string_view key,
+                                                  std::string_view index = {});
 
 // ValidationError: a condition, filter or update path names a member its entity keeps only in
 // its keys (store_key_members = false), which is no attribute: a condition on it would never
@@ -298,6 +357,69 @@ template <EntityType T, class Mask>
     throw_key_shape_error(Entity<T>::type, S::text, KeyRole::sort, sk);
 }
 
+// What gives a row's index keys besides its table keys (table/detail/indexed_row.hpp):
+// index_keys(name, pk, sk) assigns the item's keys in T's index `name` and is false when the
+// item does not hold them (not in the index, or read through another index that does not
+// project them); read_through() names the index the item was read through ("": the table).
+template <class Keys>
+concept IndexKeySource = requires(const Keys& keys, std::string& pk, std::string& sk) {
+  { keys.index_keys(std::string_view(), pk, sk) } -> std::same_as<bool>;
+  { keys.read_through() } -> std::same_as<std::string_view>;
+};
+
+// The members set in `missing` that T's index I formats, read back from the item's keys in that
+// index when it holds them, and cleared from `missing`: DecodeError when a key does not have its
+// template's shape.
+template <EntityType T, std::size_t I, class Keys, class Mask>
+void read_back_index_fields(const Keys& keys, T& out, Mask& missing) {
+  using P = index_partition_key_template<T, I>;
+  using S = index_sort_key_template<T, I>;
+  const auto needs = [&](const auto& segments) {
+    for (const auto& s : segments) {
+      if (s.kind == SegmentKind::field && s.spec.spec == KeySpec::none && missing.test(s.field))
+        return true;
+    }
+    return false;
+  };
+  const bool in_pk = needs(P::segments);
+  const bool in_sk = needs(S::segments);
+  if (!in_pk && !in_sk) return;
+  constexpr std::string_view name = indexes_v<T>[I].name;
+  std::string pk, sk;
+  if (!keys.index_keys(name, pk, sk)) return;
+  if (in_pk && !read_back_fields<P>(pk, out, missing))
+    throw_key_shape_error(Entity<T>::type, P::text, KeyRole::partition, pk, name);
+  if (in_sk && !read_back_fields<S>(sk, out, missing))
+    throw_key_shape_error(Entity<T>::type, S::text, KeyRole::sort, sk, name);
+  for (std::size_t field = 0; field < field_count_v<T>; ++field) {
+    if (index_member_readable<T, I>(field)) missing.reset(field);
+  }
+}
+
+// The members only T's index keys give that the body lacked (`seen`), read back from the index
+// keys the item holds: those of the index it was read through (which holds a value for each of
+// its members), or from the table those of any index, but for optional members, whose absence
+// means an empty optional (it is left out of a body) far more often than a missing attribute.
+template <EntityType T, class Keys, class Mask>
+void read_back_index_members(const Keys& keys, T& out, const Mask& seen) {
+  Mask missing;
+  for (std::size_t i = 0; i < readable_index_members_v<T>.count; ++i) {
+    const std::size_t field = readable_index_members_v<T>.index[i];
+    if (!seen.test(field)) missing.set(field);
+  }
+  const std::string_view through = keys.read_through();
+  if (through.empty()) {
+    [&]<std::size_t... F>(std::index_sequence<F...>) {
+      ((is_optional_v<field_type_t<T, F>> ? void(missing.reset(F)) : void()), ...);
+    }(std::make_index_sequence<field_count_v<T>>{});
+  }
+  for_each_index<T>([&](auto i) {
+    constexpr std::size_t I = decltype(i)::value;
+    if (missing.any() && (through.empty() || through == indexes_v<T>[I].name))
+      read_back_index_fields<T, I>(keys, out, missing);
+  });
+}
+
 // Keys a caller has in hand, for complete_key_members.
 struct KnownKeys {
   std::string_view pk;
@@ -310,19 +432,31 @@ struct KnownKeys {
 // stay as the body left them.
 struct NoKeys {};
 
+// complete_key_members' work when the body lacked a member it looks for: apart, so that the
+// decode of an item that has them all carries none of it.
+template <EntityType T, class Mask, class Keys>
+[[gnu::cold, gnu::noinline]] void complete_missing_key_members(const Keys& row, T& out,
+                                                               const Mask& seen) {
+  Mask missing;
+  for (std::size_t i = 0; i < readable_key_members_v<T>.count; ++i) {
+    if (!seen.test(readable_key_members_v<T>.index[i]))
+      missing.set(readable_key_members_v<T>.index[i]);
+  }
+  if (missing.any()) read_back_key_members(row.partition_key(), row.sort_key(), out, missing);
+  if constexpr (IndexKeySource<Keys>) {
+    if constexpr (readable_index_members_v<T>.count != 0) read_back_index_members(row, out, seen);
+  }
+}
+
 // After a decode that returned `seen`: the readable key members the body lacked, read from
-// the keys `row` gives (partition_key(), sort_key(): read only then).
+// the keys `row` gives (partition_key(), sort_key(): read only then), and for a row that gives
+// its index keys (IndexKeySource) the members only they hold.
 template <EntityType T, class Mask, class Keys>
 [[gnu::always_inline]] inline void complete_key_members(const Keys& row, T& out, const Mask& seen) {
   if constexpr (std::is_same_v<Keys, NoKeys>) {
     (void)row, (void)out, (void)seen;
-  } else if (!key_members_seen<T>(seen)) [[unlikely]] {
-    Mask missing;
-    for (std::size_t i = 0; i < readable_key_members_v<T>.count; ++i) {
-      if (!seen.test(readable_key_members_v<T>.index[i]))
-        missing.set(readable_key_members_v<T>.index[i]);
-    }
-    read_back_key_members(row.partition_key(), row.sort_key(), out, missing);
+  } else if (!key_members_seen<T, IndexKeySource<Keys>>(seen)) [[unlikely]] {
+    complete_missing_key_members(row, out, seen);
   }
 }
 

@@ -1073,27 +1073,30 @@ class Table {
   }
 
   // The visitor that decodes each row handed over; a projection has its own, so that the plain
-  // query's visitor is the same code as it was before projections existed.
+  // query's visitor is the same code as it was before projections existed. `index`: the index
+  // read (its keys give members the items it projects lack), nullptr for the table.
   template <class R, bool Selected, class Result>
-  auto row_visitor(Result& result, const detail::ReadPlan<R>& plan, BodyDecoder& decoder) {
-    return [&](const backend::ItemView& row) {
+  auto row_visitor(Result& result, const detail::ReadPlan<R>& plan, BodyDecoder& decoder,
+                   const TableIndex* index) {
+    return [&, index](const backend::ItemView& row) {
       if constexpr (EntityType<R>) {
         if (!detail::stored_as<R>(row)) return;
         if constexpr (Selected) {
-          push_selected(decoder, result, row, plan.mask);
+          push_selected(decoder, result, row, plan.mask, index);
         } else {
-          push_decoded(decoder, result, row);
+          push_decoded(decoder, result, row, index);
         }
       } else {
         detail::with_body_format(*backend_, handle_, [&]<BodyFormat Format>() {
           try {
+            const detail::IndexedRow keys{row, Format, spec_, index};
             bool known;
             if constexpr (Selected) {
               known = backend::CollectionBuilder::append_member_selected<Format>(
-                  result, row.type, row.body, decoder, plan.mask, row.live, row);
+                  result, row.type, row.body, decoder, plan.mask, row.live, keys);
             } else {
               known = backend::CollectionBuilder::append_member<Format>(result, row.type, row.body,
-                                                                        decoder, row.live, row);
+                                                                        decoder, row.live, keys);
             }
             if (!known) {
               backend::CollectionBuilder::append_unknown<Format>(
@@ -1114,15 +1117,15 @@ class Table {
   // piece of a read's per-row code that depends on R; the page loops it is handed to do not.
   template <class R, class Result, class Pages>
   std::optional<Cursor> with_visitor(Result& result, const detail::ReadPlan<R>& plan,
-                                     Pages&& pages) {
+                                     const TableIndex* index, Pages&& pages) {
     const detail::ScratchLease s;
     if constexpr (detail::reads_blobs_v<R>) {
       const detail::BlobReadScope blobs(spec_, detail::read_type_name<R>(), "read");
-      if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder));
-      return pages(row_visitor<R, false>(result, plan, *s->decoder));
+      if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder, index));
+      return pages(row_visitor<R, false>(result, plan, *s->decoder, index));
     }
-    if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder));
-    return pages(row_visitor<R, false>(result, plan, *s->decoder));
+    if (plan.selected) return pages(row_visitor<R, true>(result, plan, *s->decoder, index));
+    return pages(row_visitor<R, false>(result, plan, *s->decoder, index));
   }
 
   // The sort-key condition of a query of R (options.sk, or for an entity its sort key's literal
@@ -1176,11 +1179,11 @@ class Table {
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/false);
       const detail::ReadShape shape = detail::read_shape(options);
       if constexpr (detail::reads_chunked_v<R>) {
-        return with_chunked_visitor(result, options, plan, [&](backend::ItemVisitor visit) {
+        return with_chunked_visitor(result, options, plan, index, [&](backend::ItemVisitor visit) {
           return query_pages(pk, shape, condition, plan, all_pages, index, visit);
         });
       }
-      return with_visitor(result, plan, [&](backend::ItemVisitor visit) {
+      return with_visitor(result, plan, index, [&](backend::ItemVisitor visit) {
         return query_pages(pk, shape, condition, plan, all_pages, index, visit);
       });
     }
@@ -1244,11 +1247,11 @@ class Table {
       check_key_schema<R>(false);
       const detail::ReadPlan<R> plan = detail::make_read_plan(spec_, options, /*scan=*/true);
       if constexpr (detail::reads_chunked_v<R>) {
-        return with_chunked_visitor(result, options, plan, [&](backend::ItemVisitor visit) {
-          return scan_pages(shape, plan, all_pages, visit);
-        });
+        return with_chunked_visitor(
+            result, options, plan, nullptr,
+            [&](backend::ItemVisitor visit) { return scan_pages(shape, plan, all_pages, visit); });
       }
-      return with_visitor(result, plan, [&](backend::ItemVisitor visit) {
+      return with_visitor(result, plan, nullptr, [&](backend::ItemVisitor visit) {
         return scan_pages(shape, plan, all_pages, visit);
       });
     }
@@ -1298,12 +1301,13 @@ class Table {
 
   template <class T>
   void push_selected(BodyDecoder& decoder, std::vector<T>& result, const backend::ItemView& row,
-                     const std::bitset<field_count_v<T>>& mask) {
+                     const std::bitset<field_count_v<T>>& mask, const TableIndex* index) {
     T& item = result.emplace_back();
     try {
       const auto seen =
           EntityCode<T>::decode_selected(body_format(), decoder, row.live, row.body, item, mask);
-      detail::complete_key_members(row, item, seen | ~mask);
+      detail::complete_key_members(detail::IndexedRow{row, body_format(), spec_, index}, item,
+                                   seen | ~mask);
     } catch (const DecodeError& e) {
       result.pop_back();
       detail::throw_decode_error(spec_.name, row, e);
@@ -1386,7 +1390,8 @@ class Table {
   // other request can be made), then its chunks are read and decoded in its place.
   template <class R, class Result, class Pages>
   std::optional<Cursor> with_chunked_visitor(Result& result, const BasicQueryOptions<R>& options,
-                                             const detail::ReadPlan<R>& plan, Pages&& pages) {
+                                             const detail::ReadPlan<R>& plan,
+                                             const TableIndex* index, Pages&& pages) {
     if (!options.filter.empty() || !options.select.empty()) {
       detail::throw_chunked_read_refused(
           spec_.name, EntityType<R> ? std::string_view(detail::ReadTypes<R>::value.front())
@@ -1398,7 +1403,7 @@ class Table {
     if constexpr (detail::reads_blobs_v<R>)
       blobs.emplace(spec_, detail::read_type_name<R>(), "read");
     std::vector<detail::PendingHead> heads;
-    auto visit_plain = row_visitor<R, false>(result, plan, *s->decoder);
+    auto visit_plain = row_visitor<R, false>(result, plan, *s->decoder, index);
     const auto visit = [&](const backend::ItemView& row) {
       if (row.type == detail::chunk_type) return;  // chunks beside their parent
       if (!detail::stored_as_one_of<R>(row)) return visit_plain(row);
@@ -1520,10 +1525,11 @@ class Table {
   }
 
   template <class T>
-  void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const backend::ItemView& row) {
+  void push_decoded(BodyDecoder& decoder, std::vector<T>& result, const backend::ItemView& row,
+                    const TableIndex* index) {
     T& item = result.emplace_back();
     try {
-      detail::decode_row(body_format(), spec_, decoder, row, item);
+      detail::decode_row(body_format(), spec_, decoder, row, item, index);
     } catch (...) {
       result.pop_back();
       throw;

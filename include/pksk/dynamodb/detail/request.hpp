@@ -344,15 +344,33 @@ inline std::string render_key_condition(const QueryKeys& keys, std::string_view 
   return out;
 }
 
+// `index`: the index queried, nullptr for the table. DynamoDB refuses a projection of an index
+// that names an attribute the index does not project: such a member is not asked for (it keeps
+// its default, as in a read of the whole item through the index), and the index's own keys are,
+// since the members they are formatted from are read back from them.
 inline void append_projection(std::string& out, const backend::TableSpec& spec,
                               std::span<const std::string_view> projection,
-                              backend::ExpressionPlaceholders& names) {
+                              backend::ExpressionPlaceholders& names,
+                              const TableIndex* index = nullptr) {
   if (projection.empty()) return;
+  const auto held = [&](std::string_view attribute) {
+    return index == nullptr || index->projects(attribute);
+  };
   // The keys and the type always come back: Table dispatches and pages on them.
   std::string text = names.name(spec.pk_attribute);
   if (!spec.sk_attribute.empty()) text += ", " + names.name(spec.sk_attribute);
-  if (!spec.type_attribute.empty()) text += ", " + names.name(spec.type_attribute);
-  for (const std::string_view member : projection) text += ", " + names.name(member);
+  if (!spec.type_attribute.empty() && held(spec.type_attribute))
+    text += ", " + names.name(spec.type_attribute);
+  if (index != nullptr && index->projection != IndexProjection::all) {
+    for (const std::string& key : {index->pk_attribute, index->sk_attribute}) {
+      // DynamoDB refuses a path named twice: an index may share a key with the table.
+      if (!key.empty() && key != spec.pk_attribute && key != spec.sk_attribute)
+        text += ", " + names.name(key);
+    }
+  }
+  for (const std::string_view member : projection) {
+    if (held(member)) text += ", " + names.name(member);
+  }
   out += ",\"ProjectionExpression\":";
   append_json_string(out, text);
 }
@@ -406,7 +424,7 @@ inline ReadRequest query(const backend::TableSpec& spec, const backend::RawQuery
   if (request.count) {
     out += ",\"Select\":\"COUNT\"";
   } else {
-    append_projection(out, spec, q.projection, names);
+    append_projection(out, spec, q.projection, names, keys.index);
   }
   if (q.limit != 0) out += ",\"Limit\":" + std::to_string(q.limit);
   if (q.exclusive_start_sk && keys.index == nullptr) {

@@ -13,11 +13,15 @@
 namespace pksk::detail {
 
 PKSK_DECL void throw_key_shape_error(std::string_view entity, std::string_view key_template,
-                                     KeyRole role, std::string_view key) {
+                                     KeyRole role, std::string_view key, std::string_view index) {
   std::string msg = "the ";
   msg.append(role == KeyRole::partition ? "partition" : "sort").append(" key \"");
   append_escaped(msg, key);
-  msg.append("\" does not match ").append(entity).append("'s key template \"");
+  msg.append("\"");
+  if (!index.empty()) msg.append(" in index '").append(index).append("'");
+  msg.append(" does not match ").append(entity).append("'s ");
+  if (!index.empty()) msg.append("index ");
+  msg.append("key template \"");
   msg.append(key_template).append("\", so the key members the item does not store cannot be ");
   msg.append("read from it");
   throw DecodeError(msg);
