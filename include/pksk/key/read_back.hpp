@@ -113,7 +113,7 @@ constexpr bool index_member_readable(std::size_t field) noexcept {
   bool readable = false;
   const auto look = [&](const auto& segments) {
     for (const auto& s : segments) {
-      if (s.kind == SegmentKind::field && s.field == field && s.spec.spec == KeySpec::none)
+      if (s.kind == SegmentKind::field && s.field == field && spec_reads_back(s.spec.spec))
         readable = true;
     }
   };
@@ -376,7 +376,7 @@ void read_back_index_fields(const Keys& keys, T& out, Mask& missing) {
   using S = index_sort_key_template<T, I>;
   const auto needs = [&](const auto& segments) {
     for (const auto& s : segments) {
-      if (s.kind == SegmentKind::field && s.spec.spec == KeySpec::none && missing.test(s.field))
+      if (s.kind == SegmentKind::field && spec_reads_back(s.spec.spec) && missing.test(s.field))
         return true;
     }
     return false;
