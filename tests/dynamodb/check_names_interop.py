@@ -32,8 +32,8 @@ def main():
                           aws_access_key_id="pksk", aws_secret_access_key="interop")
     failures = []
 
-    def run(command):
-        done = subprocess.run([program, command, endpoint, table], capture_output=True,
+    def run(command, name=table):
+        done = subprocess.run([program, command, endpoint, name], capture_output=True,
                               text=True, check=False)
         if done.returncode != 0:
             sys.exit(f"names_interop {command} failed ({done.returncode}): {done.stderr}")
@@ -129,14 +129,8 @@ def main():
     # pksk writes, boto3 reads the names and types; boto3 writes, pksk reads typed.
     blobs = f"{table}_blobs"
 
-    def run_blobs(command):
-        done = subprocess.run([program, command, endpoint, blobs], capture_output=True,
-                              text=True, check=False)
-        if done.returncode != 0:
-            sys.exit(f"names_interop {command} failed ({done.returncode}): {done.stderr}")
-        return done.stdout
 
-    run_blobs("write_blobs")
+    run("write_blobs", blobs)
     schema = client.describe_table(TableName=blobs)["Table"]["KeySchema"]
     if schema != [{"AttributeName": "PK", "KeyType": "HASH"}]:
         failures.append(f"key schema of {blobs}: {schema}")
@@ -158,7 +152,7 @@ def main():
     client.put_item(TableName=blobs, Item={
         "PK": {"S": "BLOB#b3"}, "Type": {"S": "Blob"}, "Data": {"B": b""},
         "Note": {"NULL": True}})
-    read = run_blobs("read_blobs")
+    read = run("read_blobs", blobs)
     want_read = ("b2 data=0;16;128; readings=-0.5;3; chunks=255,; note=from boto3\n"
                  "b3 data= readings= chunks= note=-\n")
     if read != want_read:
@@ -170,14 +164,8 @@ def main():
     # pksk reads them all typed, in numeric order.
     numbers = f"{table}_numbers"
 
-    def run_numbers(command):
-        done = subprocess.run([program, command, endpoint, numbers], capture_output=True,
-                              text=True, check=False)
-        if done.returncode != 0:
-            sys.exit(f"names_interop {command} failed ({done.returncode}): {done.stderr}")
-        return done.stdout
 
-    run_numbers("write_numbers")
+    run("write_numbers", numbers)
     described = client.describe_table(TableName=numbers)["Table"]
     schema = described["KeySchema"]
     types = {a["AttributeName"]: a["AttributeType"] for a in described["AttributeDefinitions"]}
@@ -198,7 +186,7 @@ def main():
     client.put_item(TableName=numbers, Item={
         "PK": {"S": "STREAM#s1"}, "SK": {"N": "-30"}, "Type": {"S": "Event"},
         "Stream": {"S": "s1"}, "Seq": {"N": "-30"}, "Kind": {"S": "from boto3"}})
-    read = run_numbers("read_numbers")
+    read = run("read_numbers", numbers)
     want_read = ("s1 -30 from boto3\ns1 -7 created\ns1 5 ids in keys\ns1 42 opened\n"
                  "s1 100 untyped\nbetween 0 and 50: 5 42\n")
     if read != want_read:
@@ -208,14 +196,8 @@ def main():
     # Members only in the GSI keys, as boto3 writes them: read back through a KEYS_ONLY index.
     terms = f"{table}_terms"
 
-    def run_terms(command):
-        done = subprocess.run([program, command, endpoint, terms], capture_output=True,
-                              text=True, check=False)
-        if done.returncode != 0:
-            sys.exit(f"names_interop {command} failed ({done.returncode}): {done.stderr}")
-        return done.stdout
 
-    run_terms("create_terms")
+    run("create_terms", terms)
     projection = client.describe_table(TableName=terms)["Table"][
         "GlobalSecondaryIndexes"][0]["Projection"]
     if projection != {"ProjectionType": "KEYS_ONLY"}:
@@ -229,7 +211,7 @@ def main():
         "PK": {"S": "COURSE#CS102"}, "SK": {"S": "STUDENT#bob"}, "Type": {"S": "Enrolment"},
         "GSI1PK": {"S": "TERM#2027-spring"}, "GSI1SK": {"S": "GRADE#B#2147483660#bob"},
         "Advisor": {"S": "hopper"}})
-    read = run_terms("read_terms")
+    read = run("read_terms", terms)
     want_read = ("lean CS101 ada 2027-spring A -3 advisor=\n"
                  "get CS101 ada 2027-spring A -3 advisor=turing\n"
                  "lean CS102 bob 2027-spring B 12 advisor=\n"

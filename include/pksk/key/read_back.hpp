@@ -45,21 +45,33 @@ constexpr bool spec_reads_back(KeySpec spec) noexcept {
   return spec == KeySpec::none || spec == KeySpec::number;
 }
 
+// Whether a template's segments format member `field` so that it parses back.
+template <class Segments>
+constexpr bool formats_readably(const Segments& segments, std::size_t field) noexcept {
+  for (const auto& s : segments) {
+    if (s.kind == SegmentKind::field && s.field == field && spec_reads_back(s.spec.spec))
+      return true;
+  }
+  return false;
+}
+
+// Whether a template's segments format, so that it parses back, a member set in `members`.
+template <class Segments, class Mask>
+constexpr bool reads_back_any(const Segments& segments, const Mask& members) noexcept {
+  for (const auto& s : segments) {
+    if (s.kind == SegmentKind::field && spec_reads_back(s.spec.spec) && members.test(s.field))
+      return true;
+  }
+  return false;
+}
+
 // Whether member `index` of T is formatted, with no format spec (or as a number), into its
 // partition or sort key and has a type whose key text parses back (a std::string_view member
 // would point into the key's buffer, so it does not).
 template <EntityType T>
 constexpr bool key_member_readable(std::size_t index) noexcept {
-  bool readable = false;
-  const auto look = [&](const auto& segments) {
-    for (const auto& s : segments) {
-      if (s.kind == SegmentKind::field && s.field == index && spec_reads_back(s.spec.spec))
-        readable = true;
-    }
-  };
-  look(partition_key_template<T>::segments);
-  look(sort_key_template<T>::segments);
-  return readable;
+  return formats_readably(partition_key_template<T>::segments, index) ||
+         formats_readably(sort_key_template<T>::segments, index);
 }
 
 template <EntityType T>
@@ -110,16 +122,8 @@ inline constexpr auto stored_key_members_v = [] {
 // Whether member `field` of T is formatted, with no format spec, into the keys of T's index I.
 template <EntityType T, std::size_t I>
 constexpr bool index_member_readable(std::size_t field) noexcept {
-  bool readable = false;
-  const auto look = [&](const auto& segments) {
-    for (const auto& s : segments) {
-      if (s.kind == SegmentKind::field && s.field == field && spec_reads_back(s.spec.spec))
-        readable = true;
-    }
-  };
-  look(index_partition_key_template<T, I>::segments);
-  look(index_sort_key_template<T, I>::segments);
-  return readable;
+  return formats_readably(index_partition_key_template<T, I>::segments, field) ||
+         formats_readably(index_sort_key_template<T, I>::segments, field);
 }
 
 // The members read back from T's index keys alone: those some index's templates format with
@@ -344,13 +348,7 @@ template <EntityType T, class Mask>
                                                         T& out, const Mask& missing) {
   using P = partition_key_template<T>;
   using S = sort_key_template<T>;
-  const auto needs = [&](const auto& segments) {
-    for (const auto& s : segments) {
-      if (s.kind == SegmentKind::field && spec_reads_back(s.spec.spec) && missing.test(s.field))
-        return true;
-    }
-    return false;
-  };
+  const auto needs = [&](const auto& segments) { return reads_back_any(segments, missing); };
   if (needs(P::segments) && !read_back_fields<P>(pk, out, missing))
     throw_key_shape_error(Entity<T>::type, P::text, KeyRole::partition, pk);
   if (needs(S::segments) && !read_back_fields<S>(sk, out, missing))
@@ -374,13 +372,7 @@ template <EntityType T, std::size_t I, class Keys, class Mask>
 void read_back_index_fields(const Keys& keys, T& out, Mask& missing) {
   using P = index_partition_key_template<T, I>;
   using S = index_sort_key_template<T, I>;
-  const auto needs = [&](const auto& segments) {
-    for (const auto& s : segments) {
-      if (s.kind == SegmentKind::field && spec_reads_back(s.spec.spec) && missing.test(s.field))
-        return true;
-    }
-    return false;
-  };
+  const auto needs = [&](const auto& segments) { return reads_back_any(segments, missing); };
   const bool in_pk = needs(P::segments);
   const bool in_sk = needs(S::segments);
   if (!in_pk && !in_sk) return;
