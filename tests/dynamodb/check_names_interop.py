@@ -129,7 +129,6 @@ def main():
     # pksk writes, boto3 reads the names and types; boto3 writes, pksk reads typed.
     blobs = f"{table}_blobs"
 
-
     run("write_blobs", blobs)
     schema = client.describe_table(TableName=blobs)["Table"]["KeySchema"]
     if schema != [{"AttributeName": "PK", "KeyType": "HASH"}]:
@@ -164,7 +163,6 @@ def main():
     # pksk reads them all typed, in numeric order.
     numbers = f"{table}_numbers"
 
-
     run("write_numbers", numbers)
     described = client.describe_table(TableName=numbers)["Table"]
     schema = described["KeySchema"]
@@ -195,7 +193,6 @@ def main():
 
     # Members only in the GSI keys, as boto3 writes them: read back through a KEYS_ONLY index.
     terms = f"{table}_terms"
-
 
     run("create_terms", terms)
     projection = client.describe_table(TableName=terms)["Table"][
