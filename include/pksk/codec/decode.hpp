@@ -197,11 +197,14 @@ template <class Reader, class M>
     target = {};
     return;
   }
-  const std::string bytes = fetch_blob(*reads, ref, member);
-  const auto* data =
-      reinterpret_cast<const typename std::remove_cvref_t<decltype(target)>::value_type*>(
-          bytes.data());
-  target.assign(data, data + bytes.size());
+  std::string bytes = fetch_blob(*reads, ref, member);
+  using Target = std::remove_cvref_t<decltype(target)>;
+  if constexpr (std::is_same_v<Target, std::string>) {
+    target = std::move(bytes);  // a blob is large: not copied again
+  } else {
+    const auto* data = reinterpret_cast<const typename Target::value_type*>(bytes.data());
+    target.assign(data, data + bytes.size());
+  }
 }
 
 // A ttl member (ttl.hpp): epoch seconds, as a number.

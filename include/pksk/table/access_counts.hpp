@@ -53,13 +53,15 @@ class AccessCounters {
   void count_index_read(std::string_view index, std::string_view pk) {
     // Index names hold no NUL (DynamoDB allows letters, digits, '_', '-' and '.'), so the first
     // one ends the name.
-    std::string key;
-    key.reserve(index.size() + 1 + pk.size());
-    key.append(index).push_back('\0');
+    // Reused, so that only the first count of a key allocates (the map's copy of it).
+    thread_local std::string key;
+    key.assign(index).push_back('\0');
     key.append(pk);
     Shard& shard = shards_[std::hash<std::string_view>{}(key) % shard_count];
     const std::lock_guard lock(shard.mutex);
-    ++shard.index_counts[std::move(key)].reads;
+    auto it = shard.index_counts.find(std::string_view(key));
+    if (it == shard.index_counts.end()) it = shard.index_counts.emplace(key, Counts{}).first;
+    ++it->second.reads;
   }
   // The n keys with the most accesses (reads plus writes), most first, then by key.
   PKSK_DECL std::vector<HotKey> top(std::size_t n);
@@ -79,7 +81,7 @@ class AccessCounters {
   struct alignas(64) Shard {
     std::mutex mutex;
     std::unordered_map<std::string, Counts, Hash, std::equal_to<>> counts;
-    std::unordered_map<std::string, Counts> index_counts;  // "index\0pk"
+    std::unordered_map<std::string, Counts, Hash, std::equal_to<>> index_counts;  // "index\0pk"
   };
   static constexpr std::size_t shard_count = 64;
   std::array<Shard, shard_count> shards_;

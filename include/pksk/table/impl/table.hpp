@@ -10,6 +10,7 @@
 #include <array>
 #include <chrono>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -461,18 +462,17 @@ std::size_t Table<B>::sweep_chunks(std::chrono::milliseconds min_age) {
                           detail::parse_chunk(detail::item_text(row.live, row.body), format)});
       });
   const auto now = std::chrono::system_clock::now();
-  std::vector<std::pair<std::pair<std::string, std::string>, std::optional<std::string>>> parents;
+  // Each parent's current version (none: the parent is gone), read once however many chunks
+  // it has: a large item has hundreds.
+  std::map<std::pair<std::string, std::string>, std::optional<std::string>> parents;
   std::vector<detail::ChunkKey> dead;
   for (Found& chunk : chunks) {
     if (now - chunk.content.written < min_age) continue;
-    const auto parent = std::make_pair(chunk.content.parent_pk, chunk.content.parent_sk);
-    auto known = std::find_if(parents.begin(), parents.end(),
-                              [&](const auto& p) { return p.first == parent; });
-    if (known == parents.end()) {
-      std::optional<detail::ChunkHead> head = read_head(parent.first, parent.second);
-      parents.emplace_back(
-          parent, head ? std::optional<std::string>(std::move(head->version)) : std::nullopt);
-      known = std::prev(parents.end());
+    auto [known, first] = parents.try_emplace(
+        std::make_pair(chunk.content.parent_pk, chunk.content.parent_sk), std::nullopt);
+    if (first) {
+      std::optional<detail::ChunkHead> head = read_head(known->first.first, known->first.second);
+      if (head) known->second = std::move(head->version);
     }
     if (known->second == chunk.content.version) continue;
     dead.push_back(std::move(chunk.key));
