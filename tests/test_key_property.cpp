@@ -305,8 +305,13 @@ TEST_CASE("a key is accepted by its template's language as by the automaton's fu
     // Keys near the templates' shapes: their literals, then generated text.
     static const std::vector<std::string> starts = {"",    "CUSTOMER#", "CUSTOMER", "USER#", "X",
                                                     "EV#", "#ORDER#",   "A",        "TEAM#"};
-    const std::string key = starts[gen.next() % starts.size()] + gen.string() +
-                            (gen.next() % 2 == 0 ? "" : "#" + gen.string());
+    // Appended piece by piece: g++ 12 at -O3 sees a false overlap in "#" + std::string&&.
+    std::string key = starts[gen.next() % starts.size()];
+    key += gen.string();
+    if (gen.next() % 2 != 0) {
+      key += '#';
+      key += gen.string();
+    }
     check_language<pksk::detail::partition_key_template<Customer>>(key, accepted);
     check_language<pksk::detail::partition_key_template<User>>(key, accepted);
     check_language<pksk::detail::partition_key_template<Dashed>>(key, accepted);
