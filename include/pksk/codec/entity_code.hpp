@@ -32,6 +32,7 @@
 
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
+#include "decode_target.hpp"
 #include "item_size.hpp"
 #include "parsed_item.hpp"
 
@@ -86,12 +87,12 @@ struct EntityCode {
   // the caller, key/read_back.hpp).
   template <class Format>
   static Mask decode(Format format, BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
-                     T& out) {
+                     T& out, DecodeTarget target = DecodeTarget::reused) {
     if constexpr (detail::may_be_format<Format, BodyFormat::json>) {
-      if (format == BodyFormat::json) return decode_json(decoder, parsed, text, out);
+      if (format == BodyFormat::json) return decode_json(decoder, parsed, text, out, target);
     }
     if constexpr (detail::may_be_format<Format, BodyFormat::attribute_value>) {
-      return decode_attribute_value(decoder, parsed, text, out);
+      return decode_attribute_value(decoder, parsed, text, out, target);
     } else {
       return {};  // not reached: the format was json
     }
@@ -128,9 +129,10 @@ struct EntityCode {
   static std::size_t encode_json(const T& item, const KeyAttributeSizes& keys, std::string& body);
   static std::size_t encode_attribute_value(const T& item, const KeyAttributeSizes& keys,
                                             std::string& body);
-  static Mask decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text, T& out);
+  static Mask decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text, T& out,
+                          DecodeTarget target);
   static Mask decode_attribute_value(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
-                                     T& out);
+                                     T& out, DecodeTarget target);
   static Mask decode_selected_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
                                    T& out, const Mask& wanted);
   static Mask decode_selected_attribute_value(BodyDecoder& decoder, ParsedItem parsed,

@@ -48,14 +48,15 @@ std::size_t EntityCode<T>::encode_attribute_value(const T& item, const KeyAttrib
 
 template <class T>
 auto EntityCode<T>::decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
-                                T& out) -> Mask {
-  return decoder.decode<BodyFormat::json>(parsed, text, out);
+                                T& out, DecodeTarget target) -> Mask {
+  return decoder.decode<BodyFormat::json>(parsed, text, out, target);
 }
 
 template <class T>
 auto EntityCode<T>::decode_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
-                                           std::string_view text, T& out) -> Mask {
-  return decoder.decode<BodyFormat::attribute_value>(parsed, text, out);
+                                           std::string_view text, T& out, DecodeTarget target)
+    -> Mask {
+  return decoder.decode<BodyFormat::attribute_value>(parsed, text, out, target);
 }
 
 template <class T>

@@ -223,7 +223,7 @@ class ItemCollection {
       detail::complete_key_members(
           keys, item,
           EntityCode<T>::decode(std::integral_constant<BodyFormat, Format>{}, decoder, live, body,
-                                item));
+                                item, DecodeTarget::fresh));
     } catch (...) {
       items_.pop_back();
       throw;

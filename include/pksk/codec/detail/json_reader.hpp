@@ -67,7 +67,8 @@ enum class ValueKind : std::uint8_t {
 // the decoder behind hand-written code. Except get_double: simdjson inlines its whole number
 // parser into each call, which made every floating-point member of every entity cost g++ 12
 // about 170 ms at -O2; out of line it is compiled once per program, and the parse it does
-// outweighs the call.
+// outweighs the call. It takes the value by value, as a hand-written decoder's does: g++ then
+// passes its three words in registers (about 5 instructions a number fewer than by reference).
 struct BodyReader {
   using Value = ondemand::value;
 
@@ -130,7 +131,7 @@ struct BodyReader {
   static simdjson::error_code number_set_element(ondemand::value v, double& out) noexcept {
     return v.get_double().get(out);
   }
-  [[gnu::noinline]] static simdjson::error_code get_double(Value& v, double& out) noexcept {
+  [[gnu::noinline]] static simdjson::error_code get_double(Value v, double& out) noexcept {
     return v.get_double().get(out);
   }
   [[gnu::always_inline]] static simdjson::error_code get_bool(Value& v, bool& out) noexcept {
