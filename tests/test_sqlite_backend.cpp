@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <pksk/detail/row_arena.hpp>  // the page arena the backend reads into
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/sqlite.hpp>
 #include <pksk/sqlite/detail/sql.hpp>  // the SQL the backend prepares, for its query plans
@@ -1023,4 +1024,66 @@ TEST_CASE("a file that is not a database fails at construction with SQLite's mes
   CHECK(failure.code == pksk::errc::corrupt);
   CHECK_FALSE(failure.retryable);
   CHECK(failure.native.code == SQLITE_NOTADB);
+}
+
+TEST_CASE("a query's page is stepped through first, then handed over", "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table(pksk::backend::TableSpec{"t"});
+  auto u = b.open_table(pksk::backend::TableSpec{"u"});
+  for (const char* k : {"a", "b", "c"})
+    put(b, t, "P", k, "T", std::string("{\"k\":\"") + k + "\"}");
+  for (const char* k : {"x", "y"}) put(b, u, "Q", k, "U", std::string("{\"k\":\"") + k + "\"}");
+
+  // The rows come out of the thread's row arena: padded for the parser, keys included.
+  std::vector<std::string> seen;
+  b.query(t, {.pk = "P"}, [&](const backend::ItemView& item) {
+    CHECK(pksk::detail::RowArena::thread_arena().holds(item.body));
+    CHECK(item.partition_key() == "P");
+    seen.push_back(std::string(item.sort_key()) + "/" + std::string(item.type) + "/" +
+                   std::string(item.body));
+    // A read of another table from the visitor finds the arena in use: its rows are handed over
+    // as it steps, and the outer page's rows are left as they were.
+    std::vector<std::string> inner;
+    b.query(u, {.pk = "Q"}, [&](const backend::ItemView& row) {
+      CHECK_FALSE(pksk::detail::RowArena::thread_arena().holds(row.body));
+      inner.emplace_back(row.sort_key());
+    });
+    CHECK(inner == std::vector<std::string>{"x", "y"});
+  });
+  CHECK(seen ==
+        std::vector<std::string>{"a/T/{\"k\":\"a\"}", "b/T/{\"k\":\"b\"}", "c/T/{\"k\":\"c\"}"});
+
+  // The arena is the thread's again once the read returns.
+  const pksk::detail::RowArena::Lease lease;
+  CHECK(lease.get() == &pksk::detail::RowArena::thread_arena());
+  const pksk::detail::RowArena::Lease nested;
+  CHECK(nested.get() == nullptr);
+}
+
+TEST_CASE(
+    "RowArena: each text followed by a space and simdjson's padding, views stable once filled",
+    "[sqlite]") {
+  pksk::detail::RowArena arena;
+  const std::string body(100'000, 'b');  // past the first capacity: the arena grows and moves
+  arena.add("Order", "ORDER#1", "{}", 10);
+  arena.add("Customer", "A", body, 20);
+  arena.add("", "", "", 0);
+  REQUIRE(arena.size() == 3);
+  const auto first = arena[0];
+  CHECK(first.type == "Order");
+  CHECK(first.sort_key == "ORDER#1");
+  CHECK(first.body == "{}");
+  CHECK(first.size == 10);
+  CHECK(first.body.data()[first.body.size()] == ' ');
+  CHECK(arena[1].body == body);
+  CHECK(arena[1].body.data()[body.size()] == ' ');
+  CHECK(arena[2].body.empty());
+  for (std::size_t i = 0; i < 3; ++i) CHECK(arena.holds(arena[i].body));
+  const std::string elsewhere = "{}";
+  CHECK_FALSE(arena.holds(elsewhere));
+  // A view over the last text's space reaches past the texts: not one of them.
+  CHECK_FALSE(arena.holds({arena[2].body.data(), 1}));
+  arena.clear();
+  CHECK(arena.size() == 0);
+  CHECK_FALSE(arena.holds(first.body));
 }

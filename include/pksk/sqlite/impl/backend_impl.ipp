@@ -26,6 +26,7 @@
 #include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_patch.hpp"
 #include "../../codec/item_size.hpp"
+#include "../../detail/row_arena.hpp"
 #include "../../error.hpp"
 #include "../../expr/render.hpp"
 #include "../../key/condition.hpp"

@@ -308,6 +308,10 @@ inline backend::QueryOutcome Backend::Impl::read_table_page(
                                 k.t.spec.type_attribute.size() + query.pk.size() +
                                 max_sort_key_size;
   backend::ItemView item{.pk = query.pk, .read_sk = detail::key_column<0>, .key_source = s};
+  // The page is stepped through first and its rows handed over after (row_arena.hpp), unless
+  // the thread's arena is in use by a read this one runs inside.
+  const pksk::detail::RowArena::Lease lease;
+  pksk::detail::RowArena* const rows = lease.get();
   for (bool first = true;; first = false) {
     const int rc = first ? k.c.step_first(s) : sqlite3_step(s);
     if (rc == SQLITE_DONE) break;
@@ -332,7 +336,13 @@ inline backend::QueryOutcome Backend::Impl::read_table_page(
     }
     ++outcome.evaluated;
     // The filter comes after the item has counted, as DynamoDB's does.
-    if (filter == nullptr || (*filter)(item)) visit(item);
+    if (filter == nullptr || (*filter)(item)) {
+      if (rows != nullptr) {
+        rows->add(item.type, item.sort_key(), item.body, item.size);
+      } else {
+        visit(item);
+      }
+    }
     const bool at_limit = query.limit != 0 && outcome.evaluated >= query.limit;
     if (at_limit || bytes >= query.page_bytes) {
       if (query.last_key_at_limit || bytes >= query.page_bytes) {
@@ -340,6 +350,17 @@ inline backend::QueryOutcome Backend::Impl::read_table_page(
         outcome.last_evaluated_sk.emplace(item.sort_key());
       }
       break;
+    }
+  }
+  if (rows != nullptr) {
+    backend::ItemView copied{.pk = query.pk};
+    for (std::size_t i = 0; i < rows->size(); ++i) {
+      const pksk::detail::RowArena::Row row = (*rows)[i];
+      copied.sk = row.sort_key;
+      copied.type = row.type;
+      copied.body = row.body;
+      copied.size = row.size;
+      visit(copied);
     }
   }
   return outcome;
