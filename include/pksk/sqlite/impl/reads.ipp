@@ -289,9 +289,11 @@ inline detail::CachedStatement& Backend::Impl::read_size_statement(Call& k,
 }
 
 // The rows of a table query's page, with DynamoDB's paging; the statement selects (sk, type,
-// body), the pk being the caller's. Each column read is an SQLite call, so a row's sort key
-// is read only when someone asks for it (backend::ItemView::sort_key). The size column, likewise,
-// is needed only by a page that reaches its byte budget. So each row adds an upper bound of its
+// body), the pk being the caller's. The page is stepped through first, each row copied into
+// the thread's RowArena, and handed over after (detail/row_arena.hpp says why); a filter
+// reads the row where the statement holds it, so a row's sort key is read there only when the
+// filter asks or the row is kept. Each column read is an SQLite call, and the size column is
+// needed only by a page that reaches its byte budget. So each row adds an upper bound of its
 // size (DynamoDB's measure of a JSON body is at most twice its length: a one-digit number in
 // a list, "[0]", is the worst; a sort key is at most 1,024 bytes), and while that sum stays
 // under the budget the page cannot have reached it. Once the bound reaches it, SQLite sums
