@@ -98,8 +98,9 @@ inline backend::QueryOutcome Backend::Impl::query(TableHandle table, const backe
       case Op::between:
         // DynamoDB rejects an empty range with a ValidationException rather than returning
         // nothing; so must code that is developed here.
-        // (A number sort key's bounds are compared as numbers by check_query_key.)
-        if (k.t.spec.sk_type == KeyType::string && index == nullptr &&
+        // (A table's number sort key has its bounds compared as numbers by check_query_key;
+        // an index's sort key is a string whatever the table's.)
+        if ((k.t.spec.sk_type == KeyType::string || index != nullptr) &&
             std::string_view(cond->first) > std::string_view(cond->second)) {
           throw ValidationError(detail::context(k.t.name, "query") + "between(" +
                                 pksk::detail::quoted(cond->first) + ", " +
