@@ -1156,13 +1156,7 @@ class Table {
     if constexpr (EntityType<R> || detail::entity_collection_v<R>) {
       using T = typename std::conditional_t<EntityType<R>, std::type_identity<R>,
                                             detail::CollectionFirst<R>>::type;
-      if (partition_key_only_v<T> != spec_.sk_attribute.empty()) [[unlikely]]
-        detail::throw_key_schema_mismatch(spec_.name, "query", type_name_v<T>,
-                                          !partition_key_only_v<T>);
-      if (!partition_key_only_v<T> && sort_key_is_number_v<T> != (spec_.sk_type == KeyType::number))
-          [[unlikely]]
-        detail::throw_sort_key_type_mismatch(spec_.name, "query", type_name_v<T>,
-                                             sort_key_is_number_v<T>);
+      detail::check_key_shape<T>(spec_, "query");
       if (sort_key_condition && spec_.sk_attribute.empty()) [[unlikely]]
         detail::throw_sort_key_condition_without_sort_key(spec_.name, type_name_v<T>);
     }

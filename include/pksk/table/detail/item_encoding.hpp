@@ -107,6 +107,17 @@ struct TableSpecOfTable : backend::TableSpec {
   }
 };
 
+// T's key shape against the table's, as DynamoDB's key schema refuses an item or a query of
+// another: a sort key or none, and a number or a string (ValidationError).
+template <EntityType T>
+void check_key_shape(const backend::TableSpec& spec, std::string_view operation) {
+  if (partition_key_only_v<T> != spec.sk_attribute.empty()) [[unlikely]]
+    throw_key_schema_mismatch(spec.name, operation, type_name_v<T>, !partition_key_only_v<T>);
+  if (!partition_key_only_v<T> && sort_key_is_number_v<T> != (spec.sk_type == KeyType::number))
+      [[unlikely]]
+    throw_sort_key_type_mismatch(spec.name, operation, type_name_v<T>, sort_key_is_number_v<T>);
+}
+
 // refuse_reserved_members for T on the table, unless it passed there already: the last table
 // T passed on is remembered per type (a data race at worst repeats the check, which is pure).
 template <EntityType T>
@@ -114,12 +125,7 @@ void refuse_reserved_members_once(const TableSpecOfTable& spec, std::string_view
   static std::atomic<std::uint64_t> passed{0};
   if (passed.load(std::memory_order_relaxed) == spec.serial) [[likely]]
     return;
-  if (partition_key_only_v<T> != spec.sk_attribute.empty()) {
-    throw_key_schema_mismatch(spec.name, operation, type_name_v<T>, !partition_key_only_v<T>);
-  }
-  if (!partition_key_only_v<T> && sort_key_is_number_v<T> != (spec.sk_type == KeyType::number)) {
-    throw_sort_key_type_mismatch(spec.name, operation, type_name_v<T>, sort_key_is_number_v<T>);
-  }
+  check_key_shape<T>(spec, operation);
   detail::refuse_reserved_members(spec, field_names_v<T>, stored_names_v<T>, type_name_v<T>,
                                   operation);
   if constexpr (has_ttl_v<T>) {
