@@ -9,6 +9,8 @@
 // is compiled once with PKSK_SEPARATE_COMPILATION (impl/emulation.ipp).
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -62,7 +64,8 @@ inline void check_query_key(std::string_view backend, std::string_view table,
 // its key schema has a number, and a key condition on such a table may not be begins_with
 // (DynamoDB has no prefix of a number). Queries of an index are not concerned: its keys are
 // strings.
-PKSK_DECL bool is_number_key(std::string_view text) noexcept;
+// The integer such a key spells; none for any other text.
+PKSK_DECL std::optional<std::int64_t> number_key(std::string_view text) noexcept;
 
 [[noreturn]] PKSK_DECL void throw_sort_key_not_a_number(std::string_view backend,
                                                         std::string_view table,
@@ -71,7 +74,7 @@ PKSK_DECL bool is_number_key(std::string_view text) noexcept;
 
 inline void check_number_sort_key(std::string_view backend, const backend::TableSpec& spec,
                                   std::string_view operation, std::string_view sk) {
-  if (spec.sk_type != KeyType::number || spec.sk_attribute.empty() || is_number_key(sk)) [[likely]]
+  if (spec.sk_type != KeyType::number || spec.sk_attribute.empty() || number_key(sk)) [[likely]]
     return;
   throw_sort_key_not_a_number(backend, spec.name, operation, sk);
 }

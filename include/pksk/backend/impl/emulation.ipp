@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -50,12 +51,13 @@ PKSK_DECL void throw_query_key_refused(std::string_view backend, std::string_vie
                   : "is " + detail::over_limit(pk.size(), detail::max_partition_key_size)));
 }
 
-PKSK_DECL bool is_number_key(std::string_view text) noexcept {
+PKSK_DECL std::optional<std::int64_t> number_key(std::string_view text) noexcept {
   const std::string_view digits = text.substr(!text.empty() && text[0] == '-' ? 1 : 0);
-  if (digits.empty() || (digits[0] == '0' && text.size() != 1)) return false;  // "-0", "007"
+  if (digits.empty() || (digits[0] == '0' && text.size() != 1)) return {};  // "-0", "007"
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc{} && end == text.data() + text.size();
+  if (error != std::errc{} || end != text.data() + text.size()) return {};
+  return value;
 }
 
 PKSK_DECL void throw_sort_key_not_a_number(std::string_view backend, std::string_view table,
@@ -79,14 +81,15 @@ PKSK_DECL void check_number_sort_key_query(std::string_view backend, const backe
                           ") on a sort key that is a number (TableOptions::sk_type = "
                           "KeyType::number): numbers have no prefix; use a range");
   }
-  check_number_sort_key(backend, spec, "query", cond->first);
+  // Each bound read once: refused as check_number_sort_key refuses a key, else compared.
+  const auto bound = [&](const std::string& text) {
+    const std::optional<std::int64_t> value = number_key(text);
+    if (!value) throw_sort_key_not_a_number(backend, spec.name, "query", text);
+    return *value;
+  };
+  const std::int64_t low = bound(cond->first);
   if (cond->op != KeyCondition::Op::between) return;
-  check_number_sort_key(backend, spec, "query", cond->second);
-  std::int64_t low = 0;
-  std::int64_t high = 0;
-  std::from_chars(cond->first.data(), cond->first.data() + cond->first.size(), low);
-  std::from_chars(cond->second.data(), cond->second.data() + cond->second.size(), high);
-  if (low > high) {
+  if (low > bound(cond->second)) {
     throw ValidationError(detail::backend_context(backend, spec.name, "query") + "between(" +
                           cond->first + ", " + cond->second +
                           ") has a lower bound greater than its upper bound");

@@ -99,14 +99,15 @@ struct KeySpecCheck {
 template <class T, fixed_string Template, fixed_string Name, fixed_string Spec, class F,
           bool Sparse>
 struct KeySpecCheck<T, Template, Name, Spec, F, true, Sparse> {
-  static constexpr bool
-      ok = diagnose_v<spec_applies<key_field_value_t<F>>(parse_key_spec(Spec.view())),
-                      diagnostics::key_format_spec_does_not_apply_to_the_member_type<
-                          T, Template, Name, Spec, F>> &&
-               diagnose_v < !spec_applies<key_field_value_t<F>>(parse_key_spec(Spec.view())) ||
-           spec_placed<Template, Sparse>(parse_key_spec(Spec.view())),
-      diagnostics::number_key_spec_must_be_the_whole_sort_key_template < T, Template >>
-      ;
+  static constexpr ParsedSpec spec = parse_key_spec(Spec.view());
+  static constexpr bool applies = spec_applies<key_field_value_t<F>>(spec);
+  // Where a spec that does not apply is reported, not also where it stands.
+  static constexpr bool placed = !applies || spec_placed<Template, Sparse>(spec);
+  static constexpr bool ok =
+      diagnose_v<applies, diagnostics::key_format_spec_does_not_apply_to_the_member_type<
+                              T, Template, Name, Spec, F>> &&
+      diagnose_v<placed,
+                 diagnostics::number_key_spec_must_be_the_whole_sort_key_template<T, Template>>;
 };
 
 template <class T, fixed_string Template, fixed_string Name, std::size_t Index, bool Sparse,
