@@ -184,7 +184,7 @@ TEST_CASE("blob: an update returns the item with its objects read") {
   CHECK(f.table.update(Message{"t1", "001", {}, {}}, pksk::set(&Message::text, m.text)) == m);
   // The text's old object is left to the sweep (an update reads no old item); the
   // attachment's stays referenced.
-  CHECK(f.table.sweep_blobs(std::chrono::seconds(-5)) == 1);
+  CHECK(pksk::maintenance(f.table).sweep_blobs(std::chrono::seconds(-5)) == 1);
   CHECK(f.table.get(m) == m);
 }
 
@@ -237,8 +237,9 @@ TEST_CASE("blob: the sweep removes orphans past the grace period, and nothing el
   const std::string lonely = pksk::detail::blob_object_key("chat", "THREAD#t9", "MSG#9", "text");
   f.store->put(lonely, "lost", pksk::BlobMetadata{"chat", "THREAD#t9", "MSG#9", "text"});
   REQUIRE(f.objects().size() == 4);
-  CHECK(f.table.sweep_blobs(std::chrono::hours(1)) == 0);  // too young: a put may be in flight
-  CHECK(f.table.sweep_blobs(std::chrono::seconds(0)) == 2);
+  CHECK(pksk::maintenance(f.table).sweep_blobs(std::chrono::hours(1)) ==
+        0);  // too young: a put may be in flight
+  CHECK(pksk::maintenance(f.table).sweep_blobs(std::chrono::seconds(0)) == 2);
   const auto left = f.objects();
   REQUIRE(left.size() == 2);
   for (const auto& o : left) {
@@ -291,7 +292,7 @@ TEST_CASE("blob: a table without a blob store refuses the entity") {
   CHECK_THROWS_AS(bare.get(big_message()), pksk::ValidationError);
   CHECK_THROWS_AS(bare.query<Message>(pksk::PartitionKey{"THREAD#t1"}), pksk::ValidationError);
   CHECK(bare.get(Thread{"t1", {}})->title == "First");  // other entities are unaffected
-  CHECK_THROWS_AS(bare.sweep_blobs(), pksk::ValidationError);
+  CHECK_THROWS_AS(pksk::maintenance(bare).sweep_blobs(), pksk::ValidationError);
 }
 
 TEST_CASE("blob: a write that cannot store objects refuses a value over the threshold") {

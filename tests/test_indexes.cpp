@@ -200,7 +200,7 @@ TEST_CASE("an entity that does not name an index is not in it (sparse)") {
   // A customer query on gsi2 is refused: no Customer is ever in it.
   CHECK_THROWS_WITH(table.index("gsi2").query<Customer>(PartitionKey{"STATUS#open"}),
                     Catch::Contains("'Customer' is not in it"));
-  CHECK_THROWS_WITH(table.backfill_index<Customer>("gsi2"),
+  CHECK_THROWS_WITH(pksk::maintenance(table).backfill_index<Customer>("gsi2"),
                     Catch::Contains("does not name the index 'gsi2'"));
   // The SQLite index holds exactly the items that name it.
   sqlite3* db = backend.native_handle();
@@ -397,7 +397,7 @@ TEST_CASE("an index added to a table with items is backfilled, with progress") {
   CHECK(table.index("gsi1").query<Event>(PartitionKey{"DAY#day3"}).size() == 1);
 
   std::vector<pksk::BackfillProgress> reports;
-  const std::size_t written = table.backfill_index<Event>(
+  const std::size_t written = pksk::maintenance(table).backfill_index<Event>(
       "gsi1", [&](const pksk::BackfillProgress& p) { reports.push_back(p); }, 10000);
   CHECK(written == count);
   REQUIRE(reports.size() >= 10);
@@ -418,8 +418,9 @@ TEST_CASE("an index added to a table with items is backfilled, with progress") {
   CHECK(paged == day3.size());
   CHECK(day3.size() == count / 10 + 1);
   // A second backfill finds nothing left to do.
-  CHECK(table.backfill_index<Event>("gsi1") == 0);
-  CHECK_THROWS_WITH(table.backfill_index<Event>("gsi2"), Catch::Contains("no index 'gsi2'"));
+  CHECK(pksk::maintenance(table).backfill_index<Event>("gsi1") == 0);
+  CHECK_THROWS_WITH(pksk::maintenance(table).backfill_index<Event>("gsi2"),
+                    Catch::Contains("no index 'gsi2'"));
 }
 
 TEST_CASE("indexes and the table's schema") {

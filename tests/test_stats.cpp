@@ -115,7 +115,7 @@ TEST_CASE("hot-key counters are off by default, and exact under 8 threads") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table quiet{backend, "quiet"};
   quiet.put(shop::Customer{.id = "1"});
-  CHECK(quiet.hot_keys().empty());
+  CHECK(pksk::maintenance(quiet).hot_keys().empty());
 
   pksk::Table table{backend, "shop", {.count_access = true}};
   constexpr int threads = 8, rounds = 200;
@@ -135,7 +135,7 @@ TEST_CASE("hot-key counters are off by default, and exact under 8 threads") {
   for (std::thread& w : workers) w.join();
   (void)table.get_all(std::vector<shop::Customer>{{.id = "0"}, {.id = "1"}});  // two reads
 
-  const std::vector<pksk::HotKey> hot = table.hot_keys(10);
+  const std::vector<pksk::HotKey> hot = pksk::maintenance(table).hot_keys(10);
   REQUIRE(hot.size() == 5);
   // Customers 0 and 1: 2 threads x 200 x (1 write + 2 reads) + 1 read of get_all.
   CHECK(hot[0] == pksk::HotKey{"CUSTOMER#0", 2 * rounds * 2 + 1, 2 * rounds});
@@ -143,10 +143,10 @@ TEST_CASE("hot-key counters are off by default, and exact under 8 threads") {
   CHECK(hot[2] == pksk::HotKey{"CUSTOMER#2", 2 * rounds * 2, 2 * rounds});
   CHECK(hot[3] == pksk::HotKey{"CUSTOMER#3", 2 * rounds * 2, 2 * rounds});
   CHECK(hot[4] == pksk::HotKey{"CUSTOMER#hot", 0, rounds});
-  CHECK(table.hot_keys(2).size() == 2);
+  CHECK(pksk::maintenance(table).hot_keys(2).size() == 2);
   CHECK(table.stats({.largest = 1}).hot_keys == std::vector<pksk::HotKey>{hot[0]});
-  table.reset_hot_keys();
-  CHECK(table.hot_keys().empty());
+  pksk::maintenance(table).reset_hot_keys();
+  CHECK(pksk::maintenance(table).hot_keys().empty());
 }
 
 TEST_CASE("hot-key counters count index query pages by the index's key, and scan pages") {
@@ -155,7 +155,7 @@ TEST_CASE("hot-key counters count index query pages by the index's key, and scan
   for (int i = 0; i < 6; ++i) {
     table.put(hot::Ticket{.id = std::to_string(i), .status = i < 4 ? "open" : "closed"});
   }
-  table.reset_hot_keys();
+  pksk::maintenance(table).reset_hot_keys();
   // Two pages of two, and the third that finds the end: three reads of the index's partition.
   int pages = 0;
   std::optional<pksk::Cursor> start;
@@ -167,38 +167,38 @@ TEST_CASE("hot-key counters count index query pages by the index's key, and scan
     ++pages;
   } while (start);
   (void)table.index("bystatus").query<hot::Ticket>(pksk::PartitionKey{"STATUS#closed"});
-  std::vector<pksk::HotKey> hot = table.hot_keys();
+  std::vector<pksk::HotKey> hot = pksk::maintenance(table).hot_keys();
   REQUIRE(hot.size() == 2);
   CHECK(hot[0] == pksk::HotKey{"STATUS#open", static_cast<std::uint64_t>(pages), 0, "bystatus"});
   CHECK(hot[1] == pksk::HotKey{"STATUS#closed", 1, 0, "bystatus"});
   // A query of the table counts under the table's key, with no index.
   CHECK(table.query<hot::Ticket>(pksk::partition(hot::Ticket{.id = "1"})).size() == 1);
-  hot = table.hot_keys();
+  hot = pksk::maintenance(table).hot_keys();
   REQUIRE(hot.size() == 3);
   CHECK(hot[2] == pksk::HotKey{"TICKET#1", 1, 0, ""});
 
   // A scan page reads each partition it holds items of, once: six partitions, one page; then
   // pages of four items, so the two pages read four and two partitions.
-  table.reset_hot_keys();
+  pksk::maintenance(table).reset_hot_keys();
   CHECK(table.scan<hot::Ticket>().size() == 6);
-  hot = table.hot_keys();
+  hot = pksk::maintenance(table).hot_keys();
   REQUIRE(hot.size() == 6);
   for (const pksk::HotKey& k : hot) {
     CHECK(k.reads == 1);
     CHECK(k.writes == 0);
     CHECK(k.index.empty());
   }
-  table.reset_hot_keys();
+  pksk::maintenance(table).reset_hot_keys();
   auto first = table.scan_page<hot::Ticket>({.limit = 4});
   CHECK(first.items.size() == 4);
   REQUIRE(first.next);
   (void)table.scan_page<hot::Ticket>({.limit = 4, .start = first.next});
   std::uint64_t reads = 0;
-  for (const pksk::HotKey& k : table.hot_keys()) reads += k.reads;
+  for (const pksk::HotKey& k : pksk::maintenance(table).hot_keys()) reads += k.reads;
   CHECK(reads == 6);
-  CHECK(table.hot_keys().size() == 6);
+  CHECK(pksk::maintenance(table).hot_keys().size() == 6);
   // stats() scans too, but is not counted.
-  table.reset_hot_keys();
+  pksk::maintenance(table).reset_hot_keys();
   CHECK(table.stats().items == 6);
-  CHECK(table.hot_keys().empty());
+  CHECK(pksk::maintenance(table).hot_keys().empty());
 }

@@ -207,8 +207,8 @@ int main() {
 
   // What a crashed writer leaves (chunks no head names, objects no item names) is removed by
   // the sweeps, from a maintenance job; a grace of zero here, since no write is in flight.
-  const std::size_t chunks = table.sweep_chunks(std::chrono::milliseconds(0));
-  const std::size_t objects = table.sweep_blobs(std::chrono::seconds(0));
+  const std::size_t chunks = pksk::maintenance(table).sweep_chunks(std::chrono::milliseconds(0));
+  const std::size_t objects = pksk::maintenance(table).sweep_blobs(std::chrono::seconds(0));
   std::printf("Sweeps: %zu dead chunks, %zu orphan objects removed\n", chunks, objects);
 
   table.erase(Reply{.forum = forum, .subject = subject, .at = "2024-05-01T11:00:00Z"});

@@ -75,7 +75,7 @@ struct TableOptions {
   std::string type_attribute = "type";
   // The table's secondary indexes. An entity is in those its Entity<T>::indexes names, and
   // table.index(name) queries one. On SQLite, an index added to an existing table is created
-  // when the table is opened; Table::backfill_index then writes the index keys of the items
+  // when the table is opened; Maintenance::backfill_index then writes the index keys of the items
   // already stored.
   std::vector<TableIndex> indexes{};
   // A secret that signs the cursors this table hands out (HMAC-SHA256), and without whose
@@ -90,12 +90,12 @@ struct TableOptions {
   // counted. An entity's `ttl` member (Entity<T>::ttl) is stored so, and must be stored under
   // this name. The DynamoDB backend turns the table's TTL on when it opens the table (DynamoDB
   // deletes expired items, days late at worst); the SQLite backend deletes them when
-  // Table::sweep_expired is called. Empty: nothing expires.
+  // Maintenance::sweep_expired is called. Empty: nothing expires.
   std::string ttl_attribute{};
   // What "now" is for ttl_attribute; empty: std::chrono::system_clock::now. Tests set a clock
   // of their own rather than wait for an item to expire.
   std::function<std::chrono::system_clock::time_point()> ttl_clock{};
-  // Count reads and writes per partition key, for Table::hot_keys (table/access_counts.hpp).
+  // Count reads and writes per partition key, for Maintenance::hot_keys (table/access_counts.hpp).
   // Off: nothing is counted, and nothing costs.
   bool count_access = false;
   // Where the members an entity keeps in a blob store (Entity<T>::stored_in_blob_store) live

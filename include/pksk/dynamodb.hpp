@@ -11,6 +11,8 @@
 #include "pksk.hpp"
 
 #ifdef PKSK_SEPARATE_COMPILATION
-// Table<dynamodb::Backend>'s own members are compiled once, by <pksk/src.hpp>.
+// Table<dynamodb::Backend>'s and Maintenance<dynamodb::Backend>'s own members are compiled once, by
+// <pksk/src.hpp>.
 extern template class pksk::Table<pksk::dynamodb::Backend>;
+extern template class pksk::Maintenance<pksk::dynamodb::Backend>;
 #endif

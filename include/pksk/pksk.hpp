@@ -5,8 +5,8 @@
 // <pksk/dynamodb.hpp> for one.
 //
 // One folder per layer, each including only its own layer or those below it:
-// reflect/ -> key/ -> codec/ -> expr/ -> model/ -> backend/ -> table/, with error.hpp,
-// config.hpp and detail/ beneath them all; the backends, sqlite/ and dynamodb/, sit on
+// reflect/ -> key/ -> codec/ -> expr/ -> model/ -> backend/ -> table/ -> maintenance/, with
+// error.hpp, config.hpp and detail/ beneath them all; the backends, sqlite/ and dynamodb/, sit on
 // backend/ and the layers below it.
 
 #include "backend.hpp"
@@ -31,6 +31,7 @@
 #include "key/stored_names.hpp"
 #include "key/typed_condition.hpp"
 #include "key/ulid.hpp"
+#include "maintenance/maintenance.hpp"
 #include "model/access_patterns.hpp"
 #include "model/collection.hpp"
 #include "reflect/enum_name.hpp"

@@ -7,6 +7,8 @@
 #include "sqlite/design.hpp"
 
 #ifdef PKSK_SEPARATE_COMPILATION
-// Table<sqlite::Backend>'s own members are compiled once, by <pksk/src.hpp>.
+// Table<sqlite::Backend>'s and Maintenance<sqlite::Backend>'s own members are compiled once, by
+// <pksk/src.hpp>.
 extern template class pksk::Table<pksk::sqlite::Backend>;
+extern template class pksk::Maintenance<pksk::sqlite::Backend>;
 #endif

@@ -45,14 +45,17 @@
 // Table's members that are not templates of their own, for the backends the library ships (the
 // extern template declarations that promise them are beside each backend's Table).
 template class pksk::Table<pksk::AnyBackend>;
+template class pksk::Maintenance<pksk::AnyBackend>;
 
 #ifdef PKSK_DETAIL_SQLITE_BACKEND_DECLARED
 #include "sqlite/impl/backend.ipp"
 template class pksk::Table<pksk::sqlite::Backend>;
+template class pksk::Maintenance<pksk::sqlite::Backend>;
 #endif
 #ifdef PKSK_DETAIL_DYNAMODB_BACKEND_DECLARED
 #include "dynamodb/impl/backend.ipp"
 template class pksk::Table<pksk::dynamodb::Backend>;
+template class pksk::Maintenance<pksk::dynamodb::Backend>;
 #endif
 #ifdef PKSK_DETAIL_DYNAMODB_CREDENTIALS_DECLARED
 #include "dynamodb/credentials/impl/cache.ipp"

@@ -2,8 +2,8 @@
 // The conformance cases on chunked items (Entity<T>::chunked), included by cases.hpp: a reply
 // of 1 MB of bytes no compression shrinks, written as chunk items and a head, read back whole
 // by every read; a version replaced or removed takes its chunks with it; a put that fails
-// between its chunks and its head leaves the item as it was, and sweep_chunks removes what it
-// left; a writer that loses the race on the head gets ConditionFailed.
+// between its chunks and its head leaves the item as it was, and maintenance(table).sweep_chunks
+// removes what it left; a writer that loses the race on the head gets ConditionFailed.
 
 #include <algorithm>
 #include <atomic>
@@ -182,8 +182,8 @@ TEST_CASE("a chunked put that stops between its chunks and its head leaves the i
   CHECK(table.get(key) == v1);
   CHECK(chunk_items(table) == 3 + 4 + 2);
   // Chunks written moments ago may be a put's still in progress: kept.
-  CHECK(table.sweep_chunks() == 0);
-  CHECK(table.sweep_chunks(std::chrono::milliseconds(0)) == 6);
+  CHECK(pksk::maintenance(table).sweep_chunks() == 0);
+  CHECK(pksk::maintenance(table).sweep_chunks(std::chrono::milliseconds(0)) == 6);
   CHECK(table.get(key) == v1);
   CHECK(chunk_items(table) == 3);
 
@@ -194,7 +194,7 @@ TEST_CASE("a chunked put that stops between its chunks and its head leaves the i
     CHECK_THROWS_AS(table.put(v4), InjectedCrash);
   }
   CHECK(table.get(key) == v4);
-  CHECK(table.sweep_chunks(std::chrono::milliseconds(0)) == 3);
+  CHECK(pksk::maintenance(table).sweep_chunks(std::chrono::milliseconds(0)) == 3);
   CHECK(table.get(key) == v4);
   CHECK(chunk_items(table) == 2);
 }

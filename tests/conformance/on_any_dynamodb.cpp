@@ -17,6 +17,7 @@ struct OnAnyDynamoDB {
     DynamoDBWithoutCreate held;
     pksk::AnyBackend backend = pksk::AnyBackend::ref(held.backend);
   };
+  static constexpr bool keeps_expired_items = false;  // DynamoDB deletes them itself
 };
 
 }  // namespace conformance

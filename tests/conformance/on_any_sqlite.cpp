@@ -15,6 +15,7 @@ struct OnAnySqlite {
     conformance::SqliteWithoutCreate held;
     pksk::AnyBackend backend = pksk::AnyBackend::ref(held.backend);
   };
+  static constexpr bool keeps_expired_items = true;  // until a sweep deletes them
 };
 using Store = OnAnySqlite;
 

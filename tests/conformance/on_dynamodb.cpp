@@ -13,6 +13,7 @@ namespace conformance {
 struct OnDynamoDB {
   pksk::dynamodb::Backend backend{local_options()};
   using NoCreate = DynamoDBWithoutCreate;
+  static constexpr bool keeps_expired_items = false;  // DynamoDB deletes them itself
 };
 
 }  // namespace conformance

@@ -10,6 +10,7 @@
 struct OnSqlite {
   pksk::sqlite::Backend backend{":memory:"};
   using NoCreate = conformance::SqliteWithoutCreate;
+  static constexpr bool keeps_expired_items = true;  // until a sweep deletes them
 };
 using Store = OnSqlite;
 

@@ -119,7 +119,7 @@ TEST_CASE("an index added to an existing table: refused, or added and backfilled
   pksk::Table reopened{strict, name, {.indexes = {"bytag"}}};
   CHECK(reopened.index("bytag").query<Tagged>(pksk::PartitionKey{"TAG#red"}).size() == 1);
   std::size_t reports = 0;
-  CHECK(reopened.backfill_index<Tagged>(
+  CHECK(pksk::maintenance(reopened).backfill_index<Tagged>(
             "bytag", [&](const pksk::BackfillProgress&) { ++reports; }, 2) == 3);
   CHECK(reports >= 2);
   std::vector<std::string> ids;
@@ -127,7 +127,7 @@ TEST_CASE("an index added to an existing table: refused, or added and backfilled
     ids.push_back(t.id);
   }
   CHECK(ids == std::vector<std::string>{"a", "b", "c", "d"});
-  CHECK(reopened.backfill_index<Tagged>("bytag") == 0);
+  CHECK(pksk::maintenance(reopened).backfill_index<Tagged>("bytag") == 0);
 }
 
 TEST_CASE("an endpoint that is not a URL is refused when the backend is made") {

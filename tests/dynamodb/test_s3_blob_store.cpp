@@ -216,8 +216,8 @@ TEST_CASE("blob members of a table on DynamoDB Local kept in S3") {
   // once past the grace period, and leaves the live object.
   const std::string orphan = pksk::detail::blob_object_key(name, "FOLDER#f", "DOC#big", "body");
   store->put(orphan, "lost", pksk::BlobMetadata{name, "FOLDER#f", "DOC#big", "body"});
-  CHECK(table.sweep_blobs(std::chrono::hours(1)) == 0);
-  CHECK(table.sweep_blobs(std::chrono::seconds(-5)) == 1);
+  CHECK(pksk::maintenance(table).sweep_blobs(std::chrono::hours(1)) == 0);
+  CHECK(pksk::maintenance(table).sweep_blobs(std::chrono::seconds(-5)) == 1);
   const auto left = store->list(name + "/");
   REQUIRE(left.size() == 1);
   CHECK(left[0].key == objects[0].key);

@@ -145,6 +145,10 @@ class AnyBackend {
                     backend::IndexedItemVisitor visit) const {
     checked(table).transact_get(backend_.get(), table.handle_.get(), keys, visit);
   }
+  // SweepExpiredBackend: 0 if the held backend deletes expired items itself.
+  std::size_t sweep_expired(const TableHandle& table) const {
+    return checked(table).sweep_expired(backend_.get(), table.handle_.get());
+  }
 
  private:
   const detail::any_backend::VTable& checked() const {
@@ -173,7 +177,7 @@ class AnyBackend {
   std::shared_ptr<void> backend_{};
 };
 
-static_assert(TransactGetBackend<AnyBackend>);
+static_assert(TransactGetBackend<AnyBackend> && SweepExpiredBackend<AnyBackend>);
 static_assert(detail::RunTimeBodyFormat<AnyBackend> && !detail::ConstantBodyFormat<AnyBackend>);
 
 }  // namespace pksk

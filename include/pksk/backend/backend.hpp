@@ -197,4 +197,15 @@ concept TransactGetBackend =
       };
     };
 
+// A Backend that keeps expired items (past their TTL) until told to delete them, and deletes
+// them on sweep_expired, returning how many (SQLite). A backend without it deletes them itself,
+// as DynamoDB's TTL process does; Maintenance::sweep_expired is then 0. AnyBackend has it, and
+// returns 0 when the backend it holds has not.
+template <class B>
+concept SweepExpiredBackend = Backend<B> && requires(B& backend) {
+  requires requires(typename B::TableHandle& table) {
+    { backend.sweep_expired(table) } -> std::same_as<std::size_t>;
+  };
+};
+
 }  // namespace pksk

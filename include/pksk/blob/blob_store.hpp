@@ -3,7 +3,7 @@
 // Where the values of an entity's blob members live (codec/blob_member.hpp): a store of named
 // objects beside the table, as DynamoDB's own answer to items past 400 KB keeps large values in
 // Amazon S3 with the object's name in the item. The table holds the reference; the object's
-// metadata names the item that references it, so that a sweep (Table::sweep_blobs) can tell an
+// metadata names the item that references it, so that a sweep (Maintenance::sweep_blobs) can tell an
 // orphan (an object whose item write failed, or was replaced) from a live one.
 //
 // BlobStore is the customization point: an abstract class, since a table holds its store at

@@ -127,7 +127,7 @@ class Backend {
 
   // Deletes the items whose time to live (TableOptions::ttl_attribute) has passed, and returns
   // how many. Reads never return them anyway: a sweep gives their space back, when the program
-  // calls it (Table::sweep_expired), never on its own. 0 for a table without a ttl attribute.
+  // calls it (Maintenance::sweep_expired), never on its own. 0 for a table without a ttl attribute.
   PKSK_DECL std::size_t sweep_expired(TableHandle table);
 
   // One page of a partition in sort-key byte order, each item handed to visit(backend::ItemView) as

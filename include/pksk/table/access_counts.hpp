@@ -5,7 +5,7 @@
 // second, whatever the table's capacity):
 //
 //   pksk::Table table{backend, "shop", {.count_access = true}};
-//   for (const pksk::HotKey& k : table.hot_keys(5)) std::cout << k.pk << ' ' << k.reads;
+//   for (const pksk::HotKey& k : pksk::maintenance(table).hot_keys(5)) std::cout << k.pk << ' ' << k.reads;
 //
 // A get, and each item of a batch or transactional get, is a read of its partition; each page
 // of a query is one, of the table's partition or, for a query of a secondary index, of the

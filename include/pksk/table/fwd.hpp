@@ -20,4 +20,8 @@ class Each;
 template <Backend B>
 class IndexRef;
 
+// maintenance/maintenance.hpp: what keeps a table in shape, off the Table.
+template <Backend B>
+class Maintenance;
+
 }  // namespace pksk

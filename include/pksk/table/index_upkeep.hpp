@@ -35,7 +35,7 @@
 
 namespace pksk {
 
-// What Table::backfill_index has done so far, handed to its progress callback after each page.
+// What Maintenance::backfill_index has done so far, handed to its progress callback after each page.
 struct BackfillProgress {
   std::string_view type{};    // the entity being backfilled
   std::size_t scanned = 0;    // items of the type read without the index keys
@@ -262,7 +262,7 @@ std::optional<UnsetIndexMember> add_index_key_actions(const backend::TableSpec& 
   return unset;
 }
 
-// Table::backfill_index for one entity: a scan of T's items that lack the index's partition
+// Maintenance::backfill_index for one entity: a scan of T's items that lack the index's partition
 // key, page by page, each page's items given their keys in transactions of up to 100 updates.
 template <EntityType T, Backend B, class Progress>
 std::size_t backfill(B& backend, typename B::TableHandle& handle, const backend::TableSpec& spec,

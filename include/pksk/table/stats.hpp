@@ -83,7 +83,7 @@ struct TableStats {
   std::vector<TypeStats> types{};          // by type name
   std::vector<CollectionStats> largest{};  // by bytes, then items, then pk
   std::vector<CollectionWarning> warnings{};
-  // With TableOptions::count_access, the `largest` keys most accessed (Table::hot_keys).
+  // With TableOptions::count_access, the `largest` keys most accessed (Maintenance::hot_keys).
   std::vector<HotKey> hot_keys{};  // every collection judged, in the same order
 };
 

@@ -197,42 +197,6 @@ class Table {
     if constexpr (detail::returns_old_v<Conditions...>) return old;
   }
 
-  // Removes the objects of the table's blob store (TableOptions::blob_store) that no item
-  // refers to: each object's metadata names its item, which is read to see whether it still
-  // names the object. Only objects older than `grace` are looked at, since a put stores its
-  // objects before it writes the item: a younger object may belong to a put still in flight,
-  // whose item will refer to it. Make `grace` longer than any put takes, retries included.
-  // Orphans come from a put whose item write failed and whose clean-up failed too (a crash, a
-  // lost connection), from a replaced or erased item whose old object could not be removed,
-  // and from writes by other tools. Returns the number of objects removed.
-  std::size_t sweep_blobs(std::chrono::system_clock::duration grace = std::chrono::hours(1)) {
-    if (!spec_.blob_store) detail::throw_no_blob_store(spec_.name, "blobs", "sweep_blobs");
-    BlobStore& store = *spec_.blob_store;
-    const auto now = std::chrono::system_clock::now();
-    std::size_t removed = 0;
-    for (const BlobInfo& object : store.list(detail::blob_key_prefix(spec_.name))) {
-      if (now - object.modified < grace) continue;
-      const std::optional<BlobInfo> info = store.head(object.key);
-      if (!info) continue;
-      const BlobMetadata& item = info->metadata;
-      if (!item.table.empty() && item.table != spec_.name) continue;  // a like-named table's
-      bool referenced = false;
-      if (!item.table.empty()) {
-        backend_->get(
-            handle_, backend::ItemKey{item.pk, item.sk}, [&](const backend::ItemView& row) {
-              // Object keys end in a ULID: no other text of an item holds one.
-              referenced =
-                  detail::item_text(row.live, row.body).find(object.key) != std::string_view::npos;
-            });
-      }
-      if (!referenced) {
-        store.remove(object.key);
-        ++removed;
-      }
-    }
-    return removed;
-  }
-
   // The item with the key of `key` (only its key fields are read), or nullopt.
   template <EntityType T>
   std::optional<T> get(const T& key) {
@@ -422,14 +386,6 @@ class Table {
 
   // All or nothing, up to 100 actions on distinct items: table.transact().put(...).commit().
   Transaction<B> transact() { return Transaction<B>(*this); }
-
-  // Removes chunk items (of chunked entities, Entity<T>::chunked) that no item's head names
-  // any more: those a put left when it failed or its process died between its chunks and its
-  // head. A chunk is removed only when it was written at least `min_age` ago, so that the
-  // chunks of a put still in progress (written before its head) are kept: min_age must exceed
-  // the longest a put takes. One scan of the table's chunk items and one read of each parent;
-  // returns the number of chunks removed.
-  std::size_t sweep_chunks(std::chrono::milliseconds min_age = std::chrono::minutes(10));
 
   // Writes every item (a batch write: not atomic as a whole; each group of 25 is refused with
   // ValidationError if two of its items share a key, as DynamoDB refuses such a request).
@@ -730,107 +686,10 @@ class Table {
   // does not have. The IndexRef refers to this Table, which must outlive it.
   IndexRef<B> index(std::string_view index_name);
 
-  // Writes the keys of index `index_name` into the stored items of the entities Ts that name it
-  // and lack them: items written before the index was added to the table. Each is an update
-  // that sets the two key attributes only if the item still exists without them, so a write
-  // made meanwhile (which indexes the item itself) is never undone; up to 100 such updates go
-  // in one transaction. progress(BackfillProgress) is called after each page of up to
-  // `page_items` items read. Returns the number of items given their keys.
-  template <EntityType... Ts, class Progress = void (*)(const BackfillProgress&)>
-    requires(sizeof...(Ts) > 0)
-  std::size_t backfill_index(std::string_view index_name, Progress&& progress = nullptr,
-                             std::size_t page_items = 1000) {
-    const TableIndex* index = spec_.find_index(index_name);
-    if (index == nullptr) {
-      throw ValidationError("pksk table " + detail::quoted(spec_.name) +
-                            ", backfill_index: no index " + detail::quoted(index_name) +
-                            " (TableOptions::indexes)");
-    }
-    std::size_t written = 0;
-    (
-        [&] {
-          if (index_position<Ts>(index_name) == index_count_v<Ts>) {
-            throw ValidationError(context("backfill_index", type_name_v<Ts>) +
-                                  "the entity does not name the index " +
-                                  detail::quoted(index_name) + " in Entity<T>::indexes");
-          }
-          written += detail::backfill<Ts>(*backend_, handle_, spec_, *index, progress, page_items);
-        }(),
-        ...);
-    return written;
-  }
-
-  // Items and bytes per collection (partition key) and per entity type, by DynamoDB's measure,
-  // the largest collections and those past DynamoDB's guidance (stats.hpp): a scan of the
-  // whole table, in StatsOptions::segments threads. Expired items not yet deleted are not
-  // counted.
+  // Statistics of the table's items: maintenance(table).stats(options) (maintenance.hpp),
+  // kept here because it is the call users reach for first.
   TableStats stats(const StatsOptions& options = {}) {
-    const BodyFormat format = body_format();
-    const std::size_t segments =
-        options.segments != 0 ? options.segments : (format == BodyFormat::json ? 1 : 4);
-    std::vector<detail::StatsTally> tallies(segments);
-    std::mutex progress_mutex;
-    StatsProgress progress{.segments = segments};
-    const auto read_segment = [&](std::size_t segment) {
-      detail::scan_stats_segment(*backend_, handle_, spec_, format, segment, segments,
-                                 tallies[segment], [&](std::size_t items) {
-                                   if (!options.progress) return;
-                                   const std::lock_guard lock(progress_mutex);
-                                   progress.items += items;
-                                   options.progress(progress);
-                                 });
-      if (options.progress) {
-        const std::lock_guard lock(progress_mutex);
-        ++progress.segments_done;
-        options.progress(progress);
-      }
-    };
-    if (segments == 1) {
-      read_segment(0);
-    } else {
-      std::vector<std::exception_ptr> failures(segments);
-      std::vector<std::thread> threads;
-      threads.reserve(segments);
-      for (std::size_t i = 0; i < segments; ++i) {
-        threads.emplace_back([&, i] {
-          try {
-            read_segment(i);
-          } catch (...) {
-            failures[i] = std::current_exception();
-          }
-        });
-      }
-      for (std::thread& t : threads) t.join();
-      for (const std::exception_ptr& failure : failures) {
-        if (failure) std::rethrow_exception(failure);
-      }
-    }
-    for (std::size_t i = 1; i < segments; ++i) tallies[0].merge(std::move(tallies[i]));
-    TableStats stats = std::move(tallies[0]).finish(options);
-    stats.hot_keys = hot_keys(options.largest);
-    return stats;
-  }
-
-  // The n partition keys read and written most since the Table was made or reset_hot_keys,
-  // most first (TableOptions::count_access; access_counts.hpp says what counts). Empty when
-  // the table does not count.
-  std::vector<HotKey> hot_keys(std::size_t n = 10) const {
-    return spec_.access ? spec_.access->top(n) : std::vector<HotKey>{};
-  }
-  void reset_hot_keys() {
-    if (spec_.access) spec_.access->reset();
-  }
-
-  // Deletes the items whose time to live (TableOptions::ttl_attribute) has passed, on a backend
-  // that keeps them until told (SQLite: when this is called, never on its own), and returns how
-  // many. Reads never return such items; a sweep gives their space back. A backend that deletes
-  // them itself (DynamoDB) has no sweep, and this is then a compile error naming it.
-  std::size_t sweep_expired()
-    requires requires(B& b, typename B::TableHandle& h) {
-      { b.sweep_expired(h) } -> std::same_as<std::size_t>;
-    }
-  {
-    return backend_->sweep_expired(handle_);
+    return Maintenance<B>(*this).stats(options);
   }
 
  private:
@@ -956,6 +815,7 @@ class Table {
   template <Backend, class>
   friend class Each;
   friend class IndexRef<B>;
+  friend class Maintenance<B>;
 
   // Opens the table on the backend after the checks every backend needs: index key attributes
   // distinct from the table's key attributes and from each other.
@@ -1454,6 +1314,8 @@ class Table {
   void write_chunked(std::string_view pk, std::string_view sk, std::string_view type,
                      std::string_view body, std::size_t size, bool beside);
   bool erase_with_chunks(std::string_view pk, std::string_view sk);
+  // Maintenance::sweep_chunks: chunks no head names any more, written min_age ago or earlier.
+  std::size_t sweep_orphan_chunks(std::chrono::milliseconds min_age);
   std::optional<detail::ChunkHead> read_head(std::string_view pk, std::string_view sk);
   // The body the head names, reassembled; if a chunk is missing (a writer replaced the version
   // meanwhile), the item is read again: its new version's body, nullopt when it is gone.

@@ -38,6 +38,8 @@ struct VTable {
   // The optional operation: for a backend without it, a BackendError when called.
   void (*transact_get)(void* backend, void* table, std::span<const backend::ItemKey> keys,
                        backend::IndexedItemVisitor visit);
+  // Another: for a backend without it (it deletes expired items itself), 0.
+  std::size_t (*sweep_expired)(void* backend, void* table);
 };
 
 // The functions restore the types and forward; the concept asks the operations to accept a
@@ -97,15 +99,23 @@ struct Thunks {
                          "(it is not a pksk::TransactGetBackend)");
     }
   }
+  static std::size_t sweep_expired(void* backend, void* table) {
+    if constexpr (SweepExpiredBackend<B>) {
+      return self(backend).sweep_expired(handle(table));
+    } else {
+      return 0;
+    }
+  }
 };
 
 // One per backend type in the program (an inline variable): its address tells which type an
 // AnyBackend or one of its handles holds.
 template <Backend B>
 inline constexpr VTable vtable_for{
-    &Thunks<B>::open_table,  &Thunks<B>::get,       &Thunks<B>::query,        &Thunks<B>::scan,
-    &Thunks<B>::put,         &Thunks<B>::update,    &Thunks<B>::erase,        &Thunks<B>::transact,
-    &Thunks<B>::batch_write, &Thunks<B>::batch_get, &Thunks<B>::transact_get,
+    &Thunks<B>::open_table, &Thunks<B>::get,          &Thunks<B>::query,
+    &Thunks<B>::scan,       &Thunks<B>::put,          &Thunks<B>::update,
+    &Thunks<B>::erase,      &Thunks<B>::transact,     &Thunks<B>::batch_write,
+    &Thunks<B>::batch_get,  &Thunks<B>::transact_get, &Thunks<B>::sweep_expired,
 };
 
 }  // namespace pksk::detail::any_backend

@@ -253,7 +253,7 @@ void Table<B>::write_chunked(std::string_view pk, std::string_view sk, std::stri
   const std::optional<detail::ChunkHead> old = read_head(pk, sk);
   const std::vector<std::string_view> pieces = detail::split_body(body);
   const detail::ChunkHead head{ulid(), pieces.size(), body.size(), beside};
-  // A failure here leaves the chunks written so far to sweep_chunks: the item still holds
+  // A failure here leaves the chunks written so far to Maintenance::sweep_chunks: the item still holds
   // the version it held.
   write_chunks(pk, sk, head, pieces);
   if (detail::chunk_write_hook) detail::chunk_write_hook(detail::ChunkWriteStage::chunks_written);
@@ -440,7 +440,7 @@ void Table<B>::write_chunk_batch(std::span<const backend::WriteRequest> writes,
 }
 
 template <Backend B>
-std::size_t Table<B>::sweep_chunks(std::chrono::milliseconds min_age) {
+std::size_t Table<B>::sweep_orphan_chunks(std::chrono::milliseconds min_age) {
   if (spec_.type_attribute.empty()) return 0;  // no chunked item is written there
   const BodyFormat format = format_now();
   struct Found {
