@@ -161,6 +161,8 @@ foreach(case IN ITEMS
     "chunked_blob_member|a_chunked_entity_keeps_no_member_in_a_blob_store"
     "blob_no_member|stored_in_blob_store_names_no_member_of_the_entity"
     "blob_twice|member_is_stored_in_the_blob_store_twice"
+    "extension_without_hooks|extension_has_neither_before_put_nor_update_parts_for_the_entity"
+    "extensions_not_a_list|entity_extensions_is_not_a_pksk_Extensions_list"
     "blob_member_type|blob_member_must_be_a_string_or_binary"
     "blob_key_member|blob_member_appears_in_a_key_template"
     "ttl_no_member|ttl_names_no_member_of_the_entity"

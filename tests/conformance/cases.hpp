@@ -1096,3 +1096,4 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
 #include "cases_unique.hpp"
 #include "cases_upsert.hpp"
 #include "cases_values.hpp"
+#include "cases_extensions.hpp"

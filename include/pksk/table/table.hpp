@@ -46,6 +46,7 @@
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
+#include "../extensions/extension.hpp"
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
 #include "../key/index.hpp"
@@ -138,63 +139,22 @@ class Table {
   detail::old_item_result_t<std::remove_cvref_t<Item>, void, Conditions...> put(
       Item&& item, const Conditions&... conditions) {
     using T = std::remove_cvref_t<Item>;
-    if constexpr (detail::chunked_v<T>) {
-      // Its own condition is on the version it replaces.
-      if constexpr (detail::diagnose_v<
-                        sizeof...(Conditions) == 0,
-                        diagnostics::a_write_of_a_chunked_entity_takes_no_conditions<T>>) {
-        put_chunked(item);
-      }
-      if constexpr (detail::returns_old_v<Conditions...>) {
-        return std::optional<T>{};
+    if constexpr (detail::transforms_put_v<T>) {
+      T written(std::as_const(item));
+      detail::extensions_t<T>::before_put(written, write_context(WriteOperation::put));
+      if constexpr (!detail::writes_back_v<Item>) {
+        return put_item(written, conditions...);
+      } else if constexpr (detail::returns_old_v<Conditions...>) {
+        auto old = put_item(written, conditions...);
+        item = std::move(written);
+        return old;
       } else {
-        return;
-      }
-    }
-    if constexpr (detail::UniqueEntity<T>) {
-      static_assert(
-          !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
-          "pksk: a write of an entity with unique members is a transaction with its "
-          "guard items, which returns no old or stored item");
-      write_unique<T>("put", item, detail::has_conditions_v<Conditions...>,
-                      [&](Transaction<B>& tx) { tx.put_action(item, conditions...); });
-      return;
-    }
-    if constexpr (detail::has_blob_members_v<T>) {
-      if (detail::blob_writes_v<T> == nullptr) {
-        return put_with_blobs(std::forward<Item>(item), conditions...);
-      }
-    }
-    std::optional<backend::Condition> condition =
-        detail::write_condition<T>(spec_, item, conditions...);
-    const detail::ScratchLease s;
-    const std::size_t size =
-        detail::encode_versioned(body_format(), spec_, item, s->pk, s->sk, s->body, "put");
-    std::optional<T> old;
-    const auto keep_old = [&](const backend::ItemView& row) { decode_old(row, "put", old); };
-    const backend::ItemVisitor old_visitor(keep_old);
-    const backend::PutRequest request{
-        backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
-        condition ? &*condition : nullptr,
-        backend::WriteReturns{detail::returns_old_v<Conditions...> || detail::has_blob_members_v<T>
-                                  ? &old_visitor
-                                  : nullptr,
-                              detail::returns_stored_v<Conditions...>}};
-    if constexpr (VersionedEntity<T>) {
-      try {
-        backend_->put(handle_, request);
-      } catch (const ConditionFailed& failed) {
-        detail::throw_stale_version(
-            spec_.name, "put",
-            detail::versioned_write(item, detail::has_conditions_v<Conditions...>), failed);
-      }
-      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
-        ++get_field<detail::version_index_v<T>>(item);
+        put_item(written, conditions...);
+        item = std::move(written);
       }
     } else {
-      backend_->put(handle_, request);
+      return put_item(std::forward<Item>(item), conditions...);
     }
-    if constexpr (detail::returns_old_v<Conditions...>) return old;
   }
 
   // The item with the key of `key` (only its key fields are read), or nullopt.
@@ -218,84 +178,16 @@ class Table {
   // action on its version member is refused (at compile time where the member is named).
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
-    static_assert(
-        detail::checked_v<
-            detail::Diagnose<!detail::chunked_v<T>,
-                             diagnostics::update_cannot_change_a_chunked_entity_put_it_whole<T>>>);
-    if constexpr (detail::UniqueEntity<T>) {
-      static_assert(!detail::returns_stored_v<Parts...>,
-                    "pksk: a write of an entity with unique members is a transaction with its "
-                    "guard items, which returns no stored item");
-      return update_unique(key, parts...);
-    }
-    // The item as written is read back: its blob members' objects are fetched.
-    std::optional<detail::BlobReadScope> blobs;
-    if constexpr (detail::has_blob_members_v<T>) blobs.emplace(spec_, type_name_v<T>, "update");
-    const detail::ScratchLease s;
-    std::vector<backend::UpdateAction>& actions = s->actions;
-    actions.resize(detail::stored_key_members_v<T>.count);
-    detail::assign_key_member_actions(key, actions);
-    std::optional<detail::UnsetIndexMember> unset;
-    std::optional<backend::Condition> condition =
-        detail::update_parts(spec_, key, actions, unset, std::forward<Parts>(parts)...);
-    detail::format_keys(spec_, key, s->pk, s->sk, "update");
-    T result{};
-    // A backend that patches the stored plain JSON body (SQLite's) reads the result while it
-    // splits the stored body and once the actions are applied (backend::UpdateReader): the
-    // written body is decoded only when that was not done (an item created, a member that
-    // did not decode, a backend that does not read this way).
-    bool read = false;
-    const auto run = [&](const backend::UpdateReader* reader) {
-      backend_->update(handle_,
-                       backend::UpdateRequest{{s->pk, s->sk},
-                                              type_name_v<T>,
-                                              actions,
-                                              condition ? &*condition : nullptr,
-                                              reader,
-                                              {nullptr, detail::returns_stored_v<Parts...>}},
-                       [&](const backend::ItemView& row) {
-                         if (!read)
-                           detail::decode_row(body_format(), spec_, *s->decoder, row, result);
-                       });
-    };
-    const auto send = [&] {
-      if constexpr (detail::may_be_format<decltype(body_format()), BodyFormat::json>) {
-        typename EntityCode<T>::Mask seen;
-        const auto split = [&](std::string_view body, std::span<const std::string_view> names,
-                               backend::BodyPatch& patch) {
-          read = EntityCode<T>::split_json(body, names, patch, result, seen);
-        };
-        const auto finish = [&](const AttributeValue& named) {
-          read = read && EntityCode<T>::finish_json(named, result, seen);
-          if (read) detail::complete_key_members(detail::KnownKeys{s->pk, s->sk}, result, seen);
-        };
-        const backend::UpdateReader reader{split, finish};
-        run(&reader);
-      } else {
-        run(nullptr);
-      }
-    };
-    static_assert(!detail::returns_old_v<Parts...>,
-                  "pksk: update returns the item as written; return_old is for put and erase");
-    constexpr bool own_conditions = detail::has_conditions_v<Parts...>;
-    if constexpr (VersionedEntity<T> || index_count_v<T> != 0) {
-      try {
-        send();
-      } catch (const ConditionFailed& failed) {
-        if (unset && !own_conditions && !VersionedEntity<T>) {
-          detail::throw_update_would_create(spec_.name, type_name_v<T>, unset->index, unset->member,
-                                            failed);
-        }
-        if constexpr (VersionedEntity<T>) {
-          detail::throw_stale_version(
-              spec_.name, "update", detail::versioned_write(key, own_conditions || unset), failed);
-        }
-        throw;
-      }
+    if constexpr (detail::adds_update_parts_v<T>) {
+      return std::apply(
+          [&](auto&&... added) {
+            return update_item(key, std::forward<Parts>(parts)...,
+                               std::forward<decltype(added)>(added)...);
+          },
+          detail::extensions_t<T>::update_parts(key, write_context(WriteOperation::update)));
     } else {
-      send();
+      return update_item(key, std::forward<Parts>(parts)...);
     }
-    return result;
   }
 
   // Writes every member the entity declares and keeps the attributes it does not declare: one
@@ -308,7 +200,16 @@ class Table {
     static_assert(((detail::is_condition_part_v<std::remove_cvref_t<Conditions>> ||
                     detail::is_return_part_v<std::remove_cvref_t<Conditions>>)&&...),
                   "pksk: upsert takes conditions after the item, not update actions");
-    return update(item, detail::EveryMember<T>{item}, std::forward<Conditions>(conditions)...);
+    // The whole item is written, as by put: extensions change it as they change a put's.
+    if constexpr (detail::transforms_put_v<T>) {
+      T written(item);
+      detail::extensions_t<T>::before_put(written, write_context(WriteOperation::upsert));
+      return update_item(written, detail::EveryMember<T>{written},
+                         std::forward<Conditions>(conditions)...);
+    } else {
+      return update_item(item, detail::EveryMember<T>{item},
+                         std::forward<Conditions>(conditions)...);
+    }
   }
 
   // Removes the item with the key of `key`; true if there was one. Conditions as for put. A
@@ -407,7 +308,14 @@ class Table {
                         !detail::UniqueEntity<T>,
                         diagnostics::
                             a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members<T>>) {
-        batch_write(items, /*erase=*/false, "put_all");
+        if constexpr (detail::transforms_put_v<T>) {
+          std::vector<T> written(std::ranges::begin(items), std::ranges::end(items));
+          const WriteContext context = write_context(WriteOperation::batch_put);
+          for (T& item : written) detail::extensions_t<T>::before_put(item, context);
+          batch_write(written, /*erase=*/false, "put_all");
+        } else {
+          batch_write(items, /*erase=*/false, "put_all");
+        }
       }
     }
   }
@@ -693,6 +601,157 @@ class Table {
   }
 
  private:
+  // put and update as they are once the entity's extensions have joined them.
+  template <class Item, class... Conditions>
+    requires EntityType<std::remove_cvref_t<Item>>
+  detail::old_item_result_t<std::remove_cvref_t<Item>, void, Conditions...> put_item(
+      Item&& item, const Conditions&... conditions) {
+    using T = std::remove_cvref_t<Item>;
+    if constexpr (detail::chunked_v<T>) {
+      // Its own condition is on the version it replaces.
+      if constexpr (detail::diagnose_v<
+                        sizeof...(Conditions) == 0,
+                        diagnostics::a_write_of_a_chunked_entity_takes_no_conditions<T>>) {
+        put_chunked(item);
+      }
+      if constexpr (detail::returns_old_v<Conditions...>) {
+        return std::optional<T>{};
+      } else {
+        return;
+      }
+    }
+    if constexpr (detail::UniqueEntity<T>) {
+      static_assert(
+          !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
+          "pksk: a write of an entity with unique members is a transaction with its "
+          "guard items, which returns no old or stored item");
+      write_unique<T>("put", item, detail::has_conditions_v<Conditions...>,
+                      [&](Transaction<B>& tx) { tx.put_action(item, conditions...); });
+      return;
+    }
+    if constexpr (detail::has_blob_members_v<T>) {
+      if (detail::blob_writes_v<T> == nullptr) {
+        return put_with_blobs(std::forward<Item>(item), conditions...);
+      }
+    }
+    std::optional<backend::Condition> condition =
+        detail::write_condition<T>(spec_, item, conditions...);
+    const detail::ScratchLease s;
+    const std::size_t size =
+        detail::encode_versioned(body_format(), spec_, item, s->pk, s->sk, s->body, "put");
+    std::optional<T> old;
+    const auto keep_old = [&](const backend::ItemView& row) { decode_old(row, "put", old); };
+    const backend::ItemVisitor old_visitor(keep_old);
+    const backend::PutRequest request{
+        backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
+        condition ? &*condition : nullptr,
+        backend::WriteReturns{detail::returns_old_v<Conditions...> || detail::has_blob_members_v<T>
+                                  ? &old_visitor
+                                  : nullptr,
+                              detail::returns_stored_v<Conditions...>}};
+    if constexpr (VersionedEntity<T>) {
+      try {
+        backend_->put(handle_, request);
+      } catch (const ConditionFailed& failed) {
+        detail::throw_stale_version(
+            spec_.name, "put",
+            detail::versioned_write(item, detail::has_conditions_v<Conditions...>), failed);
+      }
+      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
+        ++get_field<detail::version_index_v<T>>(item);
+      }
+    } else {
+      backend_->put(handle_, request);
+    }
+    if constexpr (detail::returns_old_v<Conditions...>) return old;
+  }
+
+  template <EntityType T, class... Parts>
+  T update_item(const T& key, Parts&&... parts) {
+    static_assert(
+        detail::checked_v<
+            detail::Diagnose<!detail::chunked_v<T>,
+                             diagnostics::update_cannot_change_a_chunked_entity_put_it_whole<T>>>);
+    if constexpr (detail::UniqueEntity<T>) {
+      static_assert(!detail::returns_stored_v<Parts...>,
+                    "pksk: a write of an entity with unique members is a transaction with its "
+                    "guard items, which returns no stored item");
+      return update_unique(key, parts...);
+    }
+    // The item as written is read back: its blob members' objects are fetched.
+    std::optional<detail::BlobReadScope> blobs;
+    if constexpr (detail::has_blob_members_v<T>) blobs.emplace(spec_, type_name_v<T>, "update");
+    const detail::ScratchLease s;
+    std::vector<backend::UpdateAction>& actions = s->actions;
+    actions.resize(detail::stored_key_members_v<T>.count);
+    detail::assign_key_member_actions(key, actions);
+    std::optional<detail::UnsetIndexMember> unset;
+    std::optional<backend::Condition> condition =
+        detail::update_parts(spec_, key, actions, unset, std::forward<Parts>(parts)...);
+    detail::format_keys(spec_, key, s->pk, s->sk, "update");
+    T result{};
+    // A backend that patches the stored plain JSON body (SQLite's) reads the result while it
+    // splits the stored body and once the actions are applied (backend::UpdateReader): the
+    // written body is decoded only when that was not done (an item created, a member that
+    // did not decode, a backend that does not read this way).
+    bool read = false;
+    const auto run = [&](const backend::UpdateReader* reader) {
+      backend_->update(handle_,
+                       backend::UpdateRequest{{s->pk, s->sk},
+                                              type_name_v<T>,
+                                              actions,
+                                              condition ? &*condition : nullptr,
+                                              reader,
+                                              {nullptr, detail::returns_stored_v<Parts...>}},
+                       [&](const backend::ItemView& row) {
+                         if (!read)
+                           detail::decode_row(body_format(), spec_, *s->decoder, row, result);
+                       });
+    };
+    const auto send = [&] {
+      if constexpr (detail::may_be_format<decltype(body_format()), BodyFormat::json>) {
+        typename EntityCode<T>::Mask seen;
+        const auto split = [&](std::string_view body, std::span<const std::string_view> names,
+                               backend::BodyPatch& patch) {
+          read = EntityCode<T>::split_json(body, names, patch, result, seen);
+        };
+        const auto finish = [&](const AttributeValue& named) {
+          read = read && EntityCode<T>::finish_json(named, result, seen);
+          if (read) detail::complete_key_members(detail::KnownKeys{s->pk, s->sk}, result, seen);
+        };
+        const backend::UpdateReader reader{split, finish};
+        run(&reader);
+      } else {
+        run(nullptr);
+      }
+    };
+    static_assert(!detail::returns_old_v<Parts...>,
+                  "pksk: update returns the item as written; return_old is for put and erase");
+    constexpr bool own_conditions = detail::has_conditions_v<Parts...>;
+    if constexpr (VersionedEntity<T> || index_count_v<T> != 0) {
+      try {
+        send();
+      } catch (const ConditionFailed& failed) {
+        if (unset && !own_conditions && !VersionedEntity<T>) {
+          detail::throw_update_would_create(spec_.name, type_name_v<T>, unset->index, unset->member,
+                                            failed);
+        }
+        if constexpr (VersionedEntity<T>) {
+          detail::throw_stale_version(
+              spec_.name, "update", detail::versioned_write(key, own_conditions || unset), failed);
+        }
+        throw;
+      }
+    } else {
+      send();
+    }
+    return result;
+  }
+
+  WriteContext write_context(WriteOperation operation) const noexcept {
+    return WriteContext(spec_.name, operation, spec_.ttl_clock);
+  }
+
   // A write of an entity with unique members (key/unique.hpp): one transaction of the item's
   // action, added by `act`, conditioned on the stored item being as it was read, with the guards
   // of the unique values that change claimed and released. A claim that finds its value taken is

@@ -11,10 +11,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -24,6 +27,7 @@
 #include "../error.hpp"
 #include "../expr/attr.hpp"
 #include "../expr/expression.hpp"
+#include "../extensions/extension.hpp"
 #include "../key/entity.hpp"
 #include "../key/unique.hpp"
 #include "detail/chunks.hpp"
@@ -66,10 +70,24 @@ class Transaction {
         detail::checked_v<detail::Diagnose<
             !detail::chunked_v<std::remove_cvref_t<Item>>,
             diagnostics::a_transaction_cannot_write_a_chunked_entity<std::remove_cvref_t<Item>>>>);
-    if constexpr (refuses_unique<std::remove_cvref_t<Item>>()) {
-      return put_action(std::forward<Item>(item), conditions...);
-    } else {
+    using T = std::remove_cvref_t<Item>;
+    if constexpr (!refuses_unique<T>()) {
       return *this;
+    } else if constexpr (detail::transforms_put_v<T>) {
+      // The item as the extensions make it is what is written, and lives until commit(), which
+      // hands it back to a non-const argument.
+      auto written = std::make_shared<T>(std::as_const(item));
+      detail::extensions_t<T>::before_put(*written,
+                                          table_->write_context(WriteOperation::transaction_put));
+      put_action(*written, conditions...);
+      T* target = nullptr;
+      if constexpr (detail::writes_back_v<Item>) target = &item;
+      written_back_.push_back([written, target] {
+        if (target != nullptr) *target = *written;
+      });
+      return *this;
+    } else {
+      return put_action(std::forward<Item>(item), conditions...);
     }
   }
 
@@ -78,10 +96,17 @@ class Transaction {
     static_assert(
         detail::checked_v<detail::Diagnose<
             !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
-    if constexpr (refuses_unique<T>()) {
-      return update_action(key, parts...);
-    } else {
+    if constexpr (!refuses_unique<T>()) {
       return *this;
+    } else if constexpr (detail::adds_update_parts_v<T>) {
+      return std::apply(
+          [&](const auto&... added) -> Transaction& {
+            return update_action(key, parts..., added...);
+          },
+          detail::extensions_t<T>::update_parts(
+              key, table_->write_context(WriteOperation::transaction_update)));
+    } else {
+      return update_action(key, parts...);
     }
   }
 
@@ -103,7 +128,20 @@ class Transaction {
   Transaction& upsert(const T& item, const Conditions&... conditions) {
     static_assert((detail::is_condition_part_v<std::remove_cvref_t<Conditions>> && ...),
                   "pksk: upsert takes conditions after the item, not update actions");
-    return update(item, detail::EveryMember<T>{item}, conditions...);
+    static_assert(
+        detail::checked_v<detail::Diagnose<
+            !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
+    if constexpr (!refuses_unique<T>()) {
+      return *this;
+    } else if constexpr (detail::transforms_put_v<T>) {
+      // The whole item is written, as by put: extensions change it as they change a put's.
+      T written(item);
+      detail::extensions_t<T>::before_put(written,
+                                          table_->write_context(WriteOperation::transaction_put));
+      return update_action(written, detail::EveryMember<T>{written}, conditions...);
+    } else {
+      return update_action(item, detail::EveryMember<T>{item}, conditions...);
+    }
   }
 
   // A condition on an item the transaction does not write: check(Customer{.id = "1"},
@@ -178,6 +216,8 @@ class Transaction {
     used_ = 0;
     for (const VersionBump& bump : version_bumps_) bump.increment(bump.item);
     version_bumps_.clear();
+    for (const std::function<void()>& write_back : written_back_) write_back();
+    written_back_.clear();
   }
 
  private:
@@ -325,6 +365,9 @@ class Transaction {
   std::size_t used_ = 0;
   std::size_t body_capacity_ = 0;
   std::vector<VersionBump> version_bumps_;
+  // Items put as their entity's extensions changed them (kept until commit), each handed back
+  // to the caller's object after the version bumps.
+  std::vector<std::function<void()>> written_back_;
 };
 
 }  // namespace pksk
