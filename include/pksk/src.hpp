@@ -40,6 +40,7 @@
 #include "table/impl/read_plan.ipp"
 #include "table/impl/stats.ipp"
 #include "table/impl/transact_get.ipp"
+#include "table/impl/unique_guards.ipp"
 #include "table/impl/versioning.ipp"
 
 // Table's members that are not templates of their own, for the backends the library ships (the

@@ -10,9 +10,11 @@
 //     static constexpr std::array unique = {"email"};
 //   };
 //
-// A guard's partition and sort key are "_unique#<type>#<stored name>#<value>"; it has no other
-// attribute than its key and its type, "_unique". The value is the member's text as stored: a
-// string as it is, a number's decimal text, an enum's name, a time in ISO 8601.
+// A guard's partition and sort key are "_unique#<type>#<stored name>#<value>", its type
+// "_unique"; it names its owner (the item's key), the member and the value
+// (table/detail/unique_guards.hpp), so that a value whose owner let it go (erased or changed by
+// another tool, or expired) can be claimed again. The value in the key is the member's text as
+// stored: a string as it is, a number's decimal text, an enum's name, a time in ISO 8601.
 
 #include <array>
 #include <cstddef>

@@ -59,6 +59,14 @@ class Maintenance {
   // returns the number of chunks removed. Throws BackendError; the chunks removed stay removed.
   std::size_t sweep_chunks(std::chrono::milliseconds min_age = std::chrono::minutes(10)) const;
 
+  // Removes the guard items of unique values (Entity<T>::unique) whose owner no longer holds the
+  // value: erased or changed by another tool, or expired. Such a value can be claimed by another
+  // item already (a claim takes the guard over); the sweep gives the space back. Each removal
+  // is conditioned on the owner still not holding the value, in one transaction with it, so a
+  // value claimed meanwhile is never freed. Guards written before guards named their owners
+  // are kept. Returns the number removed; throws BackendError, and what it removed stays removed.
+  std::size_t sweep_guards() const;
+
   // Removes the objects of the table's blob store (TableOptions::blob_store) that no item
   // refers to: each object's metadata names its item, which is read to see whether it still
   // names the object. Only objects older than `grace` are looked at, since a put stores its

@@ -34,6 +34,7 @@
 #include "detail/entity_writes.hpp"
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
+#include "detail/unique_guards.hpp"
 #include "detail/versioning.hpp"
 #include "detail/write_conditions.hpp"
 #include "fwd.hpp"
@@ -305,22 +306,32 @@ class Transaction {
       a.condition = std::move(c);
     }
   }
-  void claim_guard(const std::string& key) {
+  // A guard of a unique value for `owner`: where none is, or where it is the owner's own, or,
+  // with `stale`, where it is that former owner's (which no longer holds the value: the caller
+  // checks that in the same transaction, check_item).
+  void claim_guard(const std::string& key, const detail::GuardOwner& owner,
+                   const detail::GuardOwner* stale) {
     const backend::TableSpec& spec = table_->spec_;
     Action& a = add(Kind::put, detail::unique_guard_type);
     a.pk = key;
     a.sk = key;
-    a.body = "{}";
-    a.size = spec.pk_attribute.size() + spec.sk_attribute.size() + 2 * key.size() +
-             spec.type_attribute.size() + detail::unique_guard_type.size();
-    a.condition = backend::Condition{backend::Condition::Op::not_exists,
-                                     {detail::path_operand(detail::top_level(spec.pk_attribute))},
-                                     {}};
+    a.size = detail::guard_body(spec, key, owner, table_->format_now(), a.body);
+    a.condition = stale != nullptr ? detail::guard_owned_by(stale->pk, stale->sk)
+                                   : detail::guard_free_or_owned_by(spec, owner.pk, owner.sk);
   }
-  void release_guard(const std::string& key) {
+  // Removes the guard `key` if it is the owner's (or names no owner).
+  void release_guard(const std::string& key, std::string_view owner_pk, std::string_view owner_sk) {
     Action& a = add(Kind::erase, detail::unique_guard_type);
     a.pk = key;
     a.sk = key;
+    a.condition = detail::guard_releasable_by(owner_pk, owner_sk);
+  }
+  // A condition on an item, as check() has, for an item of any type.
+  void check_item(std::string_view pk, std::string_view sk, backend::Condition condition) {
+    Action& a = add(Kind::check, {});
+    a.pk = pk;
+    a.sk = sk;
+    a.condition = std::move(condition);
   }
 
   enum class Kind : unsigned char { put, update, erase, check };

@@ -5,11 +5,14 @@
 // <pksk/src.hpp>'s translation unit (beside Table's), and any other backend where used.
 // Included at the end of maintenance.hpp.
 
+#include <array>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -92,6 +95,45 @@ std::size_t Maintenance<B>::sweep_expired() const {
 template <Backend B>
 std::size_t Maintenance<B>::sweep_chunks(std::chrono::milliseconds min_age) const {
   return table_->sweep_orphan_chunks(min_age);
+}
+
+template <Backend B>
+std::size_t Maintenance<B>::sweep_guards() const {
+  Table<B>& t = *table_;
+  if (t.spec_.type_attribute.empty()) return 0;  // guards are told apart by their type
+  const BodyFormat format = t.format_now();
+  struct Found {
+    std::string key;
+    detail::GuardOwner owner;
+  };
+  std::vector<Found> guards;
+  detail::ReadPlanBase plan;
+  plan.filter = detail::type_is_condition(t.spec_, detail::unique_guard_type);
+  // The scan's answer is read first, the owners after: no request runs inside another.
+  t.scan_pages(detail::ReadShape{.consistent = true}, plan, /*all_pages=*/true,
+               [&](const backend::ItemView& row) {
+                 if (row.type != detail::unique_guard_type) return;
+                 std::optional<detail::GuardOwner> owner =
+                     detail::parse_guard(detail::item_text(row.live, row.body), format);
+                 if (owner) guards.push_back({std::string(row.partition_key()), std::move(*owner)});
+               });
+  std::size_t removed = 0;
+  for (const Found& guard : guards) {
+    const std::int64_t now = backend::ttl_now(t.spec_);
+    if (t.owner_holds(guard.owner, now)) continue;
+    const backend::Condition owned = detail::guard_owned_by(guard.owner.pk, guard.owner.sk);
+    const backend::Condition let_go = detail::owner_let_go(t.spec_, guard.owner, now);
+    const std::array<backend::WriteRequest, 2> writes{
+        backend::WriteRequest{backend::EraseRequest{{guard.key, guard.key}, &owned}},
+        backend::WriteRequest{backend::CheckRequest{{guard.owner.pk, guard.owner.sk}, &let_go}}};
+    try {
+      t.backend_->transact(t.handle_, writes);
+      ++removed;
+    } catch (const TransactionCanceled&) {
+      // Claimed meanwhile, or its owner holds the value again: it stays.
+    }
+  }
+  return removed;
 }
 
 template <Backend B>

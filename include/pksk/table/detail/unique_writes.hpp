@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,54 +27,73 @@
 namespace pksk::detail {
 
 template <class F>
-std::optional<std::string> unique_text(const F& value) {
+std::optional<AttributeValue> unique_value(const F& value) {
   if constexpr (is_optional_v<F>) {
     if (!value) return std::nullopt;
-    return to_attribute_value(*value).text;
+    return to_attribute_value(*value);
   } else {
-    return to_attribute_value(value).text;
+    return to_attribute_value(value);
   }
 }
 
-// Each unique member's text, or nullopt for an empty optional (which claims nothing).
+// Each unique member's value as stored, or nullopt for an empty optional (which claims nothing).
 template <UniqueEntity T>
-auto unique_values(const T& item) {
+using UniqueValues = std::array<std::optional<AttributeValue>, unique_fields_v<T>.size()>;
+
+template <UniqueEntity T>
+UniqueValues<T> unique_values(const T& item) {
   constexpr auto& fields = unique_fields_v<T>;
-  std::array<std::optional<std::string>, fields.size()> out;
+  UniqueValues<T> out;
   [&]<std::size_t... U>(std::index_sequence<U...>) {
-    ((out[U] = unique_text(get_field<fields[U]>(item))), ...);
+    ((out[U] = unique_value(get_field<fields[U]>(item))), ...);
   }(std::make_index_sequence<fields.size()>{});
   return out;
 }
 
-// That the stored item is as it was read: absent, or with these unique values.
+// The stored item's unique values, read from its attributes, not decoded: an item that no
+// longer decodes (an enumerator removed, a member edited by another tool) can still be replaced
+// or erased. `present`: whether there is an item.
 template <UniqueEntity T>
-backend::Condition unique_snapshot(const backend::TableSpec& spec, const std::optional<T>& old) {
-  using Op = backend::Condition::Op;
-  if (!old) return {Op::not_exists, {path_operand(top_level(spec.pk_attribute))}, {}};
-  backend::Condition all{Op::all, {}, {}};
+struct StoredUnique {
+  bool present = false;
+  UniqueValues<T> values{};
+};
+
+template <UniqueEntity T>
+inline constexpr auto unique_stored_names_v = [] {
   constexpr auto& fields = unique_fields_v<T>;
-  [&]<std::size_t... U>(std::index_sequence<U...>) {
-    const auto one = [&](std::string_view name, const auto& field) {
-      using F = std::remove_cvref_t<decltype(field)>;
-      bool present = true;
-      if constexpr (is_optional_v<F>) present = field.has_value();
-      if (!present) {
-        all.children.push_back({Op::not_exists, {path_operand(top_level(name))}, {}});
-      } else if constexpr (is_optional_v<F>) {
-        all.children.push_back(
-            {Op::eq,
-             {path_operand(top_level(name)), value_operand(to_attribute_value(*field))},
-             {}});
-      } else {
-        all.children.push_back(
-            {Op::eq,
-             {path_operand(top_level(name)), value_operand(to_attribute_value(field))},
-             {}});
-      }
-    };
-    (one(stored_names_v<T>[fields[U]], get_field<fields[U]>(*old)), ...);
-  }(std::make_index_sequence<fields.size()>{});
+  std::array<std::string_view, fields.size()> names{};
+  for (std::size_t u = 0; u < fields.size(); ++u) names[u] = stored_names_v<T>[fields[u]];
+  return names;
+}();
+
+// That the stored item is as it was read: absent (or expired, which a read takes as absent), or
+// with these unique values.
+template <UniqueEntity T>
+backend::Condition unique_snapshot(const backend::TableSpec& spec, const StoredUnique<T>& old,
+                                   std::int64_t now) {
+  using Op = backend::Condition::Op;
+  if (!old.present) {
+    backend::Condition absent{Op::not_exists, {path_operand(top_level(spec.pk_attribute))}, {}};
+    if (spec.ttl_attribute.empty()) return absent;
+    backend::Condition either{Op::any, {}, {}};
+    either.children.push_back(std::move(absent));
+    either.children.push_back({Op::le,
+                               {path_operand(top_level(spec.ttl_attribute)),
+                                value_operand(AttributeValue::from_number(std::to_string(now)))},
+                               {}});
+    return either;
+  }
+  backend::Condition all{Op::all, {}, {}};
+  for (std::size_t u = 0; u < old.values.size(); ++u) {
+    const std::string_view name = unique_stored_names_v<T>[u];
+    if (!old.values[u]) {
+      all.children.push_back({Op::not_exists, {path_operand(top_level(name))}, {}});
+    } else {
+      all.children.push_back(
+          {Op::eq, {path_operand(top_level(name)), value_operand(*old.values[u])}, {}});
+    }
+  }
   return all;
 }
 

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: BSL-1.0
+#pragma once
+// detail/unique_guards.hpp's functions: inline in a header-only build, compiled once by
+// <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "../../backend/backend.hpp"
+#include "../../codec/attribute_value.hpp"
+#include "../../codec/attribute_value_json.hpp"
+#include "../../codec/attribute_value_read.hpp"
+#include "../detail/entity_writes.hpp"
+#include "../detail/unique_guards.hpp"
+
+namespace pksk::detail {
+
+namespace guards {
+inline backend::Condition equals(std::string_view name, AttributeValue value) {
+  return {backend::Condition::Op::eq,
+          {path_operand(top_level(name)), value_operand(std::move(value))},
+          {}};
+}
+inline backend::Condition both(backend::Condition a, backend::Condition b) {
+  backend::Condition all{backend::Condition::Op::all, {}, {}};
+  all.children.push_back(std::move(a));
+  all.children.push_back(std::move(b));
+  return all;
+}
+inline backend::Condition either(backend::Condition a, backend::Condition b) {
+  backend::Condition any{backend::Condition::Op::any, {}, {}};
+  any.children.push_back(std::move(a));
+  any.children.push_back(std::move(b));
+  return any;
+}
+}  // namespace guards
+
+PKSK_DECL std::size_t guard_body(const backend::TableSpec& spec, std::string_view key,
+                                 const GuardOwner& owner, BodyFormat format, std::string& out) {
+  AttributeValue item = AttributeValue::empty_map();
+  item.assign(guard_owner_pk, AttributeValue::from_string(owner.pk));
+  item.assign(guard_owner_sk, AttributeValue::from_string(owner.sk));
+  item.assign(guard_member, AttributeValue::from_string(owner.member));
+  item.assign(guard_value, owner.value);
+  out.clear();
+  if (format == BodyFormat::json) {
+    append_plain_json(out, item);
+  } else {
+    append_item_attribute_value_json(out, item);
+  }
+  return spec.pk_attribute.size() + spec.sk_attribute.size() + 2 * key.size() +
+         spec.type_attribute.size() + unique_guard_type.size() + attributes_size(item);
+}
+
+PKSK_DECL std::optional<GuardOwner> parse_guard(std::string_view text, BodyFormat format) {
+  const AttributeValue item = parse_body(text, format);
+  const AttributeValue* pk = item.find(guard_owner_pk);
+  const AttributeValue* sk = item.find(guard_owner_sk);
+  const AttributeValue* member = item.find(guard_member);
+  const AttributeValue* value = item.find(guard_value);
+  if (pk == nullptr || sk == nullptr || member == nullptr || value == nullptr) return std::nullopt;
+  return GuardOwner{pk->text, sk->text, member->text, *value};
+}
+
+PKSK_DECL backend::Condition guard_owned_by(std::string_view pk, std::string_view sk) {
+  return guards::both(guards::equals(guard_owner_pk, AttributeValue::from_string(std::string(pk))),
+                      guards::equals(guard_owner_sk, AttributeValue::from_string(std::string(sk))));
+}
+
+PKSK_DECL backend::Condition guard_free_or_owned_by(const backend::TableSpec& spec,
+                                                    std::string_view pk, std::string_view sk) {
+  return guards::either(
+      {backend::Condition::Op::not_exists, {path_operand(top_level(spec.pk_attribute))}, {}},
+      guard_owned_by(pk, sk));
+}
+
+PKSK_DECL backend::Condition guard_releasable_by(std::string_view pk, std::string_view sk) {
+  return guards::either(
+      {backend::Condition::Op::not_exists, {path_operand(top_level(guard_owner_pk))}, {}},
+      guard_owned_by(pk, sk));
+}
+
+PKSK_DECL backend::Condition owner_let_go(const backend::TableSpec& spec, const GuardOwner& owner,
+                                          std::int64_t now) {
+  backend::Condition other{backend::Condition::Op::negate, {}, {}};
+  other.children.push_back(guards::equals(owner.member, owner.value));
+  if (spec.ttl_attribute.empty()) return other;
+  return guards::either(std::move(other),
+                        {backend::Condition::Op::le,
+                         {path_operand(top_level(spec.ttl_attribute)),
+                          value_operand(AttributeValue::from_number(std::to_string(now)))},
+                         {}});
+}
+
+PKSK_DECL bool owner_holds(const backend::TableSpec& spec, std::optional<std::string_view> text,
+                           BodyFormat format, const GuardOwner& owner, std::int64_t now) {
+  if (!text) return false;
+  const AttributeValue item = parse_body(*text, format);
+  const AttributeValue* value = item.find(owner.member);
+  if (value == nullptr || !(*value == owner.value)) return false;
+  if (spec.ttl_attribute.empty()) return true;
+  const AttributeValue* ttl = item.find(spec.ttl_attribute);
+  if (ttl == nullptr || ttl->kind != AttributeValue::Kind::number) return true;
+  return std::stod(ttl->text) > static_cast<double>(now);
+}
+
+PKSK_DECL void stored_attributes(std::string_view text, BodyFormat format,
+                                 std::span<const std::string_view> names,
+                                 std::span<std::optional<AttributeValue>> out) {
+  const AttributeValue item = parse_body(text, format);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const AttributeValue* value = item.find(names[i]);
+    out[i] = value == nullptr ? std::nullopt : std::optional<AttributeValue>(*value);
+  }
+}
+
+}  // namespace pksk::detail
