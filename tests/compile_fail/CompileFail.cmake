@@ -99,7 +99,6 @@ foreach(case IN ITEMS
     "unique_names_no_member|unique_names_no_member_of_the_entity"
     "unique_key_member|unique_member_is_part_of_the_items_key"
     "unique_member_type|unique_member_is_not_a_string_integer_enum_or_time"
-    "unique_in_transaction|a_transaction_cannot_write_an_entity_with_unique_members"
     "unique_in_batch|a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members"
     "query_buckets_without_bucket|query_buckets_needs_one_time_bucket_in_the_partition_key"
     "member_type_unsupported|member_type_is_not_one_pksk_can_store"

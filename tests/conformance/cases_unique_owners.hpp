@@ -130,3 +130,39 @@ TEST_CASE("unique: sweep_guards removes the guards no item holds, and only those
   CHECK(t.claims("4", "A1"));
   CHECK(t.claims("5", "A3"));
 }
+
+TEST_CASE("unique: writes in a transaction claim, move and release their guards",
+          "[conformance][unique]") {
+  Store store;
+  BadgeTable<Store> t(store);
+  t.table.transact()
+      .put(Badge{.id = "1", .code = "A"})
+      .put(Badge{.id = "2", .code = "B"})
+      .put(BadgeByHand{.id = "9", .code = "unguarded"})
+      .commit();
+  CHECK_FALSE(t.claims("3", "A"));
+  CHECK_FALSE(t.claims("3", "B"));
+
+  // A value taken cancels the whole transaction, with a reason for the caller's actions only.
+  try {
+    t.table.transact()
+        .put(BadgeByHand{.id = "8", .code = "other"})
+        .put(Badge{.id = "3", .code = "A"})
+        .commit();
+    FAIL("the transaction was not canceled");
+  } catch (const pksk::TransactionCanceled& canceled) {
+    CHECK_THAT(canceled.what(), Catch::Contains("'code'") && Catch::Contains("'A'"));
+    REQUIRE(canceled.reasons().size() == 2);
+    CHECK(canceled.reasons()[1] == pksk::CancellationReason::condition_failed);
+  }
+  CHECK_FALSE(t.table.get(BadgeByHand{.id = "8"}));
+
+  // An update moves its guard; an erase releases it; both beside other actions.
+  t.table.transact()
+      .update(Badge{.id = "1"}, pksk::set(&Badge::code, std::string("C")))
+      .erase(Badge{.id = "2"})
+      .commit();
+  CHECK(t.claims("4", "A"));
+  CHECK(t.claims("5", "B"));
+  CHECK_FALSE(t.claims("6", "C"));
+}

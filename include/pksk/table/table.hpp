@@ -236,11 +236,8 @@ class Table {
           !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
           "pksk: a write of an entity with unique members is a transaction with its "
           "guard items, which returns no old or stored item");
-      bool removed = false;
-      write_unique<T>(
-          "erase", key, detail::has_conditions_v<Conditions...>,
-          [&](Transaction<B>& tx) { tx.erase_action(key, conditions...); }, &removed);
-      return removed;
+      return write_unique<T>("erase", key, detail::has_conditions_v<Conditions...>,
+                             [&](Transaction<B>& tx) { tx.erase_action(key, conditions...); });
     }
     const detail::ScratchLease s;
     detail::format_keys(spec_, key, s->pk, s->sk, "erase");
@@ -762,128 +759,31 @@ class Table {
   // `changes(old)` gives the unique values after the write (the item's own for put; what the
   // update's actions make of old's for update; none for erase). `removed`: whether there was an
   // item (erase).
-  template <detail::UniqueEntity T, class Act, class Changes>
-  void write_guarded(std::string_view operation, const T& key, bool own_conditions, Act&& act,
-                     Changes&& changes, bool* removed = nullptr) {
-    constexpr std::size_t n = detail::unique_fields_v<T>.size();
-    constexpr std::size_t none = backend::max_transaction_actions;
-    constexpr int attempts = 8;
-    std::string pk, sk;
-    detail::format_keys(spec_, key, pk, sk, operation);
-    // Per unique member: a former owner whose guard of the new value is claimed from it (it
-    // no longer holds the value), and whether the old value's guard is another item's now.
-    std::array<std::optional<detail::GuardOwner>, n> stale;
-    std::array<bool, n> not_ours{};
-    for (int attempt = 1;; ++attempt) {
-      const std::int64_t now = backend::ttl_now(spec_);
-      const detail::StoredUnique<T> old = read_unique<T>(pk, sk, operation);
-      const detail::UniqueValues<T> after = changes(old);
-      Transaction<B> tx(*this);
-      act(tx);
-      tx.and_last_condition(detail::unique_snapshot<T>(spec_, old, now));
-      std::array<std::size_t, n> claimed, checked, released;
-      claimed.fill(none);
-      checked.fill(none);
-      released.fill(none);
-      for (std::size_t u = 0; u < n; ++u) {
-        const std::optional<AttributeValue>& before = old.values[u];
-        if (after[u] == before) continue;
-        const std::string_view name = detail::unique_stored_names_v<T>[u];
-        if (after[u]) {
-          claimed[u] = tx.size();
-          tx.claim_guard(detail::unique_guard_key(type_name_v<T>, name, after[u]->text),
-                         detail::GuardOwner{pk, sk, std::string(name), *after[u]},
-                         stale[u] ? &*stale[u] : nullptr);
-          if (stale[u]) {
-            checked[u] = tx.size();
-            tx.check_item(stale[u]->pk, stale[u]->sk, detail::owner_let_go(spec_, *stale[u], now));
-          }
-        }
-        if (before && !not_ours[u]) {
-          released[u] = tx.size();
-          tx.release_guard(detail::unique_guard_key(type_name_v<T>, name, before->text), pk, sk);
-        }
-      }
-      try {
-        tx.commit();
-        if (removed != nullptr) *removed = old.present;
-        return;
-      } catch (const TransactionCanceled& canceled) {
-        const std::vector<CancellationReason>& reasons = canceled.reasons();
-        const auto failed_at = [&](std::size_t i) {
-          return i < reasons.size() && reasons[i] == CancellationReason::condition_failed;
-        };
-        bool again = false;
-        for (std::size_t u = 0; u < n; ++u) {
-          if (failed_at(claimed[u])) {
-            // The value's guard is held: by an item that holds the value (taken), or by one
-            // that let it go, from which it is claimed next time.
-            const std::string_view name = detail::unique_stored_names_v<T>[u];
-            std::optional<detail::GuardOwner> holder;
-            const bool guarded =
-                read_guard(detail::unique_guard_key(type_name_v<T>, name, after[u]->text), holder);
-            if (guarded && (!holder || owner_holds(*holder, now))) {
-              detail::throw_unique_taken(spec_.name, operation, type_name_v<T>,
-                                         field_names_v<T>[detail::unique_fields_v<T>[u]],
-                                         after[u] -> text, canceled);
-            }
-            stale[u] = std::move(holder);
-            again = true;
-          }
-          if (failed_at(checked[u])) {  // the former owner holds the value again: look again
-            stale[u].reset();
-            again = true;
-          }
-          if (failed_at(released[u])) {  // another item claimed the old value meanwhile
-            not_ours[u] = true;
-            again = true;
-          }
-        }
-        if (attempt == attempts) throw;
-        if (again || canceled.retryable()) continue;  // a conflict with another write
-        if (reasons.empty() || reasons.front() != CancellationReason::condition_failed) throw;
-        // The item's condition: the caller's, or the stored item changed since it was read.
-        const detail::StoredUnique<T> current = read_unique<T>(pk, sk, operation);
-        if (current.present == old.present && current.values == old.values) {
-          const ConditionFailed failed(
-              detail::table_context(spec_.name, operation, type_name_v<T>) + "the condition failed",
-              canceled.native(), std::current_exception(), nullptr);
-          if constexpr (VersionedEntity<T>) {
-            detail::throw_stale_version(spec_.name, operation,
-                                        detail::versioned_write(key, own_conditions), failed);
-          }
-          throw failed;
-        }
-      }
-    }
-  }
   template <detail::UniqueEntity T, class Act>
-  void write_unique(std::string_view operation, const T& item, bool own_conditions, Act&& act,
-                    bool* removed = nullptr) {
-    if (removed != nullptr) {  // erase: no values after
-      write_guarded(
-          operation, item, own_conditions, std::forward<Act>(act),
-          [](const detail::StoredUnique<T>&) { return detail::UniqueValues<T>{}; }, removed);
-    } else {
-      const detail::UniqueValues<T> values = detail::unique_values(item);
-      write_guarded(operation, item, own_conditions, std::forward<Act>(act),
-                    [&](const detail::StoredUnique<T>&) { return values; });
+  bool write_unique(std::string_view operation, const T& key, bool own_conditions, Act&& act) {
+    Transaction<B> tx(*this);
+    act(tx);
+    try {
+      tx.commit();
+      return tx.guarded_.front().present;
+    } catch (const TransactionCanceled& canceled) {
+      if (tx.taken_) {
+        detail::throw_unique_taken(spec_.name, operation, type_name_v<T>, tx.taken_->member,
+                                   tx.taken_->value, canceled);
+      }
+      const std::vector<CancellationReason>& reasons = canceled.reasons();
+      if (reasons.empty() || reasons.front() != CancellationReason::condition_failed) throw;
+      const ConditionFailed failed(
+          detail::table_context(spec_.name, operation, type_name_v<T>) + "the condition failed",
+          canceled.native(), std::current_exception(), nullptr);
+      if constexpr (VersionedEntity<T>) {
+        detail::throw_stale_version(spec_.name, operation,
+                                    detail::versioned_write(key, own_conditions), failed);
+      }
+      throw failed;
     }
   }
 
-  // The unique values of the item stored at (pk, sk), read from its attributes, not decoded.
-  template <detail::UniqueEntity T>
-  detail::StoredUnique<T> read_unique(std::string_view pk, std::string_view sk,
-                                      std::string_view operation) {
-    detail::StoredUnique<T> stored;
-    backend_->get(handle_, backend::ItemKey{pk, sk}, [&](const backend::ItemView& row) {
-      check_type<T>(row, operation);
-      stored.present = true;
-      detail::stored_attributes(detail::item_text(row.live, row.body), format_now(),
-                                detail::unique_stored_names_v<T>, stored.values);
-    });
-    return stored;
-  }
   // Whether the guard `key` is there; `owner`: whom it names (none for an older guard).
   bool read_guard(const std::string& key, std::optional<detail::GuardOwner>& owner) {
     return backend_->get(handle_, backend::ItemKey{key, key}, [&](const backend::ItemView& row) {
@@ -900,37 +800,13 @@ class Table {
                                format_now(), owner, now);
   }
 
-  // An update of an entity with unique members: the unique values after it are old's where no
-  // action names the member, a set's value, or none after a remove; any other action on a
-  // unique member is refused. Returns the item as read after the write.
+  // An update of an entity with unique members: a transaction with its guards, whose unique
+  // values after it are the stored item's where no action names the member, a set's value, or
+  // none after a remove. Returns the item as read after the write.
   template <EntityType T, class... Parts>
   T update_unique(const T& key, const Parts&... parts) {
-    constexpr auto& fields = detail::unique_fields_v<T>;
-    std::vector<backend::UpdateAction> actions;
-    std::optional<detail::UnsetIndexMember> unset;
-    (void)detail::update_parts(spec_, key, actions, unset, parts...);
-    const auto changes = [&](const detail::StoredUnique<T>& old) {
-      detail::UniqueValues<T> values = old.values;
-      for (const backend::UpdateAction& action : actions) {
-        for (std::size_t u = 0; u < fields.size(); ++u) {
-          if (action.path.steps.front().name != stored_names_v<T>[fields[u]]) continue;
-          if (action.path.steps.size() == 1 && action.kind == backend::UpdateAction::Kind::set) {
-            values[u] = action.value;
-          } else if (action.path.steps.size() == 1 &&
-                     action.kind == backend::UpdateAction::Kind::remove) {
-            values[u].reset();
-          } else {
-            throw ValidationError(
-                detail::table_context(spec_.name, "update", type_name_v<T>) + "the unique member " +
-                detail::quoted(field_names_v<T>[fields[u]]) + " is changed by set or remove only");
-          }
-        }
-      }
-      return values;
-    };
-    write_guarded(
-        "update", key, detail::has_conditions_v<Parts...>,
-        [&](Transaction<B>& tx) { tx.update_action(key, parts...); }, changes);
+    write_unique("update", key, detail::has_conditions_v<Parts...>,
+                 [&](Transaction<B>& tx) { tx.update_action(key, parts...); });
     std::optional<T> written = get(key);
     if (!written) {
       throw ConditionFailed(detail::table_context(spec_.name, "update", type_name_v<T>) +

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -22,6 +23,8 @@
 #include <vector>
 
 #include "../backend/backend.hpp"
+#include "../backend/ttl.hpp"
+#include "../codec/attribute_value.hpp"
 #include "../detail/diagnose.hpp"
 #include "../detail/thread_lease.hpp"
 #include "../error.hpp"
@@ -35,6 +38,7 @@
 #include "detail/item_encoding.hpp"
 #include "detail/messages.hpp"
 #include "detail/unique_guards.hpp"
+#include "detail/unique_writes.hpp"
 #include "detail/versioning.hpp"
 #include "detail/write_conditions.hpp"
 #include "fwd.hpp"
@@ -46,10 +50,6 @@ namespace diagnostics {
 // holds items of at most 400 KB and cannot remove the chunks of the version it replaces.
 template <class Entity>
 struct a_transaction_cannot_write_a_chunked_entity;
-// Transaction::put, update or erase of an entity with unique members (Entity<T>::unique):
-// Table's put, update and erase write it, each a transaction of its own with the guard items.
-template <class Entity>
-struct a_transaction_cannot_write_an_entity_with_unique_members;
 }  // namespace diagnostics
 
 template <Backend B>
@@ -72,9 +72,7 @@ class Transaction {
             !detail::chunked_v<std::remove_cvref_t<Item>>,
             diagnostics::a_transaction_cannot_write_a_chunked_entity<std::remove_cvref_t<Item>>>>);
     using T = std::remove_cvref_t<Item>;
-    if constexpr (!refuses_unique<T>()) {
-      return *this;
-    } else if constexpr (detail::transforms_put_v<T>) {
+    if constexpr (detail::transforms_put_v<T>) {
       // The item as the extensions make it is what is written, and lives until commit(), which
       // hands it back to a non-const argument.
       auto written = std::make_shared<T>(std::as_const(item));
@@ -97,9 +95,7 @@ class Transaction {
     static_assert(
         detail::checked_v<detail::Diagnose<
             !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
-    if constexpr (!refuses_unique<T>()) {
-      return *this;
-    } else if constexpr (detail::adds_update_parts_v<T>) {
+    if constexpr (detail::adds_update_parts_v<T>) {
       return std::apply(
           [&](const auto&... added) -> Transaction& {
             return update_action(key, parts..., added...);
@@ -117,11 +113,7 @@ class Transaction {
     static_assert(
         detail::checked_v<detail::Diagnose<
             !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
-    if constexpr (refuses_unique<T>()) {
-      return erase_action(key, conditions...);
-    } else {
-      return *this;
-    }
+    return erase_action(key, conditions...);
   }
 
   // As Table::upsert: every declared member written, other attributes kept.
@@ -132,9 +124,7 @@ class Transaction {
     static_assert(
         detail::checked_v<detail::Diagnose<
             !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
-    if constexpr (!refuses_unique<T>()) {
-      return *this;
-    } else if constexpr (detail::transforms_put_v<T>) {
+    if constexpr (detail::transforms_put_v<T>) {
       // The whole item is written, as by put: extensions change it as they change a put's.
       T written(item);
       detail::extensions_t<T>::before_put(written,
@@ -161,14 +151,304 @@ class Transaction {
   std::size_t size() const noexcept { return used_; }
 
   void commit() {
-    const auto where = [&] {
-      return "pksk table " + detail::quoted(table_->name()) + ", transaction: ";
-    };
-    if (used_ == 0 || used_ > backend::max_transaction_actions) {
-      throw ValidationError(where() + "a transaction holds 1 to " +
-                            std::to_string(backend::max_transaction_actions) + " actions, not " +
-                            std::to_string(used_));
+    if (guarded_.empty()) {
+      check_size(used_);
+      send_user_reasons(used_);
+    } else {
+      commit_guarded();
     }
+    used_ = 0;
+    for (const VersionBump& bump : version_bumps_) bump.increment(bump.item);
+    version_bumps_.clear();
+    for (const std::function<void()>& write_back : written_back_) write_back();
+    written_back_.clear();
+  }
+
+ private:
+  friend class Table<B>;
+
+  // A write of an entity with unique members (guard<T>), and what commit() worked out for it.
+  struct GuardedWrite {
+    std::size_t action = 0;
+    std::string_view type;
+    std::span<const std::string_view> names;    // the unique members' stored names
+    std::span<const std::string_view> members;  // and their names in the entity
+    bool (*reads_as)(const backend::ItemView&) = nullptr;
+    std::optional<std::vector<std::optional<AttributeValue>>> fixed_after;  // nullopt: update
+    std::optional<backend::Condition> condition;  // the caller's, before the snapshot joined it
+    // Per attempt: the stored item, the values after the write, where the guards' actions went.
+    bool present = false;
+    std::vector<std::optional<AttributeValue>> before, after;
+    std::vector<std::size_t> claimed, checked, released;
+    // Across attempts: a former owner to take a guard over from; an old value's guard that
+    // another item holds now.
+    std::vector<std::optional<detail::GuardOwner>> stale;
+    std::vector<char> not_ours;
+  };
+  // What the transaction found taken: a value another item holds (for Table's single writes).
+  struct Taken {
+    std::string_view type;
+    std::string_view member;
+    std::string value;
+  };
+
+  template <class Item, class... Conditions>
+  Transaction& put_action(Item&& item, const Conditions&... conditions) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
+    using T = std::remove_cvref_t<Item>;
+    Action& a = add(Kind::put, type_name_v<T>);
+    a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(item, sizeof...(Conditions) != 0);
+      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
+        // Written back after commit: the transaction may still be canceled.
+        version_bumps_.push_back({&item, [](void* written) {
+                                    ++get_field<detail::version_index_v<T>>(
+                                        *static_cast<T*>(written));
+                                  }});
+      }
+    }
+    // Bodies of one transaction are alike: each starts with room for the largest so far,
+    // instead of growing by doublings from empty.
+    a.body.reserve(body_capacity_);
+    a.size = detail::encode_versioned(table_->body_format(), table_->spec_, item, a.pk, a.sk,
+                                      a.body, "transaction put");
+    body_capacity_ = std::max(body_capacity_, a.body.size());
+    if constexpr (detail::UniqueEntity<T>) guard<T>(detail::unique_values(item));
+    return *this;
+  }
+
+  template <EntityType T, class... Parts>
+  Transaction& update_action(const T& key, const Parts&... parts) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Parts>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
+    Action& a = add(Kind::update, type_name_v<T>);
+    std::optional<detail::UnsetIndexMember> unset;
+    a.condition = detail::update_parts(table_->spec_, key, a.actions, unset, parts...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(
+          key, (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...));
+    }
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction update");
+    detail::add_key_member_actions(key, a.actions);
+    if constexpr (detail::UniqueEntity<T>) guard<T>(std::nullopt);
+    return *this;
+  }
+
+  template <EntityType T, class... Conditions>
+  Transaction& erase_action(const T& key, const Conditions&... conditions) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
+    Action& a = add(Kind::erase, type_name_v<T>);
+    a.condition = detail::write_condition(table_->spec_, key, conditions...);
+    if constexpr (VersionedEntity<T>) {
+      a.version = detail::versioned_write(key, sizeof...(Conditions) != 0);
+    }
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction erase");
+    if constexpr (detail::UniqueEntity<T>) guard<T>(std::vector<std::optional<AttributeValue>>{});
+    return *this;
+  }
+
+  // The last action writes an entity with unique members: commit() works out its guards.
+  // `after`: a put's unique values, an erase's (none); nullopt for an update, whose values
+  // follow from the stored item's and its actions.
+  template <detail::UniqueEntity T>
+  void guard(std::optional<std::vector<std::optional<AttributeValue>>> after) {
+    GuardedWrite& g = guarded_.emplace_back();
+    g.action = used_ - 1;
+    g.type = type_name_v<T>;
+    g.names = detail::unique_stored_names_v<T>;
+    g.members = detail::unique_member_names_v<T>;
+    g.reads_as = [](const backend::ItemView& row) { return detail::stored_as<T>(row); };
+    g.fixed_after = std::move(after);
+    const std::size_t n = g.names.size();
+    g.stale.resize(n);
+    g.not_ours.assign(n, 0);
+  }
+
+  std::string where() const {
+    return "pksk table " + detail::quoted(table_->name()) + ", transaction: ";
+  }
+  void check_size(std::size_t actions) const {
+    if (actions == 0 || actions > backend::max_transaction_actions) {
+      throw ValidationError(
+          where() + "a transaction holds 1 to " + std::to_string(backend::max_transaction_actions) +
+          " actions, not " + std::to_string(actions) +
+          (guarded_.empty() ? std::string()
+                            : std::string(" (the unique values' guards included)")));
+    }
+  }
+
+  // Sends the used_ actions; a cancellation is rethrown with the reasons of the first `user`
+  // (the caller's actions, not the guards'), and what it says of stale versions.
+  void send_user_reasons(std::size_t user) {
+    try {
+      send();
+    } catch (const TransactionCanceled& canceled) {
+      rethrow_for_user(canceled, user_reasons(canceled, user));
+    }
+  }
+  std::vector<CancellationReason> user_reasons(const TransactionCanceled& canceled,
+                                               std::size_t user) const {
+    const std::vector<CancellationReason>& all = canceled.reasons();
+    return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min(user, all.size()))};
+  }
+  [[noreturn]] void rethrow_for_user(const TransactionCanceled& canceled,
+                                     std::vector<CancellationReason> reasons,
+                                     std::string message = {}) const {
+    if (message.empty()) message = canceled.what();
+    const TransactionCanceled user(message, std::move(reasons), canceled.native());
+    const std::span<const Action> done(actions_->data(), user.reasons().size());
+    if (std::none_of(done.begin(), done.end(), [](const Action& a) { return a.version; })) {
+      throw user;
+    }
+    std::vector<std::optional<detail::VersionedWrite>> versions;
+    for (const Action& a : done) versions.push_back(a.version);
+    detail::throw_canceled_versions(user, versions);
+  }
+
+  // A commit with writes of entities with unique members: each such item's stored unique values
+  // are read, its action conditioned on them, and the guards of the values that change claimed
+  // and released, in the same transaction. A claim that finds its value held by an item that
+  // no longer holds it (erased or changed by another tool, expired) takes the guard over next
+  // time; a conflict, or a stored item that changed since it was read, is tried again.
+  void commit_guarded() {
+    constexpr int attempts = 8;
+    const std::size_t user = used_;
+    for (GuardedWrite& g : guarded_) g.condition = (*actions_)[g.action].condition;
+    for (int attempt = 1;; ++attempt) {
+      used_ = user;
+      const std::int64_t now = backend::ttl_now(table_->spec_);
+      for (GuardedWrite& g : guarded_) plan_guards(g, now);
+      check_size(used_);
+      try {
+        send();
+        return;
+      } catch (const TransactionCanceled& canceled) {
+        const std::vector<CancellationReason>& reasons = canceled.reasons();
+        const auto failed_at = [&](std::size_t i) {
+          return i < reasons.size() && reasons[i] == CancellationReason::condition_failed;
+        };
+        bool again = false;
+        for (GuardedWrite& g : guarded_) {
+          for (std::size_t u = 0; u < g.names.size(); ++u) {
+            if (failed_at(g.claimed[u])) {
+              // The value's guard is held: by an item that holds the value (taken), or by one
+              // that let it go, from which it is taken over next time.
+              std::optional<detail::GuardOwner> holder;
+              const std::string key =
+                  detail::unique_guard_key(g.type, g.names[u], g.after[u]->text);
+              if (table_->read_guard(key, holder) &&
+                  (!holder || table_->owner_holds(*holder, now))) {
+                std::vector<CancellationReason> mine = user_reasons(canceled, user);
+                mine[g.action] = CancellationReason::condition_failed;
+                taken_ = Taken{g.type, g.members[u], g.after[u]->text};
+                rethrow_for_user(canceled, std::move(mine),
+                                 where() + "action " + std::to_string(g.action) + ", a write of " +
+                                     std::string(g.type) + ": the unique member " +
+                                     detail::quoted(g.members[u]) + " has the value " +
+                                     detail::quoted(g.after[u]->text) +
+                                     ", which another item holds");
+              }
+              g.stale[u] = std::move(holder);
+              again = true;
+            }
+            if (failed_at(g.checked[u])) {  // the former owner holds the value again
+              g.stale[u].reset();
+              again = true;
+            }
+            if (failed_at(g.released[u])) {  // another item holds the old value now
+              g.not_ours[u] = 1;
+              again = true;
+            }
+          }
+        }
+        if (attempt == attempts) rethrow_for_user(canceled, user_reasons(canceled, user));
+        if (again || canceled.retryable()) continue;
+        // An action's condition failed: the caller's, or a guarded item's stored values changed
+        // since they were read, and it is tried again.
+        bool changed = false;
+        for (GuardedWrite& g : guarded_) {
+          if (!failed_at(g.action)) continue;
+          const bool present = g.present;
+          const std::vector<std::optional<AttributeValue>> before = g.before;
+          read_stored(g);
+          changed = changed || g.present != present || g.before != before;
+        }
+        if (!changed) rethrow_for_user(canceled, user_reasons(canceled, user));
+      }
+    }
+  }
+
+  // The stored unique values of g's item, read from its attributes, not decoded: an item that
+  // no longer decodes (an enumerator removed, a member edited by another tool) can still be
+  // replaced or erased.
+  void read_stored(GuardedWrite& g) {
+    const Action& a = (*actions_)[g.action];
+    g.before.assign(g.names.size(), std::nullopt);
+    g.present = table_->backend().get(
+        table_->handle_, backend::ItemKey{a.pk, a.sk}, [&](const backend::ItemView& row) {
+          if (!g.reads_as(row)) detail::throw_wrong_type(table_->name(), row, g.type, "write");
+          detail::stored_attributes(detail::item_text(row.live, row.body), table_->format_now(),
+                                    g.names, g.before);
+        });
+  }
+
+  // One attempt's guards of `g`: its action's condition, and the guards' actions, added last.
+  void plan_guards(GuardedWrite& g, std::int64_t now) {
+    read_stored(g);
+    if (g.fixed_after) {
+      g.after = *g.fixed_after;
+      g.after.resize(g.names.size());
+    } else {
+      g.after = g.before;
+      detail::unique_values_after_update(table_->name(), g.type, g.names, g.members,
+                                         (*actions_)[g.action].actions, g.after);
+    }
+    backend::Condition snapshot =
+        detail::unique_snapshot(table_->spec_, g.present, g.names, g.before, now);
+    std::optional<backend::Condition>& condition = (*actions_)[g.action].condition;
+    if (g.condition) {
+      backend::Condition both{backend::Condition::Op::all, {}, {}};
+      both.children.push_back(*g.condition);
+      both.children.push_back(std::move(snapshot));
+      condition = std::move(both);
+    } else {
+      condition = std::move(snapshot);
+    }
+    const std::size_t n = g.names.size();
+    constexpr std::size_t none = backend::max_transaction_actions + 1;
+    g.claimed.assign(n, none);
+    g.checked.assign(n, none);
+    g.released.assign(n, none);
+    const std::string pk = (*actions_)[g.action].pk;
+    const std::string sk = (*actions_)[g.action].sk;
+    for (std::size_t u = 0; u < n; ++u) {
+      if (g.after[u] == g.before[u]) continue;
+      if (g.after[u]) {
+        g.claimed[u] = used_;
+        claim_guard(detail::unique_guard_key(g.type, g.names[u], g.after[u]->text),
+                    detail::GuardOwner{pk, sk, std::string(g.names[u]), *g.after[u]},
+                    g.stale[u] ? &*g.stale[u] : nullptr);
+        if (g.stale[u]) {
+          g.checked[u] = used_;
+          check_item(g.stale[u]->pk, g.stale[u]->sk,
+                     detail::owner_let_go(table_->spec_, *g.stale[u], now));
+        }
+      }
+      if (g.before[u] && !g.not_ours[u]) {
+        g.released[u] = used_;
+        release_guard(detail::unique_guard_key(g.type, g.names[u], g.before[u]->text), pk, sk);
+      }
+    }
+  }
+
+  // Sends the used_ actions as one transaction.
+  void send() {
     std::vector<backend::WriteRequest> writes;
     writes.reserve(used_);
     // Keys in strictly increasing order are distinct: one comparison a key then. In any other
@@ -205,107 +485,9 @@ class Transaction {
           break;
       }
     }
-    try {
-      table_->backend().transact(table_->handle_, writes);
-    } catch (const TransactionCanceled& canceled) {
-      const std::span<const Action> done(actions_->data(), used_);
-      if (std::none_of(done.begin(), done.end(), [](const Action& a) { return a.version; })) throw;
-      std::vector<std::optional<detail::VersionedWrite>> versions;
-      for (const Action& a : done) versions.push_back(a.version);
-      detail::throw_canceled_versions(canceled, versions);
-    }
-    used_ = 0;
-    for (const VersionBump& bump : version_bumps_) bump.increment(bump.item);
-    version_bumps_.clear();
-    for (const std::function<void()>& write_back : written_back_) write_back();
-    written_back_.clear();
+    table_->backend().transact(table_->handle_, writes);
   }
 
- private:
-  friend class Table<B>;
-
-  // An entity with unique members is written with Table's put, update and erase, each a
-  // transaction of its own with the guards: the guards' actions would shift this transaction's
-  // cancellation reasons, and a guard released must be the item's as read (a compile error
-  // naming the entity).
-  template <class T>
-  static constexpr bool refuses_unique() {
-    return detail::diagnose_v<
-        !detail::UniqueEntity<T>,
-        diagnostics::a_transaction_cannot_write_an_entity_with_unique_members<T>>;
-  }
-
-  template <class Item, class... Conditions>
-  Transaction& put_action(Item&& item, const Conditions&... conditions) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
-    using T = std::remove_cvref_t<Item>;
-    Action& a = add(Kind::put, type_name_v<T>);
-    a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
-    if constexpr (VersionedEntity<T>) {
-      a.version = detail::versioned_write(item, sizeof...(Conditions) != 0);
-      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
-        // Written back after commit: the transaction may still be canceled.
-        version_bumps_.push_back({&item, [](void* written) {
-                                    ++get_field<detail::version_index_v<T>>(
-                                        *static_cast<T*>(written));
-                                  }});
-      }
-    }
-    // Bodies of one transaction are alike: each starts with room for the largest so far,
-    // instead of growing by doublings from empty.
-    a.body.reserve(body_capacity_);
-    a.size = detail::encode_versioned(table_->body_format(), table_->spec_, item, a.pk, a.sk,
-                                      a.body, "transaction put");
-    body_capacity_ = std::max(body_capacity_, a.body.size());
-    return *this;
-  }
-
-  template <EntityType T, class... Parts>
-  Transaction& update_action(const T& key, const Parts&... parts) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Parts>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
-    Action& a = add(Kind::update, type_name_v<T>);
-    std::optional<detail::UnsetIndexMember> unset;
-    a.condition = detail::update_parts(table_->spec_, key, a.actions, unset, parts...);
-    if constexpr (VersionedEntity<T>) {
-      a.version = detail::versioned_write(
-          key, (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...));
-    }
-    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction update");
-    detail::add_key_member_actions(key, a.actions);
-    return *this;
-  }
-
-  template <EntityType T, class... Conditions>
-  Transaction& erase_action(const T& key, const Conditions&... conditions) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
-    Action& a = add(Kind::erase, type_name_v<T>);
-    a.condition = detail::write_condition(table_->spec_, key, conditions...);
-    if constexpr (VersionedEntity<T>) {
-      a.version = detail::versioned_write(key, sizeof...(Conditions) != 0);
-    }
-    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction erase");
-    return *this;
-  }
-
-  // For Table's writes of an entity with unique members (unique_writes.hpp): the last action's
-  // condition joined with `c`, and guard items claimed (put where there is none) and released.
-  void and_last_condition(backend::Condition c) {
-    Action& a = (*actions_)[used_ - 1];
-    if (a.condition) {
-      backend::Condition both{backend::Condition::Op::all, {}, {}};
-      both.children.push_back(std::move(*a.condition));
-      both.children.push_back(std::move(c));
-      a.condition = std::move(both);
-    } else {
-      a.condition = std::move(c);
-    }
-  }
   // A guard of a unique value for `owner`: where none is, or where it is the owner's own, or,
   // with `stale`, where it is that former owner's (which no longer holds the value: the caller
   // checks that in the same transaction, check_item).
@@ -379,6 +561,8 @@ class Transaction {
   // Items put as their entity's extensions changed them (kept until commit), each handed back
   // to the caller's object after the version bumps.
   std::vector<std::function<void()>> written_back_;
+  std::vector<GuardedWrite> guarded_;
+  std::optional<Taken> taken_;
 };
 
 }  // namespace pksk

@@ -65,6 +65,21 @@ PKSK_DECL void stored_attributes(std::string_view text, BodyFormat format,
                                  std::span<const std::string_view> names,
                                  std::span<std::optional<AttributeValue>> out);
 
+// That the stored item is as it was read: absent (or expired, which a read takes as absent),
+// or with these unique values (`names` their stored names).
+PKSK_DECL backend::Condition unique_snapshot(const backend::TableSpec& spec, bool present,
+                                             std::span<const std::string_view> names,
+                                             std::span<const std::optional<AttributeValue>> values,
+                                             std::int64_t now);
+
+// The unique values after an update's actions, from those stored: a set's value, none after a
+// remove. Any other action on a unique member is a ValidationError naming it (`members`).
+PKSK_DECL void unique_values_after_update(std::string_view table, std::string_view type,
+                                          std::span<const std::string_view> names,
+                                          std::span<const std::string_view> members,
+                                          std::span<const backend::UpdateAction> actions,
+                                          std::span<std::optional<AttributeValue>> values);
+
 }  // namespace pksk::detail
 
 #ifndef PKSK_SEPARATE_COMPILATION

@@ -15,7 +15,10 @@
 #include "../../codec/attribute_value.hpp"
 #include "../../codec/attribute_value_json.hpp"
 #include "../../codec/attribute_value_read.hpp"
+#include "../../detail/quoted.hpp"
+#include "../../error.hpp"
 #include "../detail/entity_writes.hpp"
+#include "../detail/messages.hpp"
 #include "../detail/unique_guards.hpp"
 
 namespace pksk::detail {
@@ -116,6 +119,52 @@ PKSK_DECL void stored_attributes(std::string_view text, BodyFormat format,
   for (std::size_t i = 0; i < names.size(); ++i) {
     const AttributeValue* value = item.find(names[i]);
     out[i] = value == nullptr ? std::nullopt : std::optional<AttributeValue>(*value);
+  }
+}
+
+PKSK_DECL backend::Condition unique_snapshot(const backend::TableSpec& spec, bool present,
+                                             std::span<const std::string_view> names,
+                                             std::span<const std::optional<AttributeValue>> values,
+                                             std::int64_t now) {
+  using Op = backend::Condition::Op;
+  if (!present) {
+    backend::Condition absent{Op::not_exists, {path_operand(top_level(spec.pk_attribute))}, {}};
+    if (spec.ttl_attribute.empty()) return absent;
+    return guards::either(std::move(absent),
+                          {Op::le,
+                           {path_operand(top_level(spec.ttl_attribute)),
+                            value_operand(AttributeValue::from_number(std::to_string(now)))},
+                           {}});
+  }
+  backend::Condition all{Op::all, {}, {}};
+  for (std::size_t u = 0; u < values.size(); ++u) {
+    if (!values[u]) {
+      all.children.push_back({Op::not_exists, {path_operand(top_level(names[u]))}, {}});
+    } else {
+      all.children.push_back(guards::equals(names[u], *values[u]));
+    }
+  }
+  return all;
+}
+
+PKSK_DECL void unique_values_after_update(std::string_view table, std::string_view type,
+                                          std::span<const std::string_view> names,
+                                          std::span<const std::string_view> members,
+                                          std::span<const backend::UpdateAction> actions,
+                                          std::span<std::optional<AttributeValue>> values) {
+  for (const backend::UpdateAction& action : actions) {
+    for (std::size_t u = 0; u < names.size(); ++u) {
+      if (action.path.steps.front().name != names[u]) continue;
+      if (action.path.steps.size() == 1 && action.kind == backend::UpdateAction::Kind::set) {
+        values[u] = action.value;
+      } else if (action.path.steps.size() == 1 &&
+                 action.kind == backend::UpdateAction::Kind::remove) {
+        values[u].reset();
+      } else {
+        throw ValidationError(table_context(table, "update", type) + "the unique member " +
+                              quoted(members[u]) + " is changed by set or remove only");
+      }
+    }
   }
 }
 
