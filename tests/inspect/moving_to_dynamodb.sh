@@ -23,10 +23,10 @@ ln -s "$venv/aws" bin/aws
 sed -n '/^<!-- moving-to-dynamodb: begin -->$/,/^<!-- moving-to-dynamodb: end -->$/p' "$guide" |
   sed '1,2d;$d' | sed '$d' >commands.sh
 grep -q '^pksk-inspect copy ' commands.sh || fail "no commands found in $guide"
-echo "--- the guide's commands:"
+echo "--- the page's commands:"
 cat commands.sh
 PATH="$work/bin:$PATH" bash -euo pipefail commands.sh >out.txt 2>err.txt ||
-  fail "the guide's commands failed: $(cat err.txt)"
+  fail "the page's commands failed: $(cat err.txt)"
 cat err.txt
 
 items=$("$inspect" shop.db | sed -n 's/^table shop .*: \([0-9]*\) items.*/\1/p')
