@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The benchmark's entities, the shop exactly as docs/entities.md declares it, so that pksk and
+// The benchmark's entities, the shop exactly as docs/first-program.md declares it, so that pksk and
 // every hand-written baseline decode into the same structs and their checksums can be compared.
 
 #include <cmath>
