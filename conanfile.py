@@ -3,7 +3,7 @@
 
 `conan create .` packages the checkout (no remote needed for pksk itself). The dependencies
 come from Conan Center, or, with conan/profiles/debian, from the system's Debian packages as
-platform requirements (see docs/guide.md, "Building and installing").
+platform requirements (see docs/building.md).
 """
 import os
 import re

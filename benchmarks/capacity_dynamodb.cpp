@@ -2,7 +2,7 @@
 // What each kind of write costs on DynamoDB, in capacity units, with exactly_once_writes off
 // and on: the backend asks DynamoDB what each request consumed
 // (Options::return_consumed_capacity), a CapacityTally sums it per write, and Options::on_request
-// names the requests each write made. The table of docs/guide.md ("Writes, lost answers and
+// names the requests each write made. The table of docs/dynamodb.md ("Writes, lost answers and
 // exactly once") is this program's output, on DynamoDB Local:
 //   PKSK_DYNAMODB_ENDPOINT=http://127.0.0.1:8000 pksk_capacity_dynamodb
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The benchmark's entities, exactly as API.md §1 has them, so that pksk and every hand-written
-// baseline decode into the same structs and their checksums can be compared.
+// The benchmark's entities, the shop exactly as docs/first-program.md declares it, so that pksk and
+// every hand-written baseline decode into the same structs and their checksums can be compared.
 
 #include <cmath>
 #include <cstdint>
@@ -36,7 +36,7 @@ struct Order {
 };
 
 // The same order as an entity in a secondary index (index_side.hpp): a type of its own, so that
-// Order's entity, and with it every other case's data, stays as API.md declares it.
+// Order's entity, and with it every other case's data, stays as docs/entities.md declares it.
 struct IndexedOrder {
   std::string customer_id;
   std::string order_id;
@@ -118,8 +118,8 @@ struct Checksum {
 
 }  // namespace bench
 
-// API.md spells these at global scope; the benchmark keeps its names in `bench` and lifts
-// them out so that code written against API.md reads the same here.
+// The docs spell these at global scope; the benchmark keeps its names in `bench` and lifts
+// them out so that code written as the docs write it reads the same here.
 using bench::Customer;
 using bench::IndexedOrder;
 using bench::LineItem;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// pksk's view of the benchmark's entities, exactly as API.md §1 declares them. Kept apart from
-// model.hpp so that the hand-written baselines see plain structs only.
+// pksk's view of the benchmark's entities, exactly as docs/entities.md declares them. Kept apart
+// from model.hpp so that the hand-written baselines see plain structs only.
 
 #include <pksk/codec/codec.hpp>  // the decoder: <pksk/pksk.hpp> leaves it out with PKSK_SEPARATE_COMPILATION
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too

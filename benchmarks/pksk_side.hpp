@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The pksk side of every comparison, written as API.md §2 shows a user writing it.
+// The pksk side of every comparison, written as docs/tables.md and docs/queries.md show a user
+// writing it.
 
 #include <pksk/codec/codec.hpp>  // the decoder: <pksk/pksk.hpp> leaves it out with PKSK_SEPARATE_COMPILATION
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too

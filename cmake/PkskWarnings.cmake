@@ -4,7 +4,7 @@
 add_library(pksk_warnings INTERFACE)
 target_compile_options(pksk_warnings INTERFACE -Wall -Wextra -Wpedantic -Werror)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-  # API.md's usage leaves members out of designated initializers on purpose
+  # The documented usage leaves members out of designated initializers on purpose
   # (Customer{.id = "123"}); g++ flags that under -Wextra, clang does not.
   target_compile_options(pksk_warnings INTERFACE -Wno-missing-field-initializers)
   # g++ 12 at -O3 reports the memcmp of std::vector<std::byte>'s operator<=> in any

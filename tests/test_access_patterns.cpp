@@ -19,7 +19,7 @@
 
 namespace design {
 
-// The shop of API.md, with its index.
+// The README's shop, with its index.
 struct LineItem {
   std::string sku;
   int qty{};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // The hot read path allocates nothing per item beyond the decoded struct's own members, and
-// nothing per query beyond the result (DESIGN.md). Counted with a replaced operator new.
+// nothing per query beyond the result (docs/design.md). Counted with a replaced operator new.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// ../shared/API.md §1–3, §6, §7 and part of §8 as written: plain structs with no operator==, no
+// The usage the docs document (entities and keys, tables, writes, indexes, someone else's table,
+// unique members, shards, ULIDs and TTL) as written: plain structs with no operator==, no
 // macro, designated initializers that leave members out. If this file stops compiling, the contract
 // broke.
 #include <catch2/catch.hpp>
@@ -35,7 +36,7 @@ struct Order {
   std::vector<LineItem> items;
   std::optional<std::string> note;
 };
-// API.md section 6's Ticket.
+// The Ticket of docs/indexes.md.
 struct Ticket {
   std::string event;
   std::string ticket;
@@ -43,7 +44,7 @@ struct Ticket {
   double price{};
   std::optional<std::string> refund;  // set only when a refund is requested
 };
-// Not in API.md, which leaves it to the reader: an attendee's profile in "gsi1".
+// Not in the docs, which leave it to the reader: an attendee's profile in "gsi1".
 struct Attendee {
   std::string attendee;
   std::string name;
@@ -92,7 +93,7 @@ struct pksk::Entity<api::Order> {
 
 using namespace api;
 
-TEST_CASE("API.md section 2 compiles and behaves as written") {
+TEST_CASE("the documented usage, tables and collections, compiles and behaves as written") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
 
@@ -169,7 +170,7 @@ TEST_CASE("API.md section 2 compiles and behaves as written") {
   CHECK_FALSE(table.get(Order{.customer_id = "123", .order_id = "2020-12-06"}));
 }
 
-TEST_CASE("API.md section 3, writes beyond put, as written") {
+TEST_CASE("the documented usage, writes beyond put, as written") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
   const Customer c{.id = "123", .name = "Ada", .email = "ada@example.com"};
@@ -232,7 +233,7 @@ TEST_CASE("API.md section 3, writes beyond put, as written") {
   CHECK(table.query<Order>(pksk::partition(c)).size() == 11);
 }
 
-TEST_CASE("API.md section 6 as written") {
+TEST_CASE("the documented usage, a secondary index over tickets, as written") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "tickets", {.indexes = {"gsi1", "refunds"}}};
   table.put(Attendee{.attendee = "ada", .name = "Ada"});
@@ -284,7 +285,7 @@ struct pksk::Entity<api7::Order> {
   static constexpr std::array renames = {pksk::Rename{"amount", "Total"}};  // one member by name
 };
 
-TEST_CASE("API.md section 7, a table someone else designed, as written") {
+TEST_CASE("the documented usage, a table someone else designed, as written") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table classic{
       backend, "classic", {.pk_attribute = "PK", .sk_attribute = "SK", .type_attribute = "Type"}};
@@ -339,7 +340,7 @@ struct pksk::Entity<api8::Sale> {  // write sharding (seed 000)
   static constexpr std::string_view sk = "{order}";
 };
 
-TEST_CASE("API.md section 8, unique members, shards and ULIDs, as written") {
+TEST_CASE("the documented usage, unique members, shards and ULIDs, as written") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
   using api8::Account;
@@ -379,7 +380,7 @@ struct pksk::Entity<api8::Reading> {  // time buckets (seed 000)
   static constexpr std::string_view ttl = "expires";  // time_point member; expired: never read
 };
 
-TEST_CASE("API.md section 8, a ttl member and table statistics, as written") {
+TEST_CASE("the documented usage, a ttl member and table statistics, as written") {
   using api8::Reading;
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "readings", {.ttl_attribute = "expires"}};

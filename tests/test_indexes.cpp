@@ -130,7 +130,7 @@ TEST_CASE("an index query finds items by their index keys, in index sort-key ord
   table.put(Order{"c1", "2021-01-01", "shipped", 30});
   table.put(Order{"c3", "2020-11-30", "open", 40});
 
-  // The API.md usage: the other direction of the relationship.
+  // The usage docs/indexes.md documents: the other direction of the relationship.
   const std::vector<Order> by_id =
       table.index("gsi1").query<Order>(PartitionKey{"ORDER#2020-12-06"});
   REQUIRE(by_id.size() == 2);

@@ -197,7 +197,7 @@ std::string sk_of(T value) {
 
 }  // namespace
 
-TEST_CASE("API.md entities format as documented", "[key]") {
+TEST_CASE("the documented entities format their keys as documented", "[key]") {
   CHECK(pksk::partition(Customer{.id = "123"}) == pksk::PartitionKey{"CUSTOMER#123"});
   CHECK(pksk::partition(Customer{.id = "123"}).value == "CUSTOMER#123");
   CHECK(pksk::sort_key(Customer{.id = "123"}) == "A");

@@ -708,7 +708,7 @@ TEST_CASE("comparisons read in place judge every value as the general evaluator 
   check(n > 1.0 && n<6.0, n> 1.0 && n < 6.0);  // one member twice
 }
 
-TEST_CASE("API.md section 4, filters and the reads beyond the key, as written") {
+TEST_CASE("the documented usage, filters and the reads beyond the key, as written") {
   pksk::sqlite::Backend backend{":memory:"};
   pksk::Table table{backend, "shop"};
   load_five(table);

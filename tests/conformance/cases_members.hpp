@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // The conformance cases on member types, included by cases.hpp: values at the edges of what
-// DynamoDB stores, and the type matrix (every member type the guide lists, in an indexed
+// DynamoDB stores, and the type matrix (every member type docs/member-types.md lists, in an indexed
 // entity, through every write and every read).
 
 #include <tuple>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // The entities of the member-type cases (cases_members.hpp): Everything holds one member of
-// every type the guide's "Member types" lists and is in a secondary index; Gauge holds the
+// every type docs/member-types.md lists and is in a secondary index; Gauge holds the
 // values at the edges of what DynamoDB stores.
 
 #include <boost/hana/define_struct.hpp>

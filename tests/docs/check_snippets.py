@@ -12,7 +12,7 @@ fence (invisible on a rendered page), or by the block itself:
   <!-- snippet: show -->                   not compiled: counted and listed
 
 A block without a comment and without `int main` fails the test, so that no block is left
-out by accident. docs/guide.md ("About the examples") describes the same for readers.
+out by accident. docs/README.md ("About the examples") describes the same for readers.
 
 usage: check_snippets.py --compiler CXX --work-dir DIR [--jobs N] FILE.md|DIR... -- FLAG...
 """

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSL-1.0
-# The guide's "Moving to DynamoDB", run as written: the lines between its moving-to-dynamodb
+# docs/dynamodb.md's "Moving to DynamoDB", run as written: the lines between its moving-to-dynamodb
 # markers, in a directory laid out as build/example is (the main example's shop.db, its
 # DynamoDB twin under examples/, DynamoDB Local's endpoint in ddb/endpoint), with pksk-inspect
 # and the venv's AWS CLI on PATH. Then what they did: the AWS CLI's scan counts the file's items
 # and reads one with its attributes' types, and the example prints on DynamoDB what it printed
 # on the file.
-#   moving_to_dynamodb.sh <guide.md> <pksk-inspect> <customer_orders> <customer_orders_dynamodb>
+#   moving_to_dynamodb.sh <dynamodb.md> <pksk-inspect> <customer_orders> <customer_orders_dynamodb>
 #                         <expected output> <DynamoDB Local's endpoint file> <venv bin> <work dir>
 set -euo pipefail
 guide=$1 inspect=$2 example=$3 example_dynamodb=$4 expected=$5 endpoint_file=$6 venv=$7 work=$8
@@ -23,10 +23,10 @@ ln -s "$venv/aws" bin/aws
 sed -n '/^<!-- moving-to-dynamodb: begin -->$/,/^<!-- moving-to-dynamodb: end -->$/p' "$guide" |
   sed '1,2d;$d' | sed '$d' >commands.sh
 grep -q '^pksk-inspect copy ' commands.sh || fail "no commands found in $guide"
-echo "--- the guide's commands:"
+echo "--- the page's commands:"
 cat commands.sh
 PATH="$work/bin:$PATH" bash -euo pipefail commands.sh >out.txt 2>err.txt ||
-  fail "the guide's commands failed: $(cat err.txt)"
+  fail "the page's commands failed: $(cat err.txt)"
 cat err.txt
 
 items=$("$inspect" shop.db | sed -n 's/^table shop .*: \([0-9]*\) items.*/\1/p')

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The entities of API.md, shared by the table, collection and allocation tests.
+// The entities of the README's shop, shared by the table, collection and allocation tests.
 
 #include <optional>
 #include <string>

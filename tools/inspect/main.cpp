@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// pksk-inspect: see cli.cpp's usage text, or docs/guide.md "Looking inside a table".
+// pksk-inspect: see cli.cpp's usage text, or docs/tools.md "Looking inside a table".
 #include <unistd.h>
 
 #include <iostream>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// Equality of entities that declare no operator==: the plain structs of API.md compare
+// Equality of entities that declare no operator==: the plain structs of the docs compare
 // member by member, through the same reflection the codec uses. A type that has its own
 // operator== keeps it.
 

@@ -152,7 +152,8 @@ class BasicFilter : public Filter {
 };
 
 // The options of a query or scan of R, in this order: sk, forward, limit, start, filter,
-// select, segment, segments, consistent, keep_undecodable. `{}` means all items, forward.
+// select, segment, segments, consistent, keep_undecodable, parallel. `{}` means all items,
+// forward.
 // BasicQueryOptions<R> (what query<R> takes) checks `filter` and `select` against R at compile
 // time; QueryOptions (R = void) is the type to keep options in a variable, and converts to any R.
 template <class R = void>
