@@ -29,7 +29,7 @@ configure_and_test() {
   local dir="$root/build/$name"
   echo "=== $name: configure"
   cmake -S "$root" -B "$dir" -G Ninja -DPKSK_BUILD_TESTS=ON -DPKSK_BUILD_EXAMPLES=ON \
-    "-DPKSK_CONAN=$conan" "-DPKSK_PYTHON=$python" "$@" >/dev/null
+    "-DPKSK_CONAN=$conan" "-DPKSK_PYTHON=$python" -DPKSK_REQUIRE_ALL_TESTS=ON "$@" >/dev/null
   echo "=== $name: build"
   cmake --build "$dir" -j "$jobs"
   echo "=== $name: test"

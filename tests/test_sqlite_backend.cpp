@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -852,19 +853,46 @@ TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]")
   CHECK((failure.native.code & 0xff) == SQLITE_CANTOPEN);
   CHECK_FALSE(fs::exists(dir.file("none.db")));
 
-  // A file without write permission: only meaningful when permissions apply to us.
-  if (geteuid() != 0) {
-    const std::string locked_path = dir.file("perm.db");
-    {
-      pksk::sqlite::Backend b{locked_path};
-      b.open_table(pksk::backend::TableSpec{"shop"});
-    }
-    ::chmod(locked_path.c_str(), 0444);
+  // A file without write permission. Root ignores mode bits, so under root the write is made
+  // by a forked child that has dropped to nobody (65534) first: the check runs either way.
+  const std::string locked_path = dir.file("perm.db");
+  {
+    pksk::sqlite::Backend b{locked_path};
+    b.open_table(pksk::backend::TableSpec{"shop"});
+  }
+  ::chmod(locked_path.c_str(), 0444);
+  const auto write_error = [&] {
     pksk::sqlite::Backend b{locked_path};
     auto pt = b.open_table(pksk::backend::TableSpec{"shop"});
-    CHECK(contains(backend_error_of([&] { put(b, pt, "P", "A"); }), "readonly"));
+    return backend_error_of([&] { put(b, pt, "P", "A"); });
+  };
+  if (geteuid() != 0) {
+    CHECK(contains(write_error(), "readonly"));
   } else {
-    WARN("running as root: chmod 0444 does not stop writes, covered by Options.read_only");
+    // nobody must reach the file: the directory is searchable and the file readable by all.
+    REQUIRE(::chmod(fs::path(locked_path).parent_path().c_str(), 0755) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      // 2: could not drop privileges; 0: the write failed as read-only; 1: anything else.
+      if (::setgid(65534) != 0 || ::setuid(65534) != 0 || ::geteuid() == 0) ::_exit(2);
+      try {
+        const std::string error = write_error();
+        if (contains(error, "readonly")) ::_exit(0);
+        std::fprintf(stderr, "as nobody, the write failed with: %s\n", error.c_str());
+      } catch (const std::exception& e) {
+        // Here the open itself writes (its WAL files, in a directory nobody cannot write to):
+        // the same refusal, met one step earlier.
+        if (contains(e.what(), "readonly")) ::_exit(0);
+        std::fprintf(stderr, "as nobody, opening the file threw: %s\n", e.what());
+      }
+      ::_exit(1);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    INFO("child exit status " << status << " (2: setuid(65534) failed)");
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
   }
 }
 
