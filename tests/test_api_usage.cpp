@@ -398,3 +398,62 @@ TEST_CASE("the documented usage, a ttl member and table statistics, as written")
   REQUIRE(stats.largest.size() == 1);
   CHECK(stats.largest[0].pk == "DEVICE#d1#2024-02");
 }
+
+// Features that compose: a booking hold both unique and expiring, and versioned, written in a
+// transaction beside another entity's update; maintenance on the table.
+namespace api10 {
+struct Hold {
+  std::string id;
+  std::string slot;
+  std::chrono::system_clock::time_point expires;
+  int rev{};
+};
+struct Pet {
+  std::string id;
+  int visits{};
+};
+}  // namespace api10
+template <>
+struct pksk::Entity<api10::Hold> {  // a booking hold: unique and expiring
+  static constexpr std::string_view type = "Hold";
+  static constexpr std::string_view pk = "HOLD#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::array unique = {"slot"};
+  static constexpr std::string_view ttl = "expires";
+  static constexpr std::string_view version = "rev";
+};
+template <>
+struct pksk::Entity<api10::Pet> {
+  static constexpr std::string_view type = "Pet";
+  static constexpr std::string_view pk = "PET#{id}";
+  static constexpr std::string_view sk = "A";
+};
+
+TEST_CASE("the documented usage, features that compose, as written") {
+  using api10::Hold;
+  using api10::Pet;
+  auto now = std::chrono::system_clock::now();
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{
+      backend, "clinic", {.ttl_attribute = "expires", .ttl_clock = [&] { return now; }}};
+  const Pet pet{.id = "rex"};
+  table.put(pet);
+  Hold hold{.id = "h1", .slot = "mon-9am", .expires = now + std::chrono::minutes(15)};
+  table.transact()
+      .put(hold)
+      .update(pet, pksk::add(&Pet::visits, 1))
+      .commit();  // unique in a transaction
+  CHECK(hold.rev == 1);
+  CHECK(table.get(Pet{.id = "rex"})->visits == 1);
+  CHECK_THROWS_AS(
+      table.put(Hold{.id = "h2", .slot = "mon-9am", .expires = now + std::chrono::hours(1)}),
+      pksk::ConditionFailed);
+
+  now += std::chrono::minutes(20);  // h1 expired: its slot can be held again
+  table.put(Hold{.id = "h2", .slot = "mon-9am", .expires = now + std::chrono::hours(1)});
+  auto m = pksk::maintenance(table);   // any backend, AnyBackend included
+  CHECK(m.sweep_expired() == 1);       // SQLite: deletes expired items
+  CHECK(m.sweep_guards() == 0);        // h1's guard was taken over by h2
+  pksk::TableStats stats = m.stats();  // table.stats() keeps compiling
+  CHECK(stats.items == table.stats().items);
+}
