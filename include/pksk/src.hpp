@@ -16,8 +16,8 @@
 
 #include "backend/impl/emulation.ipp"
 #include "backend/impl/messages.ipp"
-#include "blob/impl/blob_reads.ipp"
 #include "blob/impl/directory_blob_store.ipp"
+#include "codec/impl/blob_reads.ipp"
 #include "codec/impl/decoder_handle.ipp"
 #include "codec/impl/json_key.ipp"
 #include "codec/impl/parsed_item.ipp"
