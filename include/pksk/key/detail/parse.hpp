@@ -15,7 +15,6 @@
 #include <type_traits>
 
 #include "../../detail/fixed_string.hpp"
-#include "../../value.hpp"
 #include "../field_types.hpp"
 
 namespace pksk::detail {
