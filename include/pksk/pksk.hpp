@@ -4,10 +4,15 @@
 // Table over any Backend. No backend and no network here: include <pksk/sqlite.hpp> or
 // <pksk/dynamodb.hpp> for one.
 //
-// One folder per layer, each including only its own layer or those below it:
-// reflect/ -> key/ -> codec/ -> expr/ -> model/ -> backend/ -> table/ -> maintenance/, with
-// error.hpp, config.hpp and detail/ beneath them all; the backends, sqlite/ and dynamodb/, sit on
-// backend/ and the layers below it.
+// One folder per layer, each including only its own layer or those below it, lowest first:
+// reflect/ -> values/ -> key/ -> blob/ -> codec/ -> expr/ -> model/ -> backend/ -> extensions/
+// -> table/ -> maintenance/ -> {sqlite/, dynamodb/}, the two backends peers that include neither
+// each other. Beneath them all: detail/ (the library-wide private helpers) and the base headers
+// error.hpp, config.hpp, value.hpp and version.hpp, which include only each other and detail/.
+// Above them all: the umbrella headers (this one, sqlite.hpp, dynamodb.hpp, backend.hpp,
+// entity_code.hpp, src.hpp), which no folder includes. A folder's own detail/ and impl/ are
+// private to it (src.hpp alone includes every impl/, by design). scripts/check_layers.py, the
+// test layers.check, enforces this order (its LAYERS).
 
 #include "backend.hpp"
 #include "blob/blob_store.hpp"

@@ -17,7 +17,7 @@
 #include "../codec/item_size.hpp"
 #include "../detail/config.hpp"
 #include "../error.hpp"
-#include "../key/detail/format.hpp"
+#include "../key/limits.hpp"
 #include "backend.hpp"
 #include "emulation/evaluate.hpp"
 #include "write.hpp"

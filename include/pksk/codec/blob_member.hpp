@@ -213,5 +213,5 @@ PKSK_DECL std::string fetch_blob(const BlobReads& reads, const BlobRef& ref,
 }  // namespace pksk
 
 #ifndef PKSK_SEPARATE_COMPILATION
-#include "../blob/impl/blob_reads.ipp"
+#include "impl/blob_reads.ipp"
 #endif

@@ -20,13 +20,13 @@
 #include <simdjson.h>
 
 #include "../detail/base64.hpp"
+#include "../detail/json_key.hpp"
 #include "../detail/padded_buffer.hpp"
 #include "../detail/row_arena.hpp"
 #include "../error.hpp"
 #include "../reflect/reflect.hpp"
 #include "body_format.hpp"
 #include "decode_target.hpp"
-#include "detail/json_key.hpp"
 #include "detail/json_path.hpp"
 #include "detail/json_reader.hpp"
 #include "detail/json_reader_attribute_value.hpp"

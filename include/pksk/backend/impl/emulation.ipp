@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "../detail/messages.hpp"
 #include "../emulation.hpp"
+#include "../messages.hpp"
 
 namespace pksk::backend::emulation {
 

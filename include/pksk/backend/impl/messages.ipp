@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The definitions of backend/detail/messages.hpp: inline through it in header-only mode,
+// The definitions of backend/messages.hpp: inline through it in header-only mode,
 // compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-#include "../detail/messages.hpp"
+#include "../messages.hpp"
 
 namespace pksk::detail {
 

@@ -19,13 +19,11 @@
 #include "../../error.hpp"
 #include "../../key/ulid.hpp"
 #include "../blob_store.hpp"
+#include "../object_keys.hpp"
 
 namespace pksk {
 
 namespace detail {
-
-inline constexpr std::string_view blob_meta_suffix = ".meta";
-inline constexpr std::string_view blob_temp_marker = ".tmp-";
 
 [[noreturn]] inline void throw_blob_io(std::string_view what, const std::filesystem::path& path,
                                        const std::error_code& error = {}) {
@@ -99,28 +97,6 @@ inline std::optional<BlobMetadata> parse_blob_metadata(std::string_view text) {
   }
   if (!text.empty()) return std::nullopt;
   return m;
-}
-
-// A key names a file below the root: plain characters, no empty, "." or ".." segment.
-inline bool is_plain_blob_key(std::string_view key) {
-  if (key.empty() || key.front() == '/' || key.back() == '/') return false;
-  for (const char c : key) {
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                       c == '/' || c == '_' || c == '-' || c == '.';
-    if (!plain) return false;
-  }
-  std::size_t start = 0;
-  while (start <= key.size()) {
-    std::size_t end = key.find('/', start);
-    if (end == std::string_view::npos) end = key.size();
-    const std::string_view segment = key.substr(start, end - start);
-    if (segment.empty() || segment == "." || segment == ".." ||
-        segment.ends_with(blob_meta_suffix) ||
-        segment.find(blob_temp_marker) != std::string_view::npos)
-      return false;
-    start = end + 1;
-  }
-  return true;
 }
 
 inline std::chrono::system_clock::time_point blob_file_time(const std::filesystem::path& path) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// read_two_string_attributes' definition: inline through detail/string_attributes.hpp in
+// read_two_string_attributes' definition: inline through string_attributes.hpp in
 // header-only mode, compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
 
 #include <string>
@@ -10,7 +10,7 @@
 
 #include "../../detail/padded_buffer.hpp"
 #include "../../error.hpp"
-#include "../detail/string_attributes.hpp"
+#include "../string_attributes.hpp"
 
 namespace pksk::detail {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // How the DynamoDB backend names itself in its error messages about a table, in the style every
-// backend shares (backend/detail/messages.hpp): "pksk table 'orders' (dynamodb), put: ...".
+// backend shares (backend/messages.hpp): "pksk table 'orders' (dynamodb), put: ...".
 // Its own header so that the request builders (request.hpp) need nothing of the client's.
 
 #include <string>
 #include <string_view>
 
-#include "../../backend/detail/messages.hpp"
+#include "../../backend/messages.hpp"
 
 namespace pksk::dynamodb::detail {
 

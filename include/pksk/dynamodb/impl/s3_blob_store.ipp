@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "../../blob/impl/directory_blob_store.ipp"
+#include "../../blob/object_keys.hpp"
 #include "../../detail/iso8601.hpp"
 #include "../../detail/quoted.hpp"
 #include "../../error.hpp"

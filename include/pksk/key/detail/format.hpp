@@ -16,6 +16,7 @@
 #include "../../detail/utf8.hpp"
 #include "../../error.hpp"
 #include "../../reflect/enum_name.hpp"
+#include "../limits.hpp"
 #include "parse.hpp"
 
 namespace pksk::detail {
@@ -123,12 +124,7 @@ inline void append_checked(std::string& out, std::string_view value, const Compo
   out.append(value);
 }
 
-// DynamoDB's limits on a key attribute's value, in bytes (UTF-8): 2,048 for a partition key,
-// 1,024 for a sort key. A longer key would be refused by DynamoDB at write time, so it is
-// refused here, on every backend, before anything is written.
-inline constexpr std::size_t max_partition_key_size = 2048;
-inline constexpr std::size_t max_sort_key_size = 1024;
-
+// DynamoDB's limit on a key attribute's value (../limits.hpp) for the key's role.
 constexpr std::size_t max_key_size(KeyRole role) noexcept {
   return role == KeyRole::partition ? max_partition_key_size : max_sort_key_size;
 }

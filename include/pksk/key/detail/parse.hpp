@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Key-template text such as "CUSTOMER#{customer_id}" parsed at compile time into literal and
-// field segments (pure text, no entity involved), and the member types a field may name.
+// field segments (pure text, no entity involved), and which format spec a field's member type
+// takes (the member types a field may name: key/field_types.hpp).
 
 #include <algorithm>
 #include <array>
@@ -14,7 +15,7 @@
 #include <type_traits>
 
 #include "../../detail/fixed_string.hpp"
-#include "../../value.hpp"
+#include "../field_types.hpp"
 
 namespace pksk::detail {
 
@@ -196,32 +197,7 @@ consteval auto parse_key_template() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Key field types
-
-template <class F>
-concept KeyString = std::same_as<F, std::string> || std::same_as<F, std::string_view>;
-
-// Character types are excluded: whether 'A' means "A" or "65" would be a guess.
-template <class F>
-concept KeyInteger = std::integral<F> && !std::same_as<F, bool> && !std::same_as<F, char> &&
-                     !std::same_as<F, wchar_t> && !std::same_as<F, char8_t> &&
-                     !std::same_as<F, char16_t> && !std::same_as<F, char32_t>;
-
-template <class F>
-concept KeyEnum = std::is_enum_v<F>;
-
-// A point in time: written as ISO 8601 UTC text of the clock's full precision, which sorts as
-// the instants do ("2024-02-29T23:59:58.123456789Z"), or bucketed by a format spec.
-template <class F>
-concept KeyTime = std::same_as<F, std::chrono::system_clock::time_point>;
-
-// A type of your own whose Value specialisation (value.hpp) stores it as text: the key holds
-// that text, as it holds a string member's.
-template <class F>
-concept KeyConverted = ValueConverter<F> && std::same_as<value_stored_t<F>, std::string>;
-
-template <class F>
-concept KeyField = KeyString<F> || KeyInteger<F> || KeyEnum<F> || KeyTime<F> || KeyConverted<F>;
+// Key field types (the types themselves: ../field_types.hpp)
 
 // Whether a field of member type F (a key field, or an optional one in a sparse index) takes
 // the format spec: a time bucket of a time, a shard of anything but a time, a case of a string
@@ -234,26 +210,5 @@ constexpr bool spec_applies(ParsedSpec spec) noexcept {
   if (spec.spec == KeySpec::number) return KeyInteger<F>;
   return KeyTime<F>;
 }
-
-// A member of a secondary index's key may be an std::optional of a key field: an item whose
-// member is empty has no key in that index and so is not in it (DynamoDB's sparse index, per
-// item). The value type below is what such a field formats.
-template <class F>
-struct KeyFieldValue {
-  using type = F;
-  static constexpr bool optional = false;
-};
-template <class F>
-struct KeyFieldValue<std::optional<F>> {
-  using type = F;
-  static constexpr bool optional = true;
-};
-template <class F>
-using key_field_value_t = typename KeyFieldValue<F>::type;
-
-// A field of a key template that may be sparse (an index's), or not (the table's).
-template <class F, bool Sparse>
-concept KeyFieldOf =
-    KeyField<F> || (Sparse && KeyFieldValue<F>::optional && KeyField<key_field_value_t<F>>);
 
 }  // namespace pksk::detail

@@ -26,7 +26,7 @@
 #include "../../backend/backend.hpp"
 #include "../../backend/emulation/evaluate.hpp"
 #include "../../codec/attribute_value_read.hpp"
-#include "../../codec/detail/json_key.hpp"
+#include "../../detail/json_key.hpp"
 #include "../../detail/padded_buffer.hpp"
 #include "../../error.hpp"
 #include "../../expr/expression.hpp"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
 // How the SQLite backend names itself in its error messages about a table, in the style every
-// backend shares (backend/detail/messages.hpp): "pksk table 'orders' (sqlite), put: ...".
+// backend shares (backend/messages.hpp): "pksk table 'orders' (sqlite), put: ...".
 // Apart from handle.hpp so that the SQL text (sql.hpp) needs no <sqlite3.h> for its messages.
 
 #include <string>
 #include <string_view>
 
-#include "../../backend/detail/messages.hpp"
+#include "../../backend/messages.hpp"
 
 namespace pksk::sqlite::detail {
 

@@ -20,8 +20,8 @@
 #include <variant>
 #include <vector>
 #include "../../backend/backend.hpp"
-#include "../../backend/detail/messages.hpp"
 #include "../../backend/emulation.hpp"
+#include "../../backend/messages.hpp"
 #include "../../backend/ttl.hpp"
 #include "../../codec/attribute_value_read.hpp"
 #include "../../codec/body_patch.hpp"

@@ -14,7 +14,7 @@
 #include "../../codec/body_format.hpp"
 #include "../../detail/iso8601.hpp"
 #include "../../detail/json_writer.hpp"
-#include "../../key/detail/parse.hpp"
+#include "../../key/field_types.hpp"
 #include "../../reflect/enum_name.hpp"
 #include "../../reflect/reflect.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "../../backend/backend.hpp"
 #include "../../codec/body_format.hpp"
-#include "../../codec/detail/string_attributes.hpp"
+#include "../../codec/string_attributes.hpp"
 
 namespace pksk::detail {
 

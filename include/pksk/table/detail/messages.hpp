@@ -2,12 +2,12 @@
 #pragma once
 // How the Table layer's error messages name what they are about: the table, the operation and
 // the entity type. Keys are written by key_text and sizes by over_limit, the backends' own
-// helpers (backend/detail/messages.hpp), so that an item's key reads the same in every message.
+// helpers (backend/messages.hpp), so that an item's key reads the same in every message.
 
 #include <string>
 #include <string_view>
 
-#include "../../backend/detail/messages.hpp"
+#include "../../backend/messages.hpp"
 #include "../../detail/config.hpp"
 #include "../../detail/quoted.hpp"
 #include "../../error.hpp"

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../../backend/detail/messages.hpp"
+#include "../../backend/messages.hpp"
 #include "../../codec/attribute_value.hpp"
 #include "../../codec/attribute_value_json.hpp"
 #include "../../codec/attribute_value_read.hpp"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "../detail/json_key.hpp"
+#include "../json_key.hpp"
 
 namespace pksk::detail {
 

@@ -3,13 +3,15 @@
 // An object key compared with a name after undoing its JSON escapes: how the decoder matches a
 // stored name that is not plain printable ASCII (a rename to "Total \"net\"" or "Größe"), which
 // another writer may have escaped differently than pksk does. Plain names, every C++ member
-// name among them, are compared with the key's raw bytes (decode.hpp), which is faster.
+// name among them, are compared with the key's raw bytes (codec/decode.hpp), which is faster.
+// Library-wide: the SQLite backend's filter matches stored names with it too
+// (sqlite/detail/filter.hpp).
 
 #include <string_view>
 
 #include <simdjson.h>
 
-#include "../../detail/config.hpp"
+#include "config.hpp"
 
 namespace pksk::detail {
 
@@ -35,5 +37,5 @@ inline bool json_key_is(const simdjson::ondemand::raw_json_string& key, std::str
 }  // namespace pksk::detail
 
 #ifndef PKSK_SEPARATE_COMPILATION
-#include "../impl/json_key.ipp"
+#include "impl/json_key.ipp"
 #endif

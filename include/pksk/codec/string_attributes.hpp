@@ -3,14 +3,15 @@
 // Two top-level string attributes of a stored item looked up by name, in either body format: an
 // item's keys in a secondary index, which are ordinary attributes of it, read back when a member
 // only they hold is missing from the body (key/read_back.hpp). Not on any hot path: the item is
-// parsed again.
+// parsed again. For the table layer (table/detail/indexed_row.hpp), not for users: public so
+// that table/ need not include codec/'s private headers.
 
 #include <string>
 #include <string_view>
 
-#include "../../detail/config.hpp"
-#include "../body_format.hpp"
-#include "../parsed_item.hpp"
+#include "../detail/config.hpp"
+#include "body_format.hpp"
+#include "parsed_item.hpp"
 
 namespace pksk::detail {
 
@@ -24,5 +25,5 @@ PKSK_DECL bool read_two_string_attributes(BodyFormat format, ParsedItem live, st
 }  // namespace pksk::detail
 
 #ifndef PKSK_SEPARATE_COMPILATION
-#include "../impl/string_attributes.ipp"
+#include "impl/string_attributes.ipp"
 #endif

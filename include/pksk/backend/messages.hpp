@@ -4,14 +4,16 @@
 // (table/detail/messages.hpp): "pksk table 'orders' (sqlite), put of pk 'a', sk 'b': ...",
 // the table named first, the backend after it, then the operation and its key, all quoted by
 // detail/quoted.hpp. A backend's messages about no table keep their "pksk::sqlite: " origin.
+// For backends and the table layer, not for users: public so that every backend folder and
+// table/ begin their messages alike without including backend/'s private headers.
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-#include "../../detail/config.hpp"
-#include "../../detail/quoted.hpp"
-#include "../write.hpp"
+#include "../detail/config.hpp"
+#include "../detail/quoted.hpp"
+#include "write.hpp"
 
 namespace pksk::detail {
 
@@ -29,5 +31,5 @@ PKSK_DECL std::string over_limit(std::size_t size, std::size_t limit);
 }  // namespace pksk::detail
 
 #ifndef PKSK_SEPARATE_COMPILATION
-#include "../impl/messages.ipp"
+#include "impl/messages.ipp"
 #endif

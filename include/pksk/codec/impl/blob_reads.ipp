@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: BSL-1.0
 #pragma once
-// The definitions of the blob members' reads and object names (codec/blob_member.hpp,
-// blob/object_names.hpp): inline through them in header-only mode, compiled once by
-// <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
+// The definitions of the blob members' reads and object names (blob_member.hpp): inline through
+// it in header-only mode, compiled once by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION. In
+// codec/, which uses the store (blob/blob_store.hpp), so that blob/ need not include codec/.
 
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "../../codec/blob_member.hpp"
+#include "../../blob/blob_store.hpp"
 #include "../../detail/hmac_sha256.hpp"
 #include "../../detail/quoted.hpp"
 #include "../../error.hpp"
 #include "../../key/ulid.hpp"
-#include "../blob_store.hpp"
+#include "../blob_member.hpp"
 
 namespace pksk::detail {
 
