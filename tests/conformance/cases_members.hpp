@@ -303,3 +303,57 @@ TEST_CASE("type matrix: every member type, in an index, through every write and 
     CHECK(filtered.size() == 1);
   }
 }
+
+TEST_CASE("an add that takes an integer member past its type's range is refused, writing nothing",
+          "[conformance][update]") {
+  Store store;
+  auto table = make_table(store);
+  using conformance::SmallCounts;
+  const SmallCounts key{.id = "t1"};
+  const SmallCounts stored{.id = "t1", .hits = 32000, .low = -32000, .small = 250, .note = "kept"};
+  table.put(stored);
+  CHECK_THROWS_AS(table.update(key, pksk::add(&SmallCounts::hits, std::int16_t{1000})),
+                  pksk::ValidationError);
+  CHECK_THROWS_WITH(table.update(key, pksk::add(&SmallCounts::hits, std::int16_t{1000})),
+                    Catch::Contains("SmallCounts") && Catch::Contains("'hits'") &&
+                        Catch::Contains("nothing was written"));
+  CHECK_THROWS_WITH(table.update(key, pksk::add<&SmallCounts::hits>(std::int16_t{768})),
+                    Catch::Contains("SmallCounts") && Catch::Contains("'hits'") &&
+                        Catch::Contains("nothing was written"));
+  CHECK_THROWS_WITH(table.update(key, pksk::add(&SmallCounts::low, std::int16_t{-769})),
+                    Catch::Contains("SmallCounts") && Catch::Contains("'low'"));
+  CHECK_THROWS_WITH(table.update(key, pksk::set(&SmallCounts::note, std::string("x")),
+                                 pksk::add(&SmallCounts::small, std::uint8_t{6})),
+                    Catch::Contains("SmallCounts") && Catch::Contains("'small'"));
+  CHECK(table.get(key) == stored);
+  // Up to the edges is fine, and an absent member or item counts as 0.
+  const SmallCounts edge = table.update(key, pksk::add(&SmallCounts::hits, std::int16_t{767}),
+                                        pksk::add(&SmallCounts::low, std::int16_t{-768}),
+                                        pksk::add(&SmallCounts::small, std::uint8_t{5}));
+  CHECK(edge.hits == 32767);
+  CHECK(edge.low == -32768);
+  CHECK(edge.small == 255);
+  CHECK(table.update(SmallCounts{.id = "t2"}, pksk::add(&SmallCounts::hits, std::int16_t{32767}))
+            .hits == 32767);
+  // The caller's own condition failing is still a ConditionFailed, carrying no item unasked.
+  try {
+    table.update(key, pksk::add(&SmallCounts::hits, std::int16_t{-1}),
+                 pksk::when(pksk::attr(&SmallCounts::note) == std::string("other")));
+    FAIL("the condition held");
+  } catch (const pksk::ConditionFailed& failed) {
+    CHECK(failed.stored() == nullptr);
+  }
+  try {
+    table.update(key, pksk::add(&SmallCounts::hits, std::int16_t{-1}),
+                 pksk::when(pksk::attr(&SmallCounts::note) == std::string("other")),
+                 pksk::return_stored_on_failure);
+    FAIL("the condition held");
+  } catch (const pksk::ConditionFailed& failed) {
+    CHECK(failed.stored() != nullptr);
+  }
+  // Both false: the add is refused, as it would be without the condition.
+  CHECK_THROWS_AS(table.update(key, pksk::add(&SmallCounts::hits, std::int16_t{1}),
+                               pksk::when(pksk::attr(&SmallCounts::note) == std::string("other"))),
+                  pksk::ValidationError);
+  CHECK(table.get(key) == edge);
+}

@@ -139,3 +139,25 @@ TEST_CASE("an update of the ttl member stores epoch seconds, and can expire the 
   CHECK_FALSE(t.table.get(key));
   CHECK(t.table.query<Probe>(pksk::partition(key)).empty());
 }
+
+TEST_CASE("an expired item not yet deleted is there for a write's conditions and updates",
+          "[conformance][ttl]") {
+  Store store;
+  TtlTable<Store> t(store);
+  const Probe key{.device = "d1", .at = "01"};
+  const Probe stale{.device = "d1", .at = "01", .value = 7, .expires = t.at(-60)};  // past
+  t.table.put(stale);
+  CHECK_FALSE(t.table.get(key));  // reads do not see it
+  // DynamoDB deletes an expired item some time after it expires; until then a write finds it.
+  CHECK_THROWS_AS(t.table.put(Probe{.device = "d1", .at = "01", .value = 8}, pksk::if_absent),
+                  pksk::ConditionFailed);
+  CHECK_THROWS_AS(t.table.update(key, pksk::set(&Probe::value, 9), pksk::if_absent),
+                  pksk::ConditionFailed);
+  // An update changes the stored item, which keeps its other members (its expiry too).
+  const Probe updated = t.table.update(key, pksk::add(&Probe::value, 1));
+  CHECK(updated.value == 8);
+  CHECK(updated.expires == t.at(-60));
+  const Probe moved = t.table.update(key, pksk::set(&Probe::expires, t.at(3600)), pksk::exists);
+  CHECK(moved.value == 8);
+  CHECK(t.table.get(key) == moved);
+}

@@ -131,3 +131,22 @@ inline Everything full_everything(std::string id, std::string group = "g", int r
 }
 
 }  // namespace conformance
+
+// Small integers that add can take past their type's range.
+namespace conformance {
+struct SmallCounts {
+  std::string id;
+  std::int16_t hits{};
+  std::int16_t low{};
+  std::uint8_t small{};
+  std::string note;
+  friend bool operator==(const SmallCounts&, const SmallCounts&) = default;
+};
+}  // namespace conformance
+
+template <>
+struct pksk::Entity<conformance::SmallCounts> {
+  static constexpr std::string_view type = "SmallCounts";
+  static constexpr std::string_view pk = "TALLY#{id}";
+  static constexpr std::string_view sk = "T";
+};

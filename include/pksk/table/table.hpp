@@ -58,6 +58,7 @@
 #include "../reflect/reflect.hpp"
 #include "batch.hpp"
 #include "cursor_signing.hpp"
+#include "detail/add_ranges.hpp"
 #include "detail/chunks.hpp"
 #include "detail/decode_row.hpp"
 #include "detail/entity_writes.hpp"
@@ -685,6 +686,12 @@ class Table {
     actions.resize(detail::stored_key_members_v<T>.count);
     detail::assign_key_member_actions(key, actions);
     std::optional<detail::UnsetIndexMember> unset;
+    // An add past an integer member's range fails its guard (detail/add_ranges.hpp); the stored
+    // item the failure carries tells it from the caller's condition failing.
+    constexpr bool guarded = detail::adds_integer_v<Parts...>;
+    std::vector<detail::AddRange> ranges;
+    if constexpr (guarded) ranges = detail::add_ranges(parts...);
+    const bool ask_stored = detail::returns_stored_v<Parts...> || !ranges.empty();
     std::optional<backend::Condition> condition =
         detail::update_parts(spec_, key, actions, unset, std::forward<Parts>(parts)...);
     detail::format_keys(spec_, key, s->pk, s->sk, "update");
@@ -701,7 +708,7 @@ class Table {
                                               actions,
                                               condition ? &*condition : nullptr,
                                               reader,
-                                              {nullptr, detail::returns_stored_v<Parts...>}},
+                                              {nullptr, ask_stored}},
                        [&](const backend::ItemView& row) {
                          if (!read)
                            detail::decode_row(body_format(), spec_, *s->decoder, row, result);
@@ -727,10 +734,17 @@ class Table {
     static_assert(!detail::returns_old_v<Parts...>,
                   "pksk: update returns the item as written; return_old is for put and erase");
     constexpr bool own_conditions = detail::has_conditions_v<Parts...>;
-    if constexpr (VersionedEntity<T> || index_count_v<T> != 0) {
+    if constexpr (VersionedEntity<T> || index_count_v<T> != 0 || guarded) {
       try {
         send();
-      } catch (const ConditionFailed& failed) {
+      } catch (const ConditionFailed& caught) {
+        std::optional<ConditionFailed> unasked;
+        if constexpr (guarded) {
+          detail::refuse_add_past_range<T>(spec_.name, ranges, caught);
+          if (!detail::returns_stored_v<Parts...> && caught.stored() != nullptr)
+            unasked.emplace(detail::without_stored(caught));
+        }
+        const ConditionFailed& failed = unasked ? *unasked : caught;
         if (unset && !own_conditions && !VersionedEntity<T>) {
           detail::throw_update_would_create(spec_.name, type_name_v<T>, unset->index, unset->member,
                                             failed);
@@ -739,6 +753,7 @@ class Table {
           detail::throw_stale_version(
               spec_.name, "update", detail::versioned_write(key, own_conditions || unset), failed);
         }
+        if (unasked) throw *unasked;
         throw;
       }
     } else {

@@ -111,8 +111,10 @@ struct Backend::Impl {
                               backend::ItemVisitor visit);
   backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,
                             backend::ItemVisitor visit);
+  // `expired`: whether an item past its TTL and not yet swept is seen (by a write's conditions
+  // and actions, as DynamoDB's see it) or absent (to reads).
   bool read_item(Call& k, backend::ItemKey key, std::string_view operation,
-                 backend::ItemVisitor visit);
+                 backend::ItemVisitor visit, bool expired = false);
   static detail::CachedStatement& query_statement(Call& k, detail::RangeShape shape, bool forward,
                                                   bool has_start, bool sized);
   static detail::CachedStatement& read_size_statement(Call& k, detail::RangeShape shape,

@@ -250,7 +250,7 @@ inline backend::ScanOutcome Backend::Impl::scan(TableHandle table, const backend
 }
 
 inline bool Backend::Impl::read_item(Call& k, backend::ItemKey key, std::string_view operation,
-                                     backend::ItemVisitor visit) {
+                                     backend::ItemVisitor visit, bool expired) {
   detail::StatementUse use(statement(k, k.st.get, &detail::get_sql, "get"), k.st.get.in_use,
                            k.t.name, operation);
   sqlite3_stmt* s = use.get();
@@ -262,8 +262,9 @@ inline bool Backend::Impl::read_item(Call& k, backend::ItemKey key, std::string_
     detail::throw_failure(k.db(), rc, k.t.name, key_operation(operation, key.pk, key.sk));
   const backend::ItemView item{key.pk, key.sk, detail::column_view(s, 0), detail::column_view(s, 1),
                                static_cast<std::size_t>(sqlite3_column_int64(s, 2))};
-  if (backend::has_ttl(k.t.spec)) {
-    // Expired and not yet swept: absent, as DynamoDB's reads treat it here.
+  if (!expired && backend::has_ttl(k.t.spec)) {
+    // Expired and not yet swept: absent to reads, as DynamoDB's reads treat it here. A write's
+    // conditions and actions see it (DynamoDB's do: the item is there until it is deleted).
     const backend::Condition keep = backend::unexpired(k.t.spec, backend::ttl_now(k.t.spec));
     if (!detail::RowFilter(keep, k.t.spec)(item)) return false;
   }

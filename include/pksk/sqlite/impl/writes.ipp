@@ -55,8 +55,9 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
   // The item as stored, for the ConditionFailed of a write that asks for it.
   std::optional<Stored> stored;
   const std::optional<Stored>* carried = request.returns.stored_on_failure ? &stored : nullptr;
-  const bool found =
-      read_item(k, request.key, "read for an update", [&](const backend::ItemView& row) {
+  const bool found = read_item(
+      k, request.key, "read for an update",
+      [&](const backend::ItemView& row) {
         if (carried != nullptr) {
           stored.emplace(Stored{std::string(request.key.pk), std::string(request.key.sk),
                                 std::string(row.type), std::string(row.body), row.size});
@@ -71,7 +72,8 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
         }
         stored_type = row.type;
         stored_size = row.size;
-      });
+      },
+      /*expired=*/true);
   if (!found) {
     std::optional<AttributeValue> none;
     if (request.condition != nullptr)
@@ -196,26 +198,29 @@ inline std::optional<AttributeValue> Backend::Impl::load(Call& k, backend::ItemK
                                                          std::optional<Stored>* stored) {
   const detail::TableState& t = k.t;
   std::optional<AttributeValue> item;
-  read_item(k, key, "read for a condition", [&](const backend::ItemView& row) {
-    if (stored != nullptr) {
-      stored->emplace(Stored{std::string(key.pk), std::string(key.sk), std::string(row.type),
-                             std::string(row.body), row.size});
-    }
-    AttributeValue body;
-    try {
-      body = parse_plain_body(row.body);
-    } catch (const DecodeError& e) {
-      throw_not_an_object(t, key, e);
-    }
-    item.emplace(AttributeValue::empty_map());
-    item->map.reserve(body.map.size() + 3);
-    item->assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(key.pk)));
-    if (!t.spec.sk_attribute.empty())
-      item->assign(t.spec.sk_attribute, t.spec.sort_key_value(key.sk));
-    if (!t.spec.type_attribute.empty())
-      item->assign(t.spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
-    for (auto& member : body.map) item->map.push_back(std::move(member));
-  });
+  read_item(
+      k, key, "read for a condition",
+      [&](const backend::ItemView& row) {
+        if (stored != nullptr) {
+          stored->emplace(Stored{std::string(key.pk), std::string(key.sk), std::string(row.type),
+                                 std::string(row.body), row.size});
+        }
+        AttributeValue body;
+        try {
+          body = parse_plain_body(row.body);
+        } catch (const DecodeError& e) {
+          throw_not_an_object(t, key, e);
+        }
+        item.emplace(AttributeValue::empty_map());
+        item->map.reserve(body.map.size() + 3);
+        item->assign(t.spec.pk_attribute, AttributeValue::from_string(std::string(key.pk)));
+        if (!t.spec.sk_attribute.empty())
+          item->assign(t.spec.sk_attribute, t.spec.sort_key_value(key.sk));
+        if (!t.spec.type_attribute.empty())
+          item->assign(t.spec.type_attribute, AttributeValue::from_string(std::string(row.type)));
+        for (auto& member : body.map) item->map.push_back(std::move(member));
+      },
+      /*expired=*/true);
   return item;
 }
 

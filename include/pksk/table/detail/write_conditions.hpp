@@ -26,6 +26,7 @@
 #include "../../key/stored_names.hpp"
 #include "../../reflect/reflect.hpp"
 #include "../index_upkeep.hpp"
+#include "add_ranges.hpp"
 #include "entity_writes.hpp"
 #include "messages.hpp"
 
@@ -191,6 +192,11 @@ std::optional<backend::Condition> update_parts(const backend::TableSpec& spec, c
                               detail::quoted(member) +
                               " is the entity's version: every update sets it to the version "
                               "the key carries plus one");
+      }
+      // An add to an integer member is guarded against leaving its type's range (add_ranges.hpp).
+      if constexpr (!std::is_void_v<added_integer_t<P>>) {
+        if (std::optional<AddRange> range = add_range(part))
+          conditions.add(range_condition(*range));
       }
       actions.push_back(std::forward<Part>(part).action);
     } else {
