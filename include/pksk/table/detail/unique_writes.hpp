@@ -48,21 +48,20 @@ std::vector<std::optional<AttributeValue>> unique_values(const T& item) {
   return out;
 }
 
+// The unique members' entries of one of T's per-member name arrays.
+template <UniqueEntity T, class Names>
+constexpr auto unique_entries(const Names& all) {
+  constexpr auto& fields = unique_fields_v<T>;
+  std::array<std::string_view, fields.size()> names{};
+  for (std::size_t u = 0; u < fields.size(); ++u) names[u] = all[fields[u]];
+  return names;
+}
+
 // The unique members' stored names, and their names in T (for messages).
 template <UniqueEntity T>
-inline constexpr auto unique_stored_names_v = [] {
-  constexpr auto& fields = unique_fields_v<T>;
-  std::array<std::string_view, fields.size()> names{};
-  for (std::size_t u = 0; u < fields.size(); ++u) names[u] = stored_names_v<T>[fields[u]];
-  return names;
-}();
+inline constexpr auto unique_stored_names_v = unique_entries<T>(stored_names_v<T>);
 template <UniqueEntity T>
-inline constexpr auto unique_member_names_v = [] {
-  constexpr auto& fields = unique_fields_v<T>;
-  std::array<std::string_view, fields.size()> names{};
-  for (std::size_t u = 0; u < fields.size(); ++u) names[u] = field_names_v<T>[fields[u]];
-  return names;
-}();
+inline constexpr auto unique_member_names_v = unique_entries<T>(field_names_v<T>);
 
 // A value another item holds: the guard's put found it claimed.
 [[noreturn]] inline void throw_unique_taken(std::string_view table, std::string_view operation,
