@@ -8,7 +8,8 @@
 #                             clang-format, the tests' and benchmarks' libraries, valgrind,
 #                             libcurl (the DynamoDB backend's HTTP client), libzstd and the zstd
 #                             command (compressed members, their benchmark), and Maven and a JDK,
-#                             which fetch and run DynamoDB Local for its tests
+#                             which fetch and run DynamoDB Local for its tests, and Doxygen,
+#                             which builds the API reference (docs/reference.md)
 set -euo pipefail
 
 example_packages=(cmake ninja-build g++ libboost1.81-dev libsimdjson-dev libsqlite3-dev zlib1g-dev)
@@ -21,7 +22,7 @@ case $profile in
       "${example_packages[@]}"
       clang-16 clang-format-16 libclang-rt-16-dev catch2
       libbenchmark-dev nlohmann-json3-dev valgrind python3
-      libcurl4-openssl-dev maven openjdk-17-jdk-headless libzstd-dev zstd tmux
+      libcurl4-openssl-dev maven openjdk-17-jdk-headless libzstd-dev zstd tmux doxygen
     ) ;;
   *) echo "usage: $0 [example | test]" >&2; exit 2 ;;
 esac
