@@ -102,24 +102,32 @@ class ErrorCategory final : public std::error_category {
 }  // namespace detail
 
 // One category object for the program: an inline function's static is one object across TUs.
+// Throws: nothing.
+// Exception safety: nothrow.
 inline const std::error_category& error_category() noexcept {
   static const detail::ErrorCategory category;
   return category;
 }
 
+// The std::error_code of `code`, in pksk's category (found by ADL: `std::error_code ec = code`).
+// Throws: nothing.
+// Exception safety: nothrow.
 inline std::error_code make_error_code(errc code) noexcept {
   return {static_cast<int>(code), error_category()};
 }
 
 // Whether a failure of this kind may go away when the same request is sent again later.
+// Throws: nothing.
+// Exception safety: nothrow.
 constexpr bool is_retryable(errc code) noexcept {
   return code == errc::throttled || code == errc::conflict || code == errc::unavailable;
 }
 
 // Where an error came from, in the store's own words.
 struct NativeError {
+  // The store that answered: none for an error pksk raised itself.
   enum class Origin : unsigned char { none, sqlite, dynamodb };
-  Origin origin = Origin::none;
+  Origin origin = Origin::none;  // which store's words code and type are
   // SQLite: the extended result code (SQLITE_BUSY_SNAPSHOT, ...). DynamoDB: the HTTP status,
   // 0 when no answer came.
   int code = 0;
@@ -128,8 +136,13 @@ struct NativeError {
   std::string type{};
 };
 
+// The base of every error pksk throws: what went wrong as code() and kind(), whether to retry,
+// the store's own answer and the error it wraps. Subclasses name the kind a caller catches.
 class Error : public std::runtime_error {
  public:
+  // `what` is the message for people; retryable() starts as is_retryable(code).
+  // Throws: only std::bad_alloc (copying the message).
+  // Exception safety: strong.
   Error(errc code, const std::string& what, NativeError native = {},
         std::exception_ptr cause = nullptr)
       : std::runtime_error(what),
@@ -138,14 +151,32 @@ class Error : public std::runtime_error {
         native_(std::move(native)),
         cause_(std::move(cause)) {}
 
+  // What went wrong as a std::error_code of pksk's category (compare with `== errc::...`).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::error_code code() const noexcept { return make_error_code(code_); }
+  // What went wrong as the enumerator, for a switch.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   errc kind() const noexcept { return code_; }
+  // Whether the same request may succeed if sent again later (throttling, a conflict, the
+  // store unavailable; a transaction canceled only by conflicts or throttling).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool retryable() const noexcept { return retryable_; }
+  // The store's own answer: SQLite's extended result code, DynamoDB's error type and status.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const NativeError& native() const noexcept { return native_; }
   // The error this one wraps (std::rethrow_exception to inspect it), or null.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const std::exception_ptr& cause() const noexcept { return cause_; }
 
  protected:
+  // For a subclass whose retryability depends on more than its code (TransactionCanceled).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   void set_retryable(bool retryable) noexcept { retryable_ = retryable; }
 
  private:
@@ -199,6 +230,9 @@ struct RawItem;  // model/raw_item.hpp
 class ConditionFailed : public detail::ErrorOf<errc::condition_failed> {
  public:
   using ErrorOf::ErrorOf;
+  // With the item the condition was found false on (`stored`, null when none was asked for).
+  // Throws: only std::bad_alloc (copying the message).
+  // Exception safety: strong.
   ConditionFailed(const std::string& what, NativeError native, std::exception_ptr cause,
                   std::shared_ptr<const RawItem> stored)
       : ErrorOf(what, std::move(native), std::move(cause)), stored_(std::move(stored)) {}
@@ -206,7 +240,12 @@ class ConditionFailed : public detail::ErrorOf<errc::condition_failed> {
   // The item the condition was found false on, when the write asked for it
   // (pksk::return_stored_on_failure; DynamoDB's ReturnValuesOnConditionCheckFailure): decode it
   // with decode_body<T>(*stored()). Null when the write did not ask, or no item had the key.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const RawItem* stored() const noexcept { return stored_.get(); }
+  // The same item, shared: to keep it past the error's lifetime.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const std::shared_ptr<const RawItem>& stored_item() const noexcept { return stored_; }
 
  private:
@@ -226,6 +265,9 @@ enum class CancellationReason : unsigned char {
   throttled,   // ThrottlingError / ProvisionedThroughputExceeded
 };
 
+// The reason in words, for messages ("condition failed"); static storage.
+// Throws: nothing.
+// Exception safety: nothrow.
 inline const char* to_string(CancellationReason reason) noexcept {
   switch (reason) {
     case CancellationReason::none:
@@ -249,6 +291,9 @@ inline const char* to_string(CancellationReason reason) noexcept {
 // failed failed for a conflict or throttling, which the same transaction may not meet again.
 class TransactionCanceled : public detail::ErrorOf<errc::transaction_canceled> {
  public:
+  // `reasons`: one per action, in the order the actions were added.
+  // Throws: only std::bad_alloc (copying the message).
+  // Exception safety: strong.
   TransactionCanceled(const std::string& what, std::vector<CancellationReason> reasons,
                       NativeError native = {})
       : ErrorOf(what, std::move(native)), reasons_(std::move(reasons)) {
@@ -263,12 +308,17 @@ class TransactionCanceled : public detail::ErrorOf<errc::transaction_canceled> {
     }
     set_retryable(transient && !permanent);
   }
+  // The reason of each action, in the order the actions were added.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const std::vector<CancellationReason>& reasons() const noexcept { return reasons_; }
 
  private:
   std::vector<CancellationReason> reasons_;
 };
 
+// An item past 400 KB by DynamoDB's measure (codec/item_size.hpp), as it is or as an update
+// would leave it: nothing was written.
 class ItemTooLarge : public detail::ErrorOf<errc::item_too_large> {
  public:
   using ErrorOf::ErrorOf;
@@ -286,6 +336,9 @@ class ValidationError : public detail::ErrorOf<errc::validation> {
 // unavailable, corrupt, missing_table, ...), native() what the store answered.
 class BackendError : public Error {
  public:
+  // `code`: one of the store's own failures (throttled, unavailable, corrupt, ...).
+  // Throws: only std::bad_alloc (copying the message).
+  // Exception safety: strong.
   BackendError(errc code, const std::string& what, NativeError native = {},
                std::exception_ptr cause = nullptr)
       : Error(code, what, std::move(native), std::move(cause)) {}
