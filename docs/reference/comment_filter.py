@@ -29,7 +29,10 @@ CLOSE_NAMESPACE = re.compile(r"^\}  // namespace ([\w:]+)$")
 NOT_DOCS = ("NOLINT", "clang-format", "namespace", "SPDX-License-Identifier")
 ESCAPE = {"\\": "\\\\", "@": "\\@", "<": "\\<", ">": "\\>", "&": "\\&", "#": "\\#", "%": "\\%",
           "$": "\\$"}
-PARAGRAPHS = (("Throws:", "@par Throws\n"), ("Exception safety:", "@par Exception safety\n"))
+# `Throws:` and `Exception safety:` open a paragraph of that title (the aliases in Doxyfile.in),
+# at the start of a line or after a sentence (where a reflow of the comment put them).
+PARAGRAPHS = re.compile(r"(?:^|(?<=[.;:)] ))(Throws|Exception safety):\s*")
+PARAGRAPH_ALIASES = {"Throws": "@pksk_throws ", "Exception safety": "@pksk_exception_safety "}
 
 
 def escape(text: str) -> str:
@@ -43,11 +46,11 @@ def escape(text: str) -> str:
 
 
 def doc_text(text: str) -> str:
-    for word, paragraph in PARAGRAPHS:
-        if text.startswith(word):
-            # The paragraph command stays on the comment's own line, so lines are not shifted.
-            return paragraph.rstrip("\n") + " " + escape(text[len(word):].lstrip())
-    return escape(text)
+    pieces = PARAGRAPHS.split(text)  # text, title, text, title, text...
+    out = escape(pieces[0])
+    for title, rest in zip(pieces[1::2], pieces[2::2]):
+        out += PARAGRAPH_ALIASES[title] + escape(rest)
+    return out
 
 
 def code_before_comment(line: str) -> bool:
