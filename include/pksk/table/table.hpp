@@ -118,15 +118,38 @@ template <class Backend>
 struct backend_has_no_transact_get_operation;
 }  // namespace diagnostics
 
+// A table of a backend, typed: entities in, entities out (put, get, update, upsert, erase, batches,
+// transactions, queries, scans, lazy ranges, counts, indexes). B is the backend type
+// (sqlite::Backend, dynamodb::Backend, AnyBackend, or one of your own: backend/backend.hpp).
 template <Backend B>
 class Table {
  public:
+  // Opens the table `name` on `backend` (backend.open_table), which must outlive the Table.
   // `retry`: how put_all, erase_all and get_all retry what the backend hands back unprocessed.
+  // Throws: ValidationError for options that contradict each other (an index's projection and its
+  // attributes, two indexes naming one key attribute), BackendError when the backend cannot open
+  // the table (missing_table when it may not create it, schema_mismatch, access_denied, or any
+  // other failure of the store).
+  // Exception safety: basic: the backend may have created the table (on SQLite, also an index added
+  // to its options; on DynamoDB, also turned its TTL on) before a later step failed; opening it
+  // again goes on from there.
   Table(B& backend, std::string name, TableOptions options = {}, BatchRetry retry = {});
 
+  // The table's name, as given to the constructor.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const std::string& name() const noexcept { return spec_.name; }
+  // The options the table was opened with.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const TableOptions& options() const noexcept { return spec_; }
+  // How put_all, erase_all and get_all retry unprocessed items.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const BatchRetry& batch_retry() const noexcept { return retry_; }
+  // The backend the table was opened on.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   B& backend() const noexcept { return *backend_; }
 
   // Writes the item, replacing any item with its key. Conditions: if_absent (never replace),
@@ -135,8 +158,20 @@ class Table {
   // saying the version was stale, or missing for version 0 on an item that exists); a
   // non-const argument gets the new version written back, so the caller's next write is not
   // stale. With return_old, returns the item it replaced (std::optional<T>; a replaced item of
-  // another type is a ValidationError, and on SQLite then nothing is written); with
+  // another type is a DecodeError, and on SQLite then nothing is written); with
   // return_stored_on_failure, a ConditionFailed carries the stored item.
+  // Throws: ConditionFailed if a condition or the version check is false (for an entity with unique
+  // members, also if another item holds one of its unique values), KeyError if a key member's value
+  // cannot be part of a key, EncodeError if a member cannot be written, ItemTooLarge past 400 KB,
+  // DecodeError if return_old finds an item of another type, ValidationError for an entity with
+  // blob members on a table without a blob store, TransactionCanceled if the transaction of an
+  // entity with unique members is canceled otherwise, BackendError on a backend failure (or the
+  // blob store's error).
+  // Exception safety: strong (nothing is written, the argument is unchanged) with these exceptions:
+  // on DynamoDB, a DecodeError from return_old comes after the item was replaced; a chunked
+  // entity's put leaves its chunks for Maintenance::sweep_chunks when it fails before its head is
+  // written, and when removing the replaced version's chunks fails after it (the new item is then
+  // stored); blob objects that cannot be removed again are left to sweep_blobs.
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   detail::old_item_result_t<std::remove_cvref_t<Item>, void, Conditions...> put(
@@ -161,6 +196,11 @@ class Table {
   }
 
   // The item with the key of `key` (only its key fields are read), or nullopt.
+  // Throws: KeyError if a key member's value cannot be part of a key, DecodeError if the stored
+  // item is of another type or does not decode (ChunkMissing, BlobError: its chunks or objects
+  // missing), ValidationError for an entity with blob members on a table without a blob store,
+  // BackendError on a backend failure.
+  // Exception safety: strong (a read changes nothing).
   template <EntityType T>
   std::optional<T> get(const T& key) {
     if constexpr (detail::chunked_v<T>) return get_chunked(key);
@@ -179,6 +219,13 @@ class Table {
   // exists); returns the item as written. A versioned entity is checked against key's version
   // and incremented (ConditionFailed saying the version was stale or missing, as put); an
   // action on its version member is refused (at compile time where the member is named).
+  // Throws: ConditionFailed if a condition or the version check is false (for an entity with unique
+  // members, also if another item holds a value it would set), ValidationError if an add would take
+  // an integer member past its range or a value needs the blob store, KeyError if a key member's
+  // value cannot be part of a key, EncodeError, ItemTooLarge if the item as updated is past 400 KB,
+  // DecodeError if the item as written does not decode, BackendError on a backend failure.
+  // Exception safety: strong, except that a DecodeError of the item as written comes after the
+  // write: the update is then applied.
   template <EntityType T, class... Parts>
   T update(const T& key, Parts&&... parts) {
     if constexpr (detail::adds_update_parts_v<T>) {
@@ -198,6 +245,9 @@ class Table {
   // (their bookkeeping survives). An empty optional member is removed, as put leaves it out; a
   // versioned entity is checked and incremented as update does. Conditions as for update;
   // returns the item as stored.
+  // Throws: as update, and as put for the item's members.
+  // Exception safety: strong, except that a DecodeError of the item as stored comes after the
+  // write: the upsert is then applied.
   template <EntityType T, class... Conditions>
   T upsert(const T& item, Conditions&&... conditions) {
     static_assert(((detail::is_condition_part_v<std::remove_cvref_t<Conditions>> ||
@@ -220,6 +270,14 @@ class Table {
   // is none), else ConditionFailed saying the version was stale or missing. With return_old,
   // returns the item removed (std::optional<T>) instead of whether there was one; with
   // return_stored_on_failure, a ConditionFailed carries the stored item.
+  // Throws: ConditionFailed if a condition or the version check is false, KeyError if a key
+  // member's value cannot be part of a key, DecodeError if return_old finds an item of another
+  // type, ValidationError for an entity with blob members on a table without a blob store,
+  // TransactionCanceled as for put, BackendError on a backend failure.
+  // Exception safety: strong, except: on DynamoDB a DecodeError from return_old comes after the
+  // item was removed; a chunked item's erase that fails removing its chunks throws with the item
+  // removed and the chunks left for Maintenance::sweep_chunks; blob objects that cannot be removed
+  // are left for sweep_blobs, without an exception.
   template <EntityType T, class... Conditions>
   detail::old_item_result_t<T, bool, Conditions...> erase(const T& key,
                                                           const Conditions&... conditions) {
@@ -286,6 +344,8 @@ class Table {
   }
 
   // All or nothing, up to 100 actions on distinct items: table.transact().put(...).commit().
+  // Throws: only std::bad_alloc; the actions and commit() throw (transaction.hpp).
+  // Exception safety: strong (nothing is written until commit).
   Transaction<B> transact() { return Transaction<B>(*this); }
 
   // Writes every item (a batch write: not atomic as a whole; each group of 25 is refused with
@@ -294,6 +354,14 @@ class Table {
   // A versioned entity cannot be written so: a batch carries no conditions, so its version
   // would go unchecked (a compile error naming the entity; write it with put, or many at once
   // with a transaction).
+  // Throws: KeyError if a key member's value cannot be part of a key, EncodeError, ItemTooLarge,
+  // ValidationError if two items of a group of 25 share a key (or a value needs the blob store),
+  // BackendError on a backend failure, and throttled when items are still unprocessed after the
+  // retries (BatchRetry).
+  // Exception safety: basic: the items go in slices of 1,000, each checked whole (keys, encoding,
+  // sizes, duplicate keys) before any of it is sent; a failure leaves the slices before it written.
+  // A backend failure within a slice leaves written those of its groups of 25 that the backend took
+  // (on SQLite, a slice is one transaction: none of it).
   template <class Range>
     requires EntityType<std::ranges::range_value_t<Range>>
   void put_all(const Range& items) {
@@ -321,6 +389,10 @@ class Table {
   }
 
   // Removes the items with these keys, as put_all writes; not for a versioned entity either.
+  // Throws: KeyError if a key member's value cannot be part of a key, ValidationError if two keys
+  // of a group of 25 are one key, BackendError on a backend failure or items still unprocessed
+  // after the retries.
+  // Exception safety: basic, as put_all: the slices before a failure are removed.
   template <class Range>
     requires EntityType<std::ranges::range_value_t<Range>>
   void erase_all(const Range& keys) {
@@ -342,6 +414,10 @@ class Table {
 
   // The items with these keys that exist, in the order of the keys (a batch get, 100 keys a
   // request, unprocessed keys retried).
+  // Throws: KeyError if a key member's value cannot be part of a key, ValidationError if two keys
+  // of a group of 100 are one key, DecodeError if an item is of another type or does not decode,
+  // BackendError on a backend failure or keys still unprocessed after the retries.
+  // Exception safety: strong (a read changes nothing).
   template <class Range>
     requires EntityType<std::ranges::range_value_t<Range>>
   std::vector<std::ranges::range_value_t<Range>> get_all(const Range& keys) {
@@ -410,6 +486,11 @@ class Table {
   // then fails with TransactionCanceled. Needs a TransactGetBackend: a compile error naming
   // the backend otherwise.
   //   auto [customer, order] = table.transact_get(Customer{.id = "1"}, Order{...});
+  // Throws: KeyError if a key member's value cannot be part of a key, ValidationError (no key, more
+  // than 100, two naming one item), DecodeError if an item is of another type or does not decode,
+  // TransactionCanceled if a concurrent transaction keeps canceling the read, BackendError on a
+  // backend failure.
+  // Exception safety: strong (a read changes nothing).
   template <EntityType... Ts>
     requires(sizeof...(Ts) > 0)
   std::tuple<std::optional<Ts>...> transact_get(const Ts&... keys) {
@@ -438,6 +519,8 @@ class Table {
 
   // The same for a range of keys of one entity: an optional per key, in the order of the keys
   // (an empty range reads nothing).
+  // Throws: as transact_get of keys.
+  // Exception safety: strong (a read changes nothing).
   template <class Range>
     requires EntityType<std::ranges::range_value_t<Range>>
   std::vector<std::optional<std::ranges::range_value_t<Range>>> transact_get(const Range& keys) {
@@ -460,6 +543,11 @@ class Table {
 
   // Every item of the partition that matches, all pages read: an ItemCollection, or for an
   // entity type T the items of type T (sort key beginning with T's literal prefix).
+  // Throws: ValidationError for options the read cannot serve (a cursor of another table or index,
+  // altered or unsigned; consistent on a global index; keep_undecodable on an entity read; a filter
+  // or select on a chunked entity), DecodeError if an item does not decode, BackendError on a
+  // backend failure.
+  // Exception safety: strong (a read changes nothing).
   template <class R>
   query_result_t<R> query(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
     query_result_t<R> result;
@@ -474,6 +562,9 @@ class Table {
   // answers carry no items; on SQLite, the rows are read and filtered but not decoded. An item
   // of R's types counts even if its body would not decode. `select` has no meaning here
   // (ValidationError); `limit` bounds the items evaluated, as in query().
+  // Throws: ValidationError for `select` or options query() refuses, BackendError on a backend
+  // failure.
+  // Exception safety: strong (a read changes nothing).
   template <class R>
   std::size_t count(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
     if constexpr (detail::table_read_checked_v<R>) {
@@ -485,6 +576,8 @@ class Table {
 
   // One page: up to options.limit items evaluated, or 1 MB of data, as DynamoDB pages. With a
   // filter, a page may hold fewer items than were evaluated, or none, and still have a next.
+  // Throws: as query().
+  // Exception safety: strong (a read changes nothing).
   template <class R>
   Page<query_result_t<R>> query_page(const PartitionKey& pk,
                                      const BasicQueryOptions<R>& options = {}) {
@@ -498,6 +591,8 @@ class Table {
   // Every item of the table (of type T for an entity T; of any type for a collection, the
   // others kept in unknown()), all pages read; or one segment of it (.segment, .segments).
   // Items come in the backend's scan order (on SQLite, by partition and sort key).
+  // Throws: as query(), and ValidationError for a segment not below segments.
+  // Exception safety: strong (a read changes nothing).
   template <class R>
   query_result_t<R> scan(const BasicQueryOptions<R>& options = {}) {
     query_result_t<R> result;
@@ -506,6 +601,8 @@ class Table {
   }
 
   // One page of a scan (or of one segment), with a cursor to resume it.
+  // Throws: as scan().
+  // Exception safety: strong (a read changes nothing).
   template <class R>
   Page<query_result_t<R>> scan_page(const BasicQueryOptions<R>& options = {}) {
     Page<query_result_t<R>> page;
@@ -518,6 +615,9 @@ class Table {
   // (items evaluated per backend request), as in query_page. Elements are T for an entity, the
   // collection's std::variant otherwise (unknown items are skipped). The range refers to this
   // Table, which must outlive it.
+  // Throws: nothing here but std::bad_alloc; the range's begin() and increments throw what
+  // query_page throws.
+  // Exception safety: strong (nothing is read until the iteration starts).
   template <class R>
   Each<B, R> each(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
     static_assert(detail::table_read_checked_v<R>);
@@ -531,6 +631,8 @@ class Table {
   // `proto` gives the partition key's other members. Options as for query<T>; `start` resumes
   // after a page of query_buckets_page. The spread member must be a field of the sort-key
   // template (compile error).
+  // Throws: as query(), for each bucket read.
+  // Exception safety: strong (a read changes nothing).
   template <EntityType T>
   std::vector<T> query_buckets(const T& proto, std::chrono::system_clock::time_point from,
                                std::chrono::system_clock::time_point to,
@@ -539,6 +641,8 @@ class Table {
   }
   // As query_buckets, one page of up to options.limit items (0: all of them), with the cursor
   // that resumes the whole fan-out after it (empty after the last page).
+  // Throws: as query(), for each bucket read, and ValidationError for a cursor of another fan-out.
+  // Exception safety: strong (a read changes nothing).
   template <EntityType T>
   Page<std::vector<T>> query_buckets_page(const T& proto,
                                           std::chrono::system_clock::time_point from,
@@ -564,11 +668,15 @@ class Table {
 
   // The items of an entity T whose partition key holds a shard ("PRODUCT#{sku}#
   // {order:shard(8)}"), from every shard, merged in sort-key order as query_buckets merges.
+  // Throws: as query(), for each shard read.
+  // Exception safety: strong (a read changes nothing).
   template <EntityType T>
   std::vector<T> query_shards(const T& proto, const BasicQueryOptions<T>& options = {}) {
     return std::move(query_shards_page(proto, options).items);
   }
   // As query_shards, a page at a time, as query_buckets_page.
+  // Throws: as query_buckets_page.
+  // Exception safety: strong (a read changes nothing).
   template <EntityType T>
   Page<std::vector<T>> query_shards_page(const T& proto, const BasicQueryOptions<T>& options = {}) {
     using Field = detail::FanOutField<T, /*Bucket=*/false>;
@@ -584,6 +692,8 @@ class Table {
   }
 
   // The items of scan<R>(options) as a lazy range, as each() for a query.
+  // Throws: as each(); the iteration throws what scan_page throws.
+  // Exception safety: strong (nothing is read until the iteration starts).
   template <class R>
   Each<B, R> scan_each(const BasicQueryOptions<R>& options = {}) {
     return Each<B, R>(*this, std::nullopt, options);
@@ -592,10 +702,14 @@ class Table {
   // A secondary index of the table (TableOptions::indexes), to query: the same query, query_page
   // and each as the table's, in the index's key order. ValidationError for an index the table
   // does not have. The IndexRef refers to this Table, which must outlive it.
+  // Throws: ValidationError for an index the table does not have.
+  // Exception safety: strong.
   IndexRef<B> index(std::string_view index_name);
 
   // Statistics of the table's items: maintenance(table).stats(options) (maintenance.hpp),
   // kept here because it is the call users reach for first.
+  // Throws: as Maintenance::stats (a scan of the table: BackendError on a backend failure).
+  // Exception safety: strong (a read changes nothing).
   TableStats stats(const StatsOptions& options = {}) {
     return Maintenance<B>(*this).stats(options);
   }
