@@ -27,9 +27,13 @@ namespace pksk {
 // `retries` more requests, the first after `first_delay`, each wait `backoff_factor` times the
 // last; then BackendError. `sleep` does the waiting (a test's fake records the delays instead).
 struct BatchRetry {
+  // How many more requests after the first, for what is still unprocessed.
   int retries = 8;
+  // The wait before the first retry.
   std::chrono::milliseconds first_delay{25};
+  // Each wait is this many times the one before.
   int backoff_factor = 2;
+  // Waits the delay given; a test passes one that only records it.
   std::function<void(std::chrono::milliseconds)> sleep = [](std::chrono::milliseconds delay) {
     std::this_thread::sleep_for(delay);
   };

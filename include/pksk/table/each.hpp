@@ -31,21 +31,40 @@ class Each {
   };
 
  public:
+  // What the range yields: T for an entity, the collection's std::variant for an ItemCollection.
   using element_type = typename ElementOf<R>::type;
 
+  // The range's input iterator; compares equal to std::default_sentinel once the items are read. It
+  // refers to the Each, which must outlive it.
   class iterator {
    public:
+    // An input range: each item is read once.
     using iterator_concept = std::input_iterator_tag;
+    // Each item, as element_type.
     using value_type = element_type;
+    // As std::input_iterator requires.
     using difference_type = std::ptrdiff_t;
 
     iterator() = default;
+    // The current item, valid until the iterator is advanced.
+    // Throws: nothing.
+    // Exception safety: nothrow.
     const element_type& operator*() const { return owner_->current(); }
+    // The current item's address, valid until the iterator is advanced.
+    // Throws: nothing.
+    // Exception safety: nothrow.
     const element_type* operator->() const { return &owner_->current(); }
+    // The next item, reading the next page when this one is done.
+    // Throws: what Table::query_page (scan_page for a scan) throws, when it reads a page.
+    // Exception safety: basic: the range is left valid but its current page may be partly read;
+    // iterate no further, and start a new each() to read on.
     iterator& operator++() {
       owner_->advance();
       return *this;
     }
+    // As ++it (an input iterator's post-increment returns nothing).
+    // Throws: as ++it.
+    // Exception safety: basic, as ++it.
     void operator++(int) { owner_->advance(); }
     friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
       return it.owner_ == nullptr || it.owner_->done();
@@ -57,15 +76,27 @@ class Each {
     Each* owner_ = nullptr;
   };
 
+  // What Table::each, scan_each and IndexRef::each make: `pk` empty for a scan, `index` null for
+  // the table. Reads nothing until begin().
+  // Throws: only std::bad_alloc (copying the options).
+  // Exception safety: strong.
   Each(Table<B>& table, std::optional<PartitionKey> pk, const BasicQueryOptions<R>& options,
        const TableIndex* index = nullptr)
       : table_(&table), pk_(std::move(pk)), options_(options), index_(index) {}
   Each(const Each&) = delete;
   Each& operator=(const Each&) = delete;
+  // Moves the range and where it stands.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   Each(Each&&) noexcept = default;
+  // Moves the range and where it stands.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   Each& operator=(Each&&) noexcept = default;
 
   // Reads the first page (once); an iteration begun again goes on where the last one stopped.
+  // Throws: what Table::query_page (scan_page) throws, on the first call.
+  // Exception safety: basic, as ++it.
   iterator begin() {
     if (!started_) {
       started_ = true;
@@ -73,7 +104,13 @@ class Each {
     }
     return iterator(this);
   }
+  // The end: an iterator equals it once every item is read.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::default_sentinel_t end() const noexcept { return {}; }
+  // Whether every item has been read.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool done() const noexcept { return done_; }
 
  private:

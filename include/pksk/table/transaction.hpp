@@ -53,10 +53,15 @@ struct a_transaction_cannot_write_a_chunked_entity;
 }  // namespace diagnostics
 
 template <Backend B>
+// Up to 100 writes and checks on distinct items, all applied or none (DynamoDB's
+// TransactWriteItems; on SQLite, one transaction): table.transact().put(a).erase(b).commit(). The
+// conditions are evaluated on the items as they were before any of the writes.
 class Transaction {
  public:
   // The actions are kept per thread between transactions (see add()): a Transaction belongs to
   // the thread that made it.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   explicit Transaction(Table<B>& table) : table_(&table) {}
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
@@ -64,6 +69,11 @@ class Transaction {
   // As Table::put. A versioned entity's non-const item gets its new version written back when
   // the transaction commits, so the caller's next write of it is not stale; the item must then
   // outlive commit().
+  // Throws: KeyError if a key member's value cannot be part of a key, EncodeError if a member
+  // cannot be written, ItemTooLarge past 400 KB, ValidationError for a value the transaction cannot
+  // hold (a blob member over its threshold).
+  // Exception safety: basic: on an exception the action may be left half-added; discard the
+  // Transaction rather than commit it. Nothing is written before commit().
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   Transaction& put(Item&& item, const Conditions&... conditions) {
@@ -91,6 +101,13 @@ class Transaction {
   }
 
   template <EntityType T, class... Parts>
+  // As Table::update, in the transaction: the actions and conditions on the item with the key of
+  // `key`; a versioned entity is checked and incremented as Table::update does.
+  // Throws: KeyError if a key member's value cannot be part of a key, EncodeError if a member
+  // cannot be written, ItemTooLarge past 400 KB, ValidationError for a value the transaction cannot
+  // hold (a blob member over its threshold).
+  // Exception safety: basic: on an exception the action may be left half-added; discard the
+  // Transaction rather than commit it. Nothing is written before commit().
   Transaction& update(const T& key, const Parts&... parts) {
     static_assert(
         detail::checked_v<detail::Diagnose<
@@ -108,6 +125,9 @@ class Transaction {
   }
 
   // As Table::erase: a versioned entity's item only at the version `key` carries.
+  // Throws: KeyError if a key member's value cannot be part of a key.
+  // Exception safety: basic, as put: an action may be left half-added. Nothing is written before
+  // commit().
   template <EntityType T, class... Conditions>
   Transaction& erase(const T& key, const Conditions&... conditions) {
     static_assert(
@@ -117,6 +137,11 @@ class Transaction {
   }
 
   // As Table::upsert: every declared member written, other attributes kept.
+  // Throws: KeyError if a key member's value cannot be part of a key, EncodeError if a member
+  // cannot be written, ItemTooLarge past 400 KB, ValidationError for a value the transaction cannot
+  // hold (a blob member over its threshold).
+  // Exception safety: basic: on an exception the action may be left half-added; discard the
+  // Transaction rather than commit it. Nothing is written before commit().
   template <EntityType T, class... Conditions>
   Transaction& upsert(const T& item, const Conditions&... conditions) {
     static_assert((detail::is_condition_part_v<std::remove_cvref_t<Conditions>> && ...),
@@ -137,6 +162,9 @@ class Transaction {
 
   // A condition on an item the transaction does not write: check(Customer{.id = "1"},
   // pksk::exists).
+  // Throws: KeyError if a key member's value cannot be part of a key.
+  // Exception safety: basic, as put: an action may be left half-added. Nothing is written before
+  // commit().
   template <EntityType T, class Condition1, class... Conditions>
   Transaction& check(const T& key, const Condition1& condition, const Conditions&... conditions) {
     Action& a = add(Kind::check, type_name_v<T>);
@@ -148,8 +176,19 @@ class Transaction {
     return *this;
   }
 
+  // The number of actions added so far.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::size_t size() const noexcept { return used_; }
 
+  // Applies every action, or none. A versioned entity's non-const items get their new version, and
+  // extensions' items are handed back, once the transaction is written.
+  // Throws: TransactionCanceled if any action's condition was false, a unique value it would claim
+  // is held by another item (the message names the member and the value), or the store canceled the
+  // transaction (reasons() says which action and why), ValidationError for no action, more than 100
+  // (guards of unique values included), or two on one item, BackendError on a backend failure.
+  // Exception safety: strong: nothing is written and no argument is changed (unless the store's
+  // answer was lost, errc::unknown_outcome: see the main page).
   void commit() {
     if (guarded_.empty()) {
       check_size(used_);
