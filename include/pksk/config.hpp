@@ -25,19 +25,34 @@ enum class IndexProjection : unsigned char { all, keys_only, include };
 // (DynamoDB's GSI key schema; the SQLite backend's index columns). "gsi1" alone names the
 // attributes "gsi1pk" and "gsi1sk", as ElectroDB does.
 struct TableIndex {
+  // The index's name, as table.index(name) and Entity<T>::indexes name it.
   std::string name{};
+  // The attribute that holds an item's partition key in the index.
   std::string pk_attribute{};
+  // The attribute that holds an item's sort key in the index.
   std::string sk_attribute{};
+  // Which attributes an item read through the index has.
   IndexProjection projection = IndexProjection::all;
   std::vector<std::string> include{};  // the attributes an `include` projection adds
 
+  // An index of all attributes whose keys are held in `<name>pk` and `<name>sk`.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   TableIndex(std::string index_name)  // NOLINT(google-explicit-constructor): `.indexes = {"gsi1"}`
       : name(std::move(index_name)), pk_attribute(name + "pk"), sk_attribute(name + "sk") {}
+  // As TableIndex(std::string), for `.indexes = {"gsi1"}`.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   TableIndex(const char* index_name)  // NOLINT(google-explicit-constructor)
       : TableIndex(std::string(index_name)) {}
+  // An index of all attributes whose keys are held in the attributes `pk` and `sk`.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   TableIndex(std::string index_name, std::string pk, std::string sk)
       : name(std::move(index_name)), pk_attribute(std::move(pk)), sk_attribute(std::move(sk)) {}
   // keys_only, or include with the attributes it adds.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   TableIndex(std::string index_name, std::string pk, std::string sk, IndexProjection projected,
              std::vector<std::string> included = {})
       : name(std::move(index_name)),
@@ -47,6 +62,8 @@ struct TableIndex {
         include(std::move(included)) {}
 
   // Whether an item read through the index has attribute `attribute` (not a key attribute).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool projects(std::string_view attribute) const noexcept {
     if (projection == IndexProjection::all) return true;
     if (projection == IndexProjection::keys_only) return false;
@@ -62,10 +79,13 @@ struct TableIndex {
 // The type of a table's sort-key attribute (DynamoDB's AttributeType S or N).
 enum class KeyType : unsigned char { string, number };
 
+// How a table is laid out and read: its key and type attributes, indexes, cursor key, TTL, access
+// counts and blob store. The topic pages describe each option (docs/tables.md first).
 struct TableOptions {
   // The key attributes' names (DynamoDB's key schema; the SQLite backend's columns). No entity
   // member may be named as one of them or as the type attribute.
   std::string pk_attribute = "pk";
+  // The sort key's attribute (see pk_attribute).
   std::string sk_attribute = "sk";
   // The sort key's type: a string (DynamoDB's RANGE S), or a number (RANGE N), whose entities'
   // sort keys are an integer member each, "{seq:number}", and whose items sort numerically.

@@ -32,16 +32,27 @@ struct Cursor {
   std::string index{};  // empty for the table itself
   std::string pk{};     // the partition key: of the index, for an index's cursor
   std::string sk{};     // the sort key: of the index, for an index's cursor
+  // The table the cursor came from: a cursor of another table is refused.
   std::string table{};
   std::string signature{};  // 32 bytes of HMAC-SHA256 from a table with a cursor_key, or empty
   // An index's cursor: the table key of the last item, since many items may share one index
   // key (DynamoDB's LastEvaluatedKey of an index query holds both keys too). Empty otherwise.
   std::string item_pk{};
+  // The table sort key of the last item, for an index's cursor (see item_pk).
   std::string item_sk{};
 
+  // The cursor as an opaque, URL-safe token, checksummed (and signed, with signature).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   std::string to_string() const;
+  // The cursor a token from to_string() holds. Its signature is checked when a query uses it.
+  // Throws: ValidationError if the token is not one (not base64url, too short, a checksum that does
+  // not match, an unknown version or flags, truncated or trailing bytes).
+  // Exception safety: strong.
   static Cursor parse(std::string_view token);
   // What the signature covers: every field but the signature, unambiguously.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   std::string signed_bytes() const;
 
   friend bool operator==(const Cursor&, const Cursor&) = default;
@@ -69,10 +80,14 @@ struct SelectedMember {
 // What pksk::members(&T::a, &U::b) makes: the members to read, each with its entity.
 template <class... Ts>
 struct Members {
+  // The members, in the order given.
   std::vector<SelectedMember> list;
 };
 
 template <class... Ts, class... Ms>
+// The members to read, for QueryOptions::select: pksk::members(&Customer::name, &Order::total).
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 Members<Ts...> members(Ms Ts::*... member) {
   static_assert(sizeof...(Ts) > 0, "pksk: members() needs at least one member");
   static_assert((EntityType<Ts> && ...), "pksk: members() names members of entities");
@@ -110,16 +125,27 @@ class Selection {
  public:
   Selection() = default;
   template <class... Ts>
+  // From pksk::members(...); a member of an entity R does not read is a compile-time error.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   Selection(Members<Ts...> m)  // NOLINT(google-explicit-constructor): `.select = members(...)`
       : list_(std::move(m.list)) {
     if constexpr (!std::is_void_v<R>)
       static_assert(detail::checked_v<detail::SelectCheck<R, Ts...>>);
   }
 
+  // Whether no member was selected: every member is read.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool empty() const noexcept { return list_.empty(); }
+  // The members selected.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const std::vector<SelectedMember>& members() const noexcept { return list_; }
 
   // The untyped selection as one of R (the entities are checked when the query runs).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   template <class S>
   Selection<S> as() const {
     Selection<S> out;
@@ -142,9 +168,15 @@ template <class R>
 class BasicFilter : public Filter {
  public:
   BasicFilter() = default;
+  // A filter taken as it is: conditions combined with &&, || and !, or on the key or type.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   BasicFilter(Filter filter)  // NOLINT(google-explicit-constructor): `.filter = a || b`
       : Filter(std::move(filter)) {}
   template <class T>
+  // A condition on a member of T; for a query of R, T must be an entity R reads (compile error).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   BasicFilter(Expr<T> expr)  // NOLINT(google-explicit-constructor): `.filter = expr`
       : Filter(std::move(expr)) {
     if constexpr (!std::is_void_v<R>) static_assert(detail::checked_v<detail::FilterCheck<R, T>>);
@@ -173,6 +205,7 @@ struct BasicQueryOptions {
   // this call reads segment `segment` of `segments` (0-based), and the segments together hold
   // every item exactly once.
   std::size_t segment = 0;
+  // How many segments the scan is cut into (see segment); 0 or 1: none.
   std::size_t segments = 0;
   // DynamoDB's ConsistentRead: every write answered before the read began is seen, at twice
   // the read capacity. Off (the default), a query or scan on DynamoDB may miss a write of the
@@ -190,6 +223,10 @@ struct BasicQueryOptions {
   // and 1 on SQLite, whose reads are local; 1: one partition after another.
   std::size_t parallel = 0;
 
+  // The untyped options as those of a query of S; `select` and `filter` are checked when the query
+  // runs.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   template <class S>
     requires(std::is_void_v<R> && !std::is_void_v<S>)
   operator BasicQueryOptions<S>() const {  // NOLINT(google-explicit-constructor)
@@ -202,10 +239,13 @@ struct BasicQueryOptions {
   }
 };
 
+// The untyped options: the type to keep options in a variable; converts to any query's.
 using QueryOptions = BasicQueryOptions<>;
 
 template <class Items>
+// One page of a query or scan: its items, and the cursor to resume after it.
 struct Page {
+  // The page's items (a vector of T, or an ItemCollection).
   Items items{};
   std::optional<Cursor> next{};  // empty on the last page
 
