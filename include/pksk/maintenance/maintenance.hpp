@@ -26,22 +26,37 @@
 namespace pksk {
 
 template <Backend B>
+// What a table needs now and then rather than on every call: statistics, hot keys, the sweeps
+// (expired items, chunks, guards, blob objects) and index backfill; pksk::maintenance(table).
 class Maintenance {
  public:
+  // The maintenance of `table`, which must outlive it.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   explicit Maintenance(Table<B>& table) noexcept : table_(&table) {}
 
+  // The table maintained.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   Table<B>& table() const noexcept { return *table_; }
 
   // Items and bytes per collection (partition key) and per entity type, by DynamoDB's measure,
   // the largest collections and those past DynamoDB's guidance (table/stats.hpp): a scan of the
   // whole table, in StatsOptions::segments threads. Expired items not yet deleted are not
   // counted. Throws what the scan throws (BackendError); the table is not changed.
+  // Throws: BackendError on a backend failure.
+  // Exception safety: strong (a read changes nothing).
   TableStats stats(const StatsOptions& options = {}) const;
 
   // The n partition keys read and written most since the Table was made or reset_hot_keys,
   // most first (TableOptions::count_access; access_counts.hpp says what counts). Empty when
   // the table does not count. Does not throw beyond std::bad_alloc.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   std::vector<HotKey> hot_keys(std::size_t n = 10) const;
+  // Forgets the counts hot_keys reads: counting starts again from nothing.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   void reset_hot_keys() const noexcept;
 
   // Deletes the items whose time to live (the table's ttl attribute) has passed, on a backend
@@ -49,6 +64,9 @@ class Maintenance {
   // many. Reads never return such items; a sweep gives their space back. On a backend that
   // deletes them itself (DynamoDB, within a few days of their time) it deletes nothing and
   // returns 0. Throws BackendError; what it deleted stays deleted.
+  // Throws: BackendError on a backend failure.
+  // Exception safety: strong on SQLite (one transaction); nothing to undo elsewhere (it deletes
+  // nothing).
   std::size_t sweep_expired() const;
 
   // Removes chunk items (of chunked entities, Entity<T>::chunked) that no item's head names
@@ -57,6 +75,9 @@ class Maintenance {
   // chunks of a put still in progress (written before its head) are kept: min_age must exceed
   // the longest a put takes. One scan of the table's chunk items and one read of each parent;
   // returns the number of chunks removed. Throws BackendError; the chunks removed stay removed.
+  // Throws: BackendError on a backend failure.
+  // Exception safety: basic: the chunks removed before the failure stay removed (none was named by
+  // a head); run it again to go on.
   std::size_t sweep_chunks(std::chrono::milliseconds min_age = std::chrono::minutes(10)) const;
 
   // Removes the guard items of unique values (Entity<T>::unique) whose owner no longer holds the
@@ -65,6 +86,10 @@ class Maintenance {
   // is conditioned on the owner still not holding the value, in one transaction with it, so a
   // value claimed meanwhile is never freed. Guards written before guards named their owners
   // are kept. Returns the number removed; throws BackendError, and what it removed stays removed.
+  // Throws: BackendError on a backend failure (TransactionCanceled is not thrown: a guard claimed
+  // meanwhile is kept).
+  // Exception safety: basic: the guards removed before the failure stay removed, each one only if
+  // its owner did not hold the value; run it again to go on.
   std::size_t sweep_guards() const;
 
   // Removes the objects of the table's blob store (TableOptions::blob_store) that no item
@@ -76,6 +101,10 @@ class Maintenance {
   // lost connection), from a replaced or erased item whose old object could not be removed,
   // and from writes by other tools. Returns the number of objects removed. ValidationError
   // for a table without a blob store; BlobError or BackendError from the store or the table.
+  // Throws: ValidationError for a table without a blob store, BlobError or BackendError from the
+  // store or the table.
+  // Exception safety: basic: the objects removed before the failure stay removed (no item referred
+  // to them).
   std::size_t sweep_blobs(std::chrono::system_clock::duration grace = std::chrono::hours(1)) const;
 
   // Writes the keys of index `index_name` into the stored items of the entities Ts that name it
@@ -86,6 +115,11 @@ class Maintenance {
   // `page_items` items read. Returns the number of items given their keys. ValidationError for
   // an index the table or one of the entities does not have; an interrupted backfill (a
   // BackendError) keeps what it wrote and may be run again.
+  // Throws: ValidationError for an index the table or one of the entities does not have,
+  // DecodeError if an item read does not decode, BackendError on a backend failure; what progress
+  // throws.
+  // Exception safety: basic: the items given their keys before the failure keep them (each update
+  // was correct on its own); run it again to go on.
   template <EntityType... Ts, class Progress = void (*)(const BackfillProgress&)>
     requires(sizeof...(Ts) > 0)
   std::size_t backfill_index(std::string_view index_name, Progress&& progress = nullptr,
@@ -117,6 +151,8 @@ class Maintenance {
 };
 
 // The maintenance of `table`, which must outlive what this returns.
+// Throws: nothing.
+// Exception safety: nothrow.
 template <Backend B>
 Maintenance<B> maintenance(Table<B>& table) noexcept {
   return Maintenance<B>(table);

@@ -38,18 +38,31 @@ struct TableState;
 
 namespace pksk::sqlite {
 
+// The SQLite backend, the reference: a table is a SQLite table in one file, read and written with
+// DynamoDB's semantics (docs/backends.md). One connection per thread; a Backend may be shared by
+// threads. What a Table calls (the backend contract, backend/backend.hpp).
 class Backend {
   // What the operations share: declared in impl/backend_impl.ipp, defined in the .ipp files
   // beside it, one per concern (impl/backend.ipp lists them).
   struct Impl;
 
  public:
+  // The backend's options (sqlite/options.hpp).
   using Options = sqlite::Options;
 
+  // An open table, as open_table returns it: cheap to copy, valid while the Backend lives.
   class TableHandle {
    public:
+    // Throws: nothing.
+    // Exception safety: nothrow.
     TableHandle() = default;  // refers to no table; using it throws pksk::Error
+    // The table's name.
+    // Throws: BackendError (misuse) for a handle that refers to no table.
+    // Exception safety: strong.
     PKSK_DECL const std::string& name() const;
+    // The spec the table was opened with.
+    // Throws: BackendError (misuse) for a handle that refers to no table.
+    // Exception safety: strong.
     PKSK_DECL const backend::TableSpec& spec() const;
     friend bool operator==(const TableHandle&, const TableHandle&) = default;
 
@@ -63,32 +76,63 @@ class Backend {
 
   // `path` is a file name (created if absent unless read_only), or ":memory:" (or "") for a
   // database that lives in this Backend's one connection (see detail/connections.hpp).
+  // Throws: BackendError when the file cannot be opened (io_error, access_denied), is not a
+  // database (corrupt), or SQLite fails otherwise.
+  // Exception safety: strong (a file created for it is left, empty).
   PKSK_DECL explicit Backend(std::string path, Options options = {});
 
   Backend(const Backend&) = delete;
   Backend& operator=(const Backend&) = delete;
   // Moving hands the shared state over: handles and other threads' connections move with it.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   Backend(Backend&& other) noexcept = default;
+  // Moves the shared state, as the move constructor; the state this one held is released.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   Backend& operator=(Backend&& other) noexcept = default;
   // Closes every thread's connection: no other thread may be using the Backend by then.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   ~Backend() = default;
 
+  // The file's path, as given.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   PKSK_DECL const std::string& path() const noexcept;
   // The calling thread's connection, for what pksk does not wrap (backups, inspection); do not
   // close it or change its schema, and use it from this thread only.
+  // Throws: BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
+  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle), when this
+  // thread's connection cannot be opened.
+  // Exception safety: strong.
   PKSK_DECL ::sqlite3* native_handle() const;
 
+  // Bodies are stored as JSON text (codec/body_format.hpp).
   static constexpr BodyFormat body_format = BodyFormat::json;
 
   // Creates the table if absent, or checks that it has exactly pksk's schema for this spec.
+  // Throws: BackendError: missing_table for an absent table on a read-only file, schema_mismatch
+  // for a table with other columns or indexes, access_denied for indexes to add on a read-only
+  // file, or SQLite's failure.
+  // Exception safety: strong: the table, and then the indexes it lacks, are each created in one
+  // transaction; a failure adding the indexes leaves the table created.
   PKSK_DECL TableHandle open_table(const backend::TableSpec& spec);
 
   // Calls visit(backend::ItemView) with views valid only during the call: type and body point into
   // SQLite's memory, pk and sk are the caller's own (byte-equal to the stored keys).
+  // Throws: BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
+  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
+  // throws.
+  // Exception safety: strong (a read changes nothing).
   PKSK_DECL bool get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit);
 
   // Writes the item, replacing any with its key; with a condition, only if it holds on the
   // stored item (or on no attributes at all when there is none), else ConditionFailed.
+  // Throws: ConditionFailed, ValidationError for a key past DynamoDB's limits, BackendError on
+  // SQLite's failure (throttled: the write lock held past busy_timeout; access_denied: a read-only
+  // file; io_error; corrupt; misuse: an empty handle).
+  // Exception safety: strong: the write is one SQLite transaction, rolled back on any failure.
   PKSK_DECL void put(TableHandle table, const backend::PutRequest& request);
 
   // DynamoDB's UpdateItem: applies the actions to the stored item, or to a new one holding only
@@ -98,36 +142,65 @@ class Backend {
   // Only the attributes the actions and the condition name are parsed (backend::BodyPatch); the
   // rest of the stored body is copied back as it was, and the new size is the stored one changed by
   // what the named attributes gained or lost.
+  // Throws: ConditionFailed, ValidationError (an action DynamoDB refuses: on a key attribute, a
+  // type mismatch, a key past its limits), ItemTooLarge for an item past 400 KB as updated,
+  // BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
+  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
+  // throws, which rolls the update back.
+  // Exception safety: strong: the write is one SQLite transaction, rolled back on any failure.
   PKSK_DECL void update(TableHandle table, const backend::UpdateRequest& request,
                         backend::ItemVisitor visit);
 
   // Removes the item; with a condition, only if it holds. True if an item was removed.
+  // Throws: ConditionFailed, BackendError on SQLite's failure (throttled: the write lock held past
+  // busy_timeout; access_denied: a read-only file; io_error; corrupt; misuse: an empty handle).
+  // Exception safety: strong: the write is one SQLite transaction, rolled back on any failure.
   PKSK_DECL bool erase(TableHandle table, const backend::EraseRequest& request);
 
   // All or nothing: every condition is evaluated first, on the items as they were, and one that
   // fails cancels the whole with a reason per request (DynamoDB's CancellationReasons); then the
   // writes are made in order inside the same SQLite transaction, which any failure rolls back.
   // The caller has checked DynamoDB's limits (at most 100 requests, one per item).
+  // Throws: TransactionCanceled (a reason per request) when a condition fails, ValidationError and
+  // ItemTooLarge as the single writes throw them, BackendError on SQLite's failure (throttled: the
+  // write lock held past busy_timeout; access_denied: a read-only file; io_error; corrupt; misuse:
+  // an empty handle).
+  // Exception safety: strong: the write is one SQLite transaction, rolled back on any failure.
   PKSK_DECL void transact(TableHandle table, std::span<const backend::WriteRequest> writes);
 
   // Unconditional puts and erases in one SQLite transaction: an embedded file has no
   // throughput limit to hand items back for, so none is ever unprocessed.
+  // Throws: ValidationError, ItemTooLarge as the single writes throw them, BackendError on SQLite's
+  // failure (throttled: the write lock held past busy_timeout; access_denied: a read-only file;
+  // io_error; corrupt; misuse: an empty handle).
+  // Exception safety: strong: the write is one SQLite transaction, rolled back on any failure.
   PKSK_DECL void batch_write(TableHandle table, std::span<const backend::WriteRequest> writes,
                              std::vector<std::size_t>& unprocessed);
 
   // visit(i, item) for each keys[i] found, in the order of the keys.
+  // Throws: BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
+  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
+  // throws.
+  // Exception safety: strong (a read changes nothing).
   PKSK_DECL void batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
                            backend::IndexedItemVisitor visit,
                            std::vector<std::size_t>& unprocessed);
 
   // visit(i, item) for each keys[i] found, in the order of the keys, every item read in one
   // SQLite read transaction: as they all were at one moment, whatever is written meanwhile.
+  // Throws: BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
+  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
+  // throws.
+  // Exception safety: strong (a read changes nothing).
   PKSK_DECL void transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
                               backend::IndexedItemVisitor visit);
 
   // Deletes the items whose time to live (TableOptions::ttl_attribute) has passed, and returns
   // how many. Reads never return them anyway: a sweep gives their space back, when the program
   // calls it (Maintenance::sweep_expired), never on its own. 0 for a table without a ttl attribute.
+  // Throws: BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
+  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle).
+  // Exception safety: strong: one DELETE in one transaction.
   PKSK_DECL std::size_t sweep_expired(TableHandle table);
 
   // One page of a partition in sort-key byte order, each item handed to visit(backend::ItemView) as
@@ -137,6 +210,11 @@ class Backend {
   // A page_bytes of 0 thus ends every page after one item. With count_only, the page is read
   // the same way, each row's body looked at only by the filter, and counted instead of handed
   // over.
+  // Throws: ValidationError for a cursor outside the partition or a request DynamoDB would refuse,
+  // BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
+  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
+  // throws.
+  // Exception safety: strong (a read changes nothing).
   PKSK_DECL backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
                                         backend::ItemVisitor visit);
 
@@ -144,6 +222,11 @@ class Backend {
   // only the items of `segment` (by a hash of the partition key) are read into the page, count
   // and end it. Every segment walks the table's B-tree and skips the others' rows by their key
   // alone, before their body is looked at.
+  // Throws: ValidationError for a segment not below segments or a start key outside it,
+  // BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
+  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
+  // throws.
+  // Exception safety: strong (a read changes nothing).
   PKSK_DECL backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,
                                       backend::ItemVisitor visit);
 

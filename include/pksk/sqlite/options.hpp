@@ -22,6 +22,7 @@ enum class Synchronous : unsigned char {
   extra,
 };
 
+// How a sqlite::Backend opens its file: the lock wait, read-only, and durability.
 struct Options {
   // How long a write waits for another connection's lock (with retries where SQLite does not
   // wait itself) before failing with BackendError "database is locked".
@@ -29,6 +30,7 @@ struct Options {
   // Opens an existing file read-only: reads work, open_table of an absent table and every write
   // throw BackendError.
   bool read_only = false;
+  // What a commit survives (see Synchronous and docs/durability.md).
   Synchronous synchronous = Synchronous::normal;
 };
 
