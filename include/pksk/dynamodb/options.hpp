@@ -25,12 +25,18 @@ namespace pksk::dynamodb {
 // failures are never retried, nor an update or conditional write whose answer was lost once it
 // may have reached DynamoDB (errc::unknown_outcome; exactly_once_writes below).
 struct RetryOptions {
+  // The most requests sent for one operation, the first included.
   int max_attempts = 10;
+  // The ceiling of the first delay; it doubles with each attempt.
   std::chrono::milliseconds base_delay{25};
+  // The most a ceiling grows to.
   std::chrono::milliseconds max_delay{2000};
+  // No attempt starts once this has passed since the first.
   std::chrono::milliseconds max_total{30000};
 };
 
+// How a dynamodb::Backend reaches DynamoDB: endpoint, region, credentials, timeouts, retries, table
+// creation, exactly-once writes and request observation.
 struct Options {
   // Empty: https://dynamodb.<region>.amazonaws.com. DynamoDB Local: "http://127.0.0.1:8000".
   std::string endpoint{};
@@ -49,6 +55,7 @@ struct Options {
   // the container endpoint, IMDSv2; its credentials are asked for again as a provider's are
   // when they have an `expiration`, and never when they have none.
   CredentialsProvider credentials_provider{};
+  // Which profile of the AWS config files to read, and where they are (ProfileOptions).
   ProfileOptions profile{};
   // Where the default chain looks and how (the STS endpoint, its transport and timeouts). Its
   // `profile` is replaced by `profile` above, and its `region`, when empty, by this Backend's.
@@ -62,10 +69,12 @@ struct Options {
   // RetryOptions says: a server that hangs fails a request after about max_attempts *
   // request_timeout plus the delays, and never later than max_total plus one request_timeout.
   std::chrono::milliseconds connect_timeout{3000};
+  // See connect_timeout: the whole exchange of one attempt.
   std::chrono::milliseconds request_timeout{10000};
   // Sends each signed request and returns the answer (transport.hpp). Empty: libcurl, with a
   // handle per thread that keeps its connection open, and the two timeouts above.
   Transport transport{};
+  // How failed requests are retried (RetryOptions).
   RetryOptions retry{};
   // open_table creates a missing table (on-demand capacity) and waits until it is ACTIVE. For
   // development and tests: off, a missing table is a BackendError.
@@ -84,6 +93,7 @@ struct Options {
   // the tables named in exactly_once_tables only, or for the writes made in the scope of an
   // ExactlyOnce (below).
   bool exactly_once_writes = false;
+  // The tables whose writes go exactly once, exactly_once_writes off (see above).
   std::vector<std::string> exactly_once_tables{};
   // Called once per request (DescribeTable and CreateTable too), after its last attempt, with
   // what it was, how long it took, how often it was sent, what it consumed and how it failed
@@ -101,12 +111,20 @@ struct Options {
 // Scopes nest. Other backends apply every write once anyway, and ignore it.
 class ExactlyOnce {
  public:
+  // Starts the scope on this thread.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   ExactlyOnce() noexcept : outer_(active_flag()) { active_flag() = true; }
+  // Ends the scope: the thread is as it was before it began.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   ~ExactlyOnce() { active_flag() = outer_; }
   ExactlyOnce(const ExactlyOnce&) = delete;
   ExactlyOnce& operator=(const ExactlyOnce&) = delete;
 
   // Whether this thread is in the scope of one.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   static bool active() noexcept { return active_flag(); }
 
  private:
