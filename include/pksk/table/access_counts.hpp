@@ -30,9 +30,13 @@
 
 namespace pksk {
 
+// A partition key and how often it was read and written (Maintenance::hot_keys).
 struct HotKey {
+  // The partition key.
   std::string pk{};
+  // Reads counted against it since counting began (what counts: this header's description).
   std::uint64_t reads = 0;
+  // Writes counted against it since counting began.
   std::uint64_t writes = 0;
   std::string index{};  // empty: a partition of the table; else of this secondary index
   friend bool operator==(const HotKey&, const HotKey&) = default;

@@ -9,15 +9,19 @@
 namespace pksk {
 
 template <Backend B>
+// table/table.hpp: the typed API of one table of a backend.
 class Table;
 
 template <Backend B>
+// table/transaction.hpp: writes all applied or none.
 class Transaction;
 
 template <Backend B, class R>
+// table/each.hpp: a lazy range of a query's or scan's items.
 class Each;
 
 template <Backend B>
+// table/index_ref.hpp: the queries of one secondary index.
 class IndexRef;
 
 // maintenance/maintenance.hpp: what keeps a table in shape, off the Table.

@@ -29,12 +29,18 @@ namespace pksk {
 // DynamoDB's guidance on one item collection: past 10,000 items or 1 GB it is worth watching,
 // and 10 GB is the limit of one with a local secondary index.
 inline constexpr std::size_t collection_items_warning = 10'000;
+// 1 GB: a collection this large is worth watching.
 inline constexpr std::size_t collection_bytes_warning = std::size_t{1} << 30;
+// 10 GB: the most one collection may hold on a table with a local secondary index.
 inline constexpr std::size_t collection_bytes_limit = std::size_t{10} << 30;
 
+// One item collection (partition key): its items and their bytes by DynamoDB's measure.
 struct CollectionStats {
+  // The partition key.
   std::string pk{};
+  // How many items it holds.
   std::size_t items = 0;
+  // Their size in all, by DynamoDB's measure (codec/item_size.hpp).
   std::size_t bytes = 0;
   friend bool operator==(const CollectionStats&, const CollectionStats&) = default;
 };
@@ -42,30 +48,41 @@ struct CollectionStats {
 // The items of one entity type (the type attribute's value; empty for items without one), and
 // their sizes' spread (nearest-rank percentiles).
 struct TypeStats {
+  // The type attribute's value.
   std::string type{};
+  // How many items of the type.
   std::size_t items = 0;
+  // Their size in all, by DynamoDB's measure.
   std::size_t bytes = 0;
+  // The smallest item's size.
   std::size_t min_bytes = 0;
+  // The median item's size.
   std::size_t median_bytes = 0;
+  // The 99th percentile's size.
   std::size_t p99_bytes = 0;
+  // The largest item's size.
   std::size_t max_bytes = 0;
   friend bool operator==(const TypeStats&, const TypeStats&) = default;
 };
 
 // A collection past DynamoDB's guidance, and which of it.
 struct CollectionWarning {
+  // The collection warned about.
   CollectionStats collection{};
   bool many_items = false;  // collection_items_warning items or more
   bool large = false;       // collection_bytes_warning bytes or more
   bool near_limit = false;  // StatsOptions::warn_share of collection_bytes_limit or more
 };
 
+// How far Maintenance::stats has read, for StatsOptions::progress.
 struct StatsProgress {
   std::size_t items = 0;          // read so far, every segment together
   std::size_t segments_done = 0;  // of `segments`
+  // How many segments the scan reads in all.
   std::size_t segments = 0;
 };
 
+// What Maintenance::stats lists and how it reads the table.
 struct StatsOptions {
   std::size_t largest = 10;  // the collections listed in TableStats::largest
   double warn_share = 0.5;   // of DynamoDB's 10 GB per collection, for near_limit
@@ -76,12 +93,17 @@ struct StatsOptions {
   std::function<void(const StatsProgress&)> progress{};
 };
 
+// What Maintenance::stats found: totals, per type, the largest collections and warnings.
 struct TableStats {
+  // Every item of the table, of any type.
   std::size_t items = 0;
+  // Their size in all, by DynamoDB's measure.
   std::size_t bytes = 0;
+  // How many partition keys hold an item.
   std::size_t collections = 0;
   std::vector<TypeStats> types{};          // by type name
   std::vector<CollectionStats> largest{};  // by bytes, then items, then pk
+  // The collections past DynamoDB's guidance, largest first.
   std::vector<CollectionWarning> warnings{};
   // With TableOptions::count_access, the `largest` keys most accessed (Maintenance::hot_keys).
   std::vector<HotKey> hot_keys{};  // every collection judged, in the same order
