@@ -61,6 +61,8 @@ def code_before_comment(line: str) -> bool:
 
 def is_declaration(line: str) -> bool:
     stripped = line.strip()
+    if stripped.startswith("#define "):
+        return True  # a macro the header offers (PKSK_VERSION)
     if not stripped or stripped.startswith(("//", "#", "}", "namespace ")):
         return False
     return stripped not in ("public:", "private:", "protected:")

@@ -27,8 +27,12 @@
 
 namespace pksk {
 
+// How a type of your own is stored: specialise Value<Type> with `static Stored to(const Type&)` and
+// `static Type from(const Stored&)`, Stored being a type pksk stores (docs/member-types.md). The
+// primary template marks a type with no specialisation.
 template <class T>
 struct Value {
+  // Present only in the primary template: how pksk tells a type has no specialisation.
   using pksk_not_specialised = void;
 };
 

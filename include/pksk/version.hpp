@@ -11,20 +11,28 @@
 // Macros, so that code can ask `#if PKSK_VERSION >= 201` (0.2.1) before any C++ is parsed, as
 // with FMT_VERSION and BOOST_VERSION.
 #define PKSK_VERSION_MAJOR 0
+// The minor version.
 #define PKSK_VERSION_MINOR 1
+// The patch version.
 #define PKSK_VERSION_PATCH 0
+// major * 10000 + minor * 100 + patch: 0.2.1 is 201.
 #define PKSK_VERSION (PKSK_VERSION_MAJOR * 10000 + PKSK_VERSION_MINOR * 100 + PKSK_VERSION_PATCH)
 
 namespace pksk {
 
+// A version of pksk, ordered as versions are (0.1.0 < 0.2.0).
 struct Version {
+  // Incremented for a change that breaks code written for the version before.
   int major = 0;
+  // Incremented for a change that adds to the API.
   int minor = 0;
+  // Incremented for a fix.
   int patch = 0;
 
   friend constexpr auto operator<=>(const Version&, const Version&) = default;
 };
 
+// The version of these headers.
 inline constexpr Version version{PKSK_VERSION_MAJOR, PKSK_VERSION_MINOR, PKSK_VERSION_PATCH};
 
 namespace detail {

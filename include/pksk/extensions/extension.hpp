@@ -43,6 +43,7 @@ template <class Entity, class Extension>
 struct extension_has_neither_before_put_nor_update_parts_for_the_entity;
 }  // namespace diagnostics
 
+// The extensions an entity names in Entity<T>::extensions, applied in this order.
 template <class... Xs>
 struct Extensions {};
 
@@ -52,18 +53,33 @@ enum class WriteOperation { put, upsert, update, batch_put, transaction_put, tra
 // What an extension's hook is told of the write it joins.
 class WriteContext {
  public:
+  // What now() asks, when set (TableOptions::ttl_clock).
   using Clock = std::function<std::chrono::system_clock::time_point()>;
 
+  // Made by the Table for each hook call; `clock` must outlive it.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   WriteContext(std::string_view table, WriteOperation operation, const Clock& clock) noexcept
       : table_(table), operation_(operation), clock_(&clock) {}
 
+  // The name of the table written.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::string_view table() const noexcept { return table_; }
+  // The write the hook joins.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   WriteOperation operation() const noexcept { return operation_; }
+  // Whether the write is an action of a Transaction.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool in_transaction() const noexcept {
     return operation_ == WriteOperation::transaction_put ||
            operation_ == WriteOperation::transaction_update;
   }
   // The table's clock (TableOptions::ttl_clock, which tests set), else the system's.
+  // Throws: what the table's clock throws.
+  // Exception safety: strong.
   std::chrono::system_clock::time_point now() const {
     return *clock_ ? (*clock_)() : std::chrono::system_clock::now();
   }

@@ -25,9 +25,9 @@
 
 namespace pksk {
 
-template <Backend B>
 // What a table needs now and then rather than on every call: statistics, hot keys, the sweeps
 // (expired items, chunks, guards, blob objects) and index backfill; pksk::maintenance(table).
+template <Backend B>
 class Maintenance {
  public:
   // The maintenance of `table`, which must outlive it.

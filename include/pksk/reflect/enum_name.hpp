@@ -15,16 +15,21 @@ namespace pksk {
 //   template <> struct pksk::EnumRange<Big> { static constexpr long long min = 0, max = 1000; };
 template <class E>
 struct EnumRange {
+  // The lowest value probed.
   static constexpr long long min = -128;
+  // The highest value probed.
   static constexpr long long max = 255;
 };
 
+// Every named enumerator of E within EnumRange<E>: each entry's value and name.
 template <class E>
   requires std::is_enum_v<E>
 inline constexpr const auto& enum_entries_v =
     detail::EnumTable<E, EnumRange<E>::min, EnumRange<E>::max>::entries;
 
 // The enumerator's name, or an empty view for a value that has none.
+// Throws: nothing.
+// Exception safety: nothrow.
 template <class E>
   requires std::is_enum_v<E>
 constexpr std::string_view enum_name(E value) noexcept {
@@ -34,6 +39,9 @@ constexpr std::string_view enum_name(E value) noexcept {
   return {};
 }
 
+// The enumerator of that name, or nullopt.
+// Throws: nothing.
+// Exception safety: nothrow.
 template <class E>
   requires std::is_enum_v<E>
 constexpr std::optional<E> enum_from_name(std::string_view name) noexcept {

@@ -16,6 +16,10 @@
 
 namespace pksk {
 
+// Whether a and b are equal member by member (vectors element by element, optionals by value, other
+// types by ==), for records that declare no operator==.
+// Throws: what a member's operator== throws.
+// Exception safety: strong (it changes nothing).
 template <class T>
 constexpr bool structurally_equal(const T& a, const T& b) {
   // Containers first: their operator== is declared for any element type, so

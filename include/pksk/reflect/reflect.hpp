@@ -50,6 +50,7 @@ consteval std::array<std::string_view, sizeof...(I)> hana_field_names(std::index
 
 }  // namespace detail
 
+// How many fields a record has.
 template <Reflectable T>
 inline constexpr std::size_t field_count_v = [] {
   if constexpr (HanaStruct<T>) {
@@ -59,6 +60,7 @@ inline constexpr std::size_t field_count_v = [] {
   }
 }();
 
+// The fields' names, in declaration order.
 template <Reflectable T>
 inline constexpr std::array<std::string_view, field_count_v<T>> field_names_v = [] {
   if constexpr (HanaStruct<T>) {
@@ -69,6 +71,8 @@ inline constexpr std::array<std::string_view, field_count_v<T>> field_names_v = 
 }();
 
 // The I-th field of a record, by reference (const or not, as the record).
+// Throws: nothing.
+// Exception safety: nothrow.
 template <std::size_t I, class T>
   requires Reflectable<std::remove_cvref_t<T>>
 constexpr auto& get_field(T& record) noexcept {
@@ -85,6 +89,8 @@ template <Reflectable T, std::size_t I>
 using field_type_t = std::remove_cvref_t<decltype(get_field<I>(std::declval<T&>()))>;
 
 // Calls f(std::integral_constant<std::size_t, I>{}, field) for every field, in order.
+// Throws: what f throws.
+// Exception safety: as f's: the fields visited before an exception were visited.
 template <class T, class F>
   requires Reflectable<std::remove_cvref_t<T>>
 constexpr void for_each_field(T& record, F&& f) {
@@ -94,6 +100,8 @@ constexpr void for_each_field(T& record, F&& f) {
 }
 
 // The index of the field with this name, or field_count_v<T> when there is none.
+// Throws: nothing.
+// Exception safety: nothrow.
 template <Reflectable T>
 constexpr std::size_t field_index(std::string_view name) noexcept {
   for (std::size_t i = 0; i < field_count_v<T>; ++i) {

@@ -8,20 +8,20 @@
 
 namespace pksk {
 
-template <Backend B>
 // table/table.hpp: the typed API of one table of a backend.
+template <Backend B>
 class Table;
 
-template <Backend B>
 // table/transaction.hpp: writes all applied or none.
+template <Backend B>
 class Transaction;
 
-template <Backend B, class R>
 // table/each.hpp: a lazy range of a query's or scan's items.
+template <Backend B, class R>
 class Each;
 
-template <Backend B>
 // table/index_ref.hpp: the queries of one secondary index.
+template <Backend B>
 class IndexRef;
 
 // maintenance/maintenance.hpp: what keeps a table in shape, off the Table.

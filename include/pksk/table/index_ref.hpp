@@ -29,20 +29,20 @@ class IndexRef {
   // Exception safety: nothrow.
   const std::string& name() const noexcept { return index_->name; }
 
-  template <class R>
   // Every item under the index partition key `pk` that matches, all pages read, as Table::query.
   // Throws: as Table::query; ValidationError also for a consistent read of a global index.
   // Exception safety: strong (a read changes nothing).
+  template <class R>
   query_result_t<R> query(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
     query_result_t<R> result;
     table_->template run_query<R>(pk, options, result, /*all_pages=*/true, index_);
     return result;
   }
 
-  template <class R>
   // One page, as Table::query_page; its cursor holds the index key and the table key.
   // Throws: as query.
   // Exception safety: strong (a read changes nothing).
+  template <class R>
   Page<query_result_t<R>> query_page(const PartitionKey& pk,
                                      const BasicQueryOptions<R>& options = {}) {
     Page<query_result_t<R>> page;
@@ -58,10 +58,10 @@ class IndexRef {
     return table_->template run_count<R>(pk, options, index_);
   }
 
-  template <class R>
   // The items of query<R>(pk, options) as a lazy range, as Table::each; it refers to the Table.
   // Throws: only std::bad_alloc; the iteration throws what query_page throws.
   // Exception safety: strong (nothing is read until the iteration starts).
+  template <class R>
   Each<B, R> each(const PartitionKey& pk, const BasicQueryOptions<R>& options = {}) {
     return Each<B, R>(*table_, pk, options, index_);
   }

@@ -84,10 +84,10 @@ struct Members {
   std::vector<SelectedMember> list;
 };
 
-template <class... Ts, class... Ms>
 // The members to read, for QueryOptions::select: pksk::members(&Customer::name, &Order::total).
 // Throws: only std::bad_alloc.
 // Exception safety: strong.
+template <class... Ts, class... Ms>
 Members<Ts...> members(Ms Ts::*... member) {
   static_assert(sizeof...(Ts) > 0, "pksk: members() needs at least one member");
   static_assert((EntityType<Ts> && ...), "pksk: members() names members of entities");
@@ -124,10 +124,10 @@ template <class R>
 class Selection {
  public:
   Selection() = default;
-  template <class... Ts>
   // From pksk::members(...); a member of an entity R does not read is a compile-time error.
   // Throws: nothing.
   // Exception safety: nothrow.
+  template <class... Ts>
   Selection(Members<Ts...> m)  // NOLINT(google-explicit-constructor): `.select = members(...)`
       : list_(std::move(m.list)) {
     if constexpr (!std::is_void_v<R>)
@@ -173,10 +173,10 @@ class BasicFilter : public Filter {
   // Exception safety: nothrow.
   BasicFilter(Filter filter)  // NOLINT(google-explicit-constructor): `.filter = a || b`
       : Filter(std::move(filter)) {}
-  template <class T>
   // A condition on a member of T; for a query of R, T must be an entity R reads (compile error).
   // Throws: nothing.
   // Exception safety: nothrow.
+  template <class T>
   BasicFilter(Expr<T> expr)  // NOLINT(google-explicit-constructor): `.filter = expr`
       : Filter(std::move(expr)) {
     if constexpr (!std::is_void_v<R>) static_assert(detail::checked_v<detail::FilterCheck<R, T>>);
@@ -242,8 +242,8 @@ struct BasicQueryOptions {
 // The untyped options: the type to keep options in a variable; converts to any query's.
 using QueryOptions = BasicQueryOptions<>;
 
-template <class Items>
 // One page of a query or scan: its items, and the cursor to resume after it.
+template <class Items>
 struct Page {
   // The page's items (a vector of T, or an ItemCollection).
   Items items{};

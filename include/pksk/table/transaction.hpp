@@ -52,10 +52,10 @@ template <class Entity>
 struct a_transaction_cannot_write_a_chunked_entity;
 }  // namespace diagnostics
 
-template <Backend B>
 // Up to 100 writes and checks on distinct items, all applied or none (DynamoDB's
 // TransactWriteItems; on SQLite, one transaction): table.transact().put(a).erase(b).commit(). The
 // conditions are evaluated on the items as they were before any of the writes.
+template <Backend B>
 class Transaction {
  public:
   // The actions are kept per thread between transactions (see add()): a Transaction belongs to
@@ -100,7 +100,6 @@ class Transaction {
     }
   }
 
-  template <EntityType T, class... Parts>
   // As Table::update, in the transaction: the actions and conditions on the item with the key of
   // `key`; a versioned entity is checked and incremented as Table::update does.
   // Throws: KeyError if a key member's value cannot be part of a key, EncodeError if a member
@@ -108,6 +107,7 @@ class Transaction {
   // hold (a blob member over its threshold).
   // Exception safety: basic: on an exception the action may be left half-added; discard the
   // Transaction rather than commit it. Nothing is written before commit().
+  template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
     static_assert(
         detail::checked_v<detail::Diagnose<
