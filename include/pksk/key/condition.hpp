@@ -10,8 +10,12 @@
 
 namespace pksk {
 
+// A condition on the sort key of a query, as DynamoDB's KeyConditionExpression has: made by eq, lt,
+// le, gt, ge, between and begins_with (or typed, from members: key/typed_condition.hpp).
 struct KeyCondition {
+  // The comparison: any (no condition), =, <, <=, >, >=, BETWEEN, begins_with, by bytes.
   enum class Op : unsigned char { any, eq, lt, le, gt, ge, between, begins_with };
+  // Which comparison.
   Op op = Op::any;
   std::string first{};   // the operand; the lower bound of between; the prefix of begins_with
   std::string second{};  // the upper bound of between
@@ -19,24 +23,45 @@ struct KeyCondition {
   friend bool operator==(const KeyCondition&, const KeyCondition&) = default;
 };
 
+// Sort key equal to `sk`.
+// Throws: nothing (the string is moved).
+// Exception safety: nothrow.
 inline KeyCondition eq(std::string sk) {
   return {KeyCondition::Op::eq, std::move(sk), {}};
 }
+// Sort key below `sk`, bytewise.
+// Throws: nothing (the string is moved).
+// Exception safety: nothrow.
 inline KeyCondition lt(std::string sk) {
   return {KeyCondition::Op::lt, std::move(sk), {}};
 }
+// Sort key at most `sk`, bytewise.
+// Throws: nothing (the string is moved).
+// Exception safety: nothrow.
 inline KeyCondition le(std::string sk) {
   return {KeyCondition::Op::le, std::move(sk), {}};
 }
+// Sort key above `sk`, bytewise.
+// Throws: nothing (the string is moved).
+// Exception safety: nothrow.
 inline KeyCondition gt(std::string sk) {
   return {KeyCondition::Op::gt, std::move(sk), {}};
 }
+// Sort key at least `sk`, bytewise.
+// Throws: nothing (the string is moved).
+// Exception safety: nothrow.
 inline KeyCondition ge(std::string sk) {
   return {KeyCondition::Op::ge, std::move(sk), {}};
 }
+// Sort key in [low, high], both included; low above high is a ValidationError when queried.
+// Throws: nothing (the string is moved).
+// Exception safety: nothrow.
 inline KeyCondition between(std::string low, std::string high) {
   return {KeyCondition::Op::between, std::move(low), std::move(high)};
 }
+// Sort key starting with `prefix`.
+// Throws: nothing (the string is moved).
+// Exception safety: nothrow.
 inline KeyCondition begins_with(std::string prefix) {
   return {KeyCondition::Op::begins_with, std::move(prefix), {}};
 }
@@ -46,6 +71,8 @@ inline KeyCondition begins_with(std::string prefix) {
 namespace pksk {
 
 // Whether a sort key satisfies the condition, by the same byte comparisons a backend makes.
+// Throws: nothing.
+// Exception safety: nothrow.
 inline bool matches(const KeyCondition& condition, std::string_view sk) noexcept {
   using Op = KeyCondition::Op;
   switch (condition.op) {

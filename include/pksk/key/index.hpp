@@ -30,8 +30,11 @@ namespace pksk {
 // One index an entity is in: the index's name (one of the table's TableOptions::indexes) and
 // the templates of its partition and sort keys, in the syntax of Entity<T>::pk and ::sk.
 struct Index {
+  // The index's name, one of TableOptions::indexes.
   std::string_view name{};
+  // The index partition key's template ("ATTENDEE#{attendee}").
   std::string_view pk{};
+  // The index sort key's template.
   std::string_view sk{};
 };
 
@@ -70,10 +73,13 @@ using index_sort_key_template =
 template <EntityType T>
 inline constexpr auto indexes_v = detail::EntityIndexes<T>::value;
 
+// How many indexes entity T is in (Entity<T>::indexes).
 template <EntityType T>
 inline constexpr std::size_t index_count_v = indexes_v<T>.size();
 
 // The position of the index named `name` in indexes_v<T>, or index_count_v<T>.
+// Throws: nothing.
+// Exception safety: nothrow.
 template <EntityType T>
 constexpr std::size_t index_position(std::string_view name) noexcept {
   for (std::size_t i = 0; i < index_count_v<T>; ++i) {
@@ -84,6 +90,7 @@ constexpr std::size_t index_position(std::string_view name) noexcept {
 
 // Assigns T's keys in its I-th index into pk and sk, reusing their capacity. Throws KeyError as
 // format_partition_key does.
+// Exception safety: basic: on a KeyError, pk and sk hold unspecified text.
 template <EntityType T, std::size_t I>
 void format_index_keys(const T& record, std::string& pk, std::string& sk) {
   detail::index_partition_key_template<T, I>::format(record, pk);
@@ -101,6 +108,8 @@ struct entity_is_not_in_the_index;
 // partition(record) formats the table's: partition<"gsi1">(Ticket{.attendee = "ada"}) is
 // "ATTENDEE#ada". A compile error names the entity when it is not in that index; KeyError as
 // format_partition_key.
+// Throws: KeyError if a key member's value cannot be part of a key.
+// Exception safety: strong.
 template <detail::fixed_string IndexName, EntityType T>
 PartitionKey partition(const T& record) {
   constexpr std::size_t position = index_position<T>(IndexName.view());

@@ -39,10 +39,12 @@ namespace pksk {
 
 // DynamoDB's limits on key sizes in bytes (UTF-8); a longer key is a KeyError when formatted.
 inline constexpr std::size_t max_partition_key_size = detail::max_partition_key_size;
+// 1,024 bytes: DynamoDB's limit on a sort key (see max_partition_key_size).
 inline constexpr std::size_t max_sort_key_size = detail::max_sort_key_size;
 
 // A partition key's text: what a query over an item collection is given.
 struct PartitionKey {
+  // The key as stored, "CUSTOMER#123".
   std::string value;
 
   friend bool operator==(const PartitionKey&, const PartitionKey&) = default;
@@ -82,6 +84,7 @@ using sort_key_template = KeyTemplate<T, sk_text_v<T>, KeyRole::sort>;
 
 // Assigns T's partition key into out, reusing its capacity. Throws KeyError (see above), after
 // which out's content is unspecified.
+// Exception safety: basic: on a KeyError, out holds unspecified text.
 template <EntityType T>
 void format_partition_key(const T& record, std::string& out) {
   detail::partition_key_template<T>::format(record, out);
@@ -89,11 +92,16 @@ void format_partition_key(const T& record, std::string& out) {
 
 // Assigns T's sort key into out, reusing its capacity. Throws KeyError (see above), after which
 // out's content is unspecified.
+// Exception safety: basic: on a KeyError, out holds unspecified text.
 template <EntityType T>
 void format_sort_key(const T& record, std::string& out) {
   detail::sort_key_template<T>::format(record, out);
 }
 
+// The partition key of `record` by Entity<T>::pk (only its key members are read):
+// partition(Customer{.id = "123"}) is "CUSTOMER#123".
+// Throws: KeyError if a key member's value cannot be part of a key (see above).
+// Exception safety: strong.
 template <EntityType T>
 PartitionKey partition(const T& record) {
   PartitionKey key;
@@ -104,6 +112,9 @@ PartitionKey partition(const T& record) {
 // sort_key(record): the item's sort key. `sort_key` is an object, so that it also names the
 // sort key attribute in filters: contains(pksk::sort_key, "#inventory::") (expr/filter.hpp).
 struct SortKeyTag {
+  // The sort key of `record` by Entity<T>::sk.
+  // Throws: KeyError if a key member's value cannot be part of a key.
+  // Exception safety: strong.
   template <EntityType T>
   std::string operator()(const T& record) const {
     std::string key;
@@ -111,6 +122,7 @@ struct SortKeyTag {
     return key;
   }
 };
+// sort_key(record), and the sort key attribute in filters (see SortKeyTag).
 inline constexpr SortKeyTag sort_key{};
 
 namespace detail {

@@ -30,6 +30,9 @@ namespace backend {
 struct CollectionBuilder;
 }  // namespace backend
 
+// The items of one partition (or scan) of several entity types, typed: what a query of
+// ItemCollection<Customer, Order> returns, in sort-key order. Items of other types, or that did not
+// decode (keep_undecodable), are kept raw in unknown().
 template <class... Ts>
 class ItemCollection {
   static_assert(sizeof...(Ts) > 0, "pksk: an ItemCollection needs at least one entity type");
@@ -50,20 +53,37 @@ class ItemCollection {
   }();
 
  public:
+  // Whether T is one of the collection's entity types.
   template <class T>
   static constexpr bool is_member = index_of<T> < sizeof...(Ts);
 
+  // An item: one of the member types.
   using value_type = std::variant<Ts...>;
+  // Walks the typed items in sort-key order.
   using const_iterator = typename std::vector<value_type>::const_iterator;
 
+  // The first typed item.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const_iterator begin() const noexcept { return items_.begin(); }
+  // Past the last typed item.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const_iterator end() const noexcept { return items_.end(); }
 
   // The typed items, which begin() and end() walk; unknown() holds the others. empty() is
   // size() == 0, as for any range: a collection of unknown items only is empty().
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::size_t size() const noexcept { return items_.size(); }
+  // Whether there is no typed item (see size()).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool empty() const noexcept { return items_.empty(); }
 
+  // How many items of type T.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   template <class T>
     requires is_member<T>
   std::size_t count() const noexcept {
@@ -71,6 +91,8 @@ class ItemCollection {
   }
 
   // The first item of type T in sort-key order, or nullptr.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   template <class T>
     requires is_member<T>
   const T* first() const noexcept {
@@ -82,6 +104,8 @@ class ItemCollection {
   }
 
   // The items of type T in sort-key order: a view into the collection, no copies.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   template <class T>
     requires is_member<T>
   auto items() const {
@@ -92,25 +116,41 @@ class ItemCollection {
                [](const value_type& item) -> const T& { return *std::get_if<T>(&item); });
   }
 
+  // The items of no member type, and (keep_undecodable) those that did not decode, as stored.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const std::vector<RawItem>& unknown() const& noexcept { return unknown_; }
   // Of a temporary collection (`for (auto& raw : table.scan<C>().unknown())`), the items
   // themselves: a reference would dangle before the loop's first turn.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::vector<RawItem> unknown() && noexcept { return std::move(unknown_); }
 
   // Appending keeps the order of the calls: the caller appends in sort-key order.
+  // Throws: what T's copy or move throws; std::bad_alloc.
+  // Exception safety: strong.
   template <class T>
     requires is_member<std::remove_cvref_t<T>>
   void push_back(T&& item) {
     items_.emplace_back(std::in_place_type<std::remove_cvref_t<T>>, std::forward<T>(item));
     ++counts_[index_of<std::remove_cvref_t<T>>];
   }
+  // Appends an item to unknown().
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   void push_back(RawItem item) { unknown_.push_back(std::move(item)); }
 
+  // Removes every item, typed and unknown.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   void clear() noexcept {
     items_.clear();
     unknown_.clear();
     counts_ = {};
   }
+  // Makes room for n typed items.
+  // Throws: only std::bad_alloc (std::length_error past max_size).
+  // Exception safety: strong.
   void reserve(std::size_t n) { items_.reserve(n); }
 
   // The fields each member type decodes in a projection (reflect order), one mask per type.
@@ -262,12 +302,17 @@ namespace backend {
 // what a reader of the collection needs.
 struct CollectionBuilder {
   // Decodes the item at the end of the collection, or keeps it raw when its type is no member's.
+  // Throws: DecodeError if the body does not decode into the member type.
+  // Exception safety: strong: the collection is as it was.
   template <BodyFormat Format = BodyFormat::json, class... Ts>
   static void append_decoded(ItemCollection<Ts...>& collection, std::string_view pk,
                              std::string_view sk, std::string_view type, std::string_view body,
                              BodyDecoder& decoder, ParsedItem live = {}) {
     collection.template append_decoded<Format>(pk, sk, type, body, decoder, live);
   }
+  // Keeps the item raw in unknown(), whatever its type.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   template <BodyFormat Format = BodyFormat::json, class... Ts>
   static void append_unknown(ItemCollection<Ts...>& collection, std::string_view pk,
                              std::string_view sk, std::string_view type, std::string_view body,
@@ -275,6 +320,8 @@ struct CollectionBuilder {
     collection.template append_unknown<Format>(pk, sk, type, body, live);
   }
   // Keeps an item of a member type that did not decode as it is stored, with why (error).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   template <BodyFormat Format = BodyFormat::json, class... Ts>
   static void append_undecodable(ItemCollection<Ts...>& collection, std::string_view pk,
                                  std::string_view sk, std::string_view type, std::string_view body,
@@ -286,11 +333,16 @@ struct CollectionBuilder {
   // `row` (an ItemView, or anything with partition_key() and sort_key()) gives the item's keys,
   // which a key member the body lacks is read back from; without it such a member keeps its
   // default value.
+  // Throws: DecodeError if the body does not decode into the member type.
+  // Exception safety: strong: the collection is as it was.
   template <BodyFormat Format = BodyFormat::json, class... Ts>
   static bool append_member(ItemCollection<Ts...>& collection, std::string_view type,
                             std::string_view body, BodyDecoder& decoder, ParsedItem live = {}) {
     return collection.template append_member<Format>(type, body, decoder, live);
   }
+  // As append_member, the key members the body lacks read back from row's keys.
+  // Throws: DecodeError if the body does not decode into the member type.
+  // Exception safety: strong: the collection is as it was.
   template <BodyFormat Format = BodyFormat::json, class Row, class... Ts>
   static bool append_member(ItemCollection<Ts...>& collection, std::string_view type,
                             std::string_view body, BodyDecoder& decoder, ParsedItem live,
@@ -299,6 +351,8 @@ struct CollectionBuilder {
   }
   // Decodes the item of member type `type` in place of the one at `at` (of that type): a
   // placeholder appended while the item's body could not be read yet (a chunked item's).
+  // Throws: DecodeError if the body does not decode.
+  // Exception safety: strong: the placeholder stays.
   template <BodyFormat Format = BodyFormat::json, class Row, class... Ts>
   static void replace_member(ItemCollection<Ts...>& collection, std::size_t at,
                              std::string_view type, std::string_view body, BodyDecoder& decoder,
@@ -308,11 +362,16 @@ struct CollectionBuilder {
     collection.items_[at] = std::move(one.items_.front());
   }
   // Drops the item at `at` (a placeholder whose item is gone).
+  // Throws: nothing (what the item types' moves throw; entities' do not).
+  // Exception safety: strong for types whose moves do not throw.
   template <class... Ts>
   static void erase_member(ItemCollection<Ts...>& collection, std::size_t at) {
     --collection.counts_[collection.items_[at].index()];
     collection.items_.erase(collection.items_.begin() + static_cast<std::ptrdiff_t>(at));
   }
+  // As append_member, decoding only the fields masks selects (a projection).
+  // Throws: DecodeError if the body does not decode into the member type.
+  // Exception safety: strong: the collection is as it was.
   template <BodyFormat Format = BodyFormat::json, class... Ts>
   static bool append_member_selected(ItemCollection<Ts...>& collection, std::string_view type,
                                      std::string_view body, BodyDecoder& decoder,
@@ -320,6 +379,9 @@ struct CollectionBuilder {
                                      ParsedItem live = {}) {
     return collection.template append_member_selected<Format>(type, body, decoder, masks, live);
   }
+  // As append_member_selected, the key members read back from row's keys.
+  // Throws: DecodeError if the body does not decode into the member type.
+  // Exception safety: strong: the collection is as it was.
   template <BodyFormat Format = BodyFormat::json, class Row, class... Ts>
   static bool append_member_selected(ItemCollection<Ts...>& collection, std::string_view type,
                                      std::string_view body, BodyDecoder& decoder,

@@ -11,11 +11,17 @@
 
 namespace pksk {
 
+// An item as stored, undecoded: of a type no member of the collection has, or one that did not
+// decode (keep_undecodable).
 struct RawItem {
+  // Its partition key.
   std::string pk{};
+  // Its sort key.
   std::string sk{};
+  // Its type attribute's value.
   std::string type{};
   std::string json{};  // the item's body, in `format`
+  // How json is written: JSON text, or DynamoDB AttributeValue JSON.
   BodyFormat format = BodyFormat::json;
   // Empty for an item whose type is no member's. For an item of a member type that did not
   // decode, read with keep_undecodable: the DecodeError's message.
