@@ -16,11 +16,15 @@
 namespace pksk::backend {
 
 // Whether the table expires items at all.
+// Throws: nothing.
+// Exception safety: nothrow.
 inline bool has_ttl(const TableSpec& spec) noexcept {
   return !spec.ttl_attribute.empty();
 }
 
 // Now, in whole seconds since the epoch, by the table's clock.
+// Throws: what the table's clock (TableOptions::ttl_clock) throws.
+// Exception safety: strong.
 inline std::int64_t ttl_now(const TableSpec& spec) {
   const std::chrono::system_clock::time_point now =
       spec.ttl_clock ? spec.ttl_clock() : std::chrono::system_clock::now();
@@ -30,6 +34,8 @@ inline std::int64_t ttl_now(const TableSpec& spec) {
 // The filter that keeps the items not expired at `now`:
 //   attribute_not_exists(ttl) OR NOT (ttl <= now)
 // (a ttl attribute that is not a number compares false, and so keeps its item).
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 inline Condition unexpired(const TableSpec& spec, std::int64_t now) {
   AttributePath path;
   path.steps.push_back({spec.ttl_attribute, 0});
@@ -47,6 +53,8 @@ inline Condition unexpired(const TableSpec& spec, std::int64_t now) {
 }
 
 // `filter` AND unexpired(spec, now), into `out`; returns what a read filters with.
+// Throws: only std::bad_alloc.
+// Exception safety: basic: out is unspecified on an exception.
 inline const Condition* with_unexpired(const TableSpec& spec, const Condition* filter,
                                        std::int64_t now, Condition& out) {
   Condition keep = unexpired(spec, now);

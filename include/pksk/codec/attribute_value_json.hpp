@@ -116,12 +116,16 @@ void append_value_json(std::string& out, const AttributeValue& v) {
 }  // namespace detail
 
 // Plain JSON, as the SQLite backend stores a body: a string set becomes an array.
+// Throws: only std::bad_alloc.
+// Exception safety: basic: on an exception, out may hold part of the text.
 inline void append_plain_json(std::string& out, const AttributeValue& v) {
   detail::append_value_json<false>(out, v);
 }
 
 // The members of a map as a plain JSON object, leaving out those skip(name) is true for: what
 // append_plain_json writes for the map without them, with no map built to hold the rest.
+// Throws: what skip throws; std::bad_alloc.
+// Exception safety: basic: on an exception, out may hold part of the text.
 template <class Skip>
 void append_plain_json_members(std::string& out, const AttributeValue& map, Skip&& skip) {
   out += '{';
@@ -138,11 +142,15 @@ void append_plain_json_members(std::string& out, const AttributeValue& map, Skip
 }
 
 // DynamoDB's AttributeValue JSON ({"S":"x"}).
+// Throws: only std::bad_alloc.
+// Exception safety: basic: on an exception, out may hold part of the text.
 inline void append_attribute_value_json(std::string& out, const AttributeValue& v) {
   detail::append_value_json<true>(out, v);
 }
 
 // The members of an item (a map) as an AttributeValue map body: {"a":{"S":"x"},...}.
+// Throws: only std::bad_alloc.
+// Exception safety: basic: on an exception, out may hold part of the text.
 inline void append_item_attribute_value_json(std::string& out, const AttributeValue& item) {
   out += '{';
   for (std::size_t i = 0; i < item.map.size(); ++i) {
@@ -244,6 +252,8 @@ class AttributeValueBuilder {
 
 // A C++ value as DynamoDB would store it (the same encoding as a put), or the whole record as a
 // map. Throws EncodeError for what cannot be stored (NaN, an unnamed enum value).
+// Throws: EncodeError for what cannot be stored.
+// Exception safety: strong.
 template <class T>
 AttributeValue to_attribute_value(const T& value) {
   // A number or a string, the usual operand of an update, made directly: the same text as the

@@ -318,6 +318,8 @@ AttributeValue parse_object(std::string_view json, Read&& read) {
 
 // Parses an AttributeValue JSON body ({"name":{"S":"x"},...}, what the DynamoDB backend's
 // items hold and DynamoDB's exports write) into an item map. Throws DecodeError.
+// Throws: DecodeError for text that is not such a body.
+// Exception safety: strong.
 inline AttributeValue parse_attribute_value_body(std::string_view json) {
   return detail::parse_object(json, [](simdjson::ondemand::value root, AttributeValue& item) {
     simdjson::ondemand::object object;
@@ -328,9 +330,13 @@ inline AttributeValue parse_attribute_value_body(std::string_view json) {
 }
 
 // Parses an item body in either format (Backend::body_format) into an item map.
+// Throws: DecodeError for text that is not a body of that format.
+// Exception safety: strong.
 inline AttributeValue parse_body(std::string_view json, BodyFormat format);
 
 // Parses a plain JSON body (an object) into an item map. Throws DecodeError.
+// Throws: DecodeError for text that is not a JSON object.
+// Exception safety: strong.
 inline AttributeValue parse_plain_body(std::string_view json) {
   return detail::parse_object(json, [](simdjson::ondemand::value root, AttributeValue& item) {
     detail::read_plain_value(root, item);

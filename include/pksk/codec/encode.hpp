@@ -549,18 +549,25 @@ void encode_item(const T& value, std::string& out) {
 }  // namespace detail
 
 // Assigns the JSON body of value to out, reusing out's capacity.
+// Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value, invalid
+// UTF-8).
+// Exception safety: basic: out is unspecified on an exception.
 template <Reflectable T>
 void encode_body(const T& value, std::string& out) {
   detail::encode_item<detail::BodyWriter>(value, out);
 }
 
 // Assigns DynamoDB's AttributeValue map of value ({"field":{"S":"..."},...}) to out.
+// Throws: EncodeError, as encode_body.
+// Exception safety: basic: out is unspecified on an exception.
 template <Reflectable T>
 void encode_attribute_values(const T& value, std::string& out) {
   detail::encode_item<detail::AttributeValueWriter>(value, out);
 }
 
 // Assigns the body of value in the given format to out.
+// Throws: EncodeError, as encode_body.
+// Exception safety: basic: out is unspecified on an exception.
 template <BodyFormat Format, Reflectable T>
 void encode(const T& value, std::string& out) {
   if constexpr (Format == BodyFormat::json) {

@@ -20,15 +20,21 @@
 namespace pksk {
 
 // A new id, greater than every id this process made before.
+// Throws: only std::bad_alloc (and std::random_device's error, the first call in the process).
+// Exception safety: strong.
 PKSK_DECL std::string ulid();
 
 // An id for a given time (before 1970 or past 2^48 - 1 ms is a ValidationError): ids for items
 // imported with their own times. Ids made one after another for the same millisecond sort in
 // the order made; for an earlier time than the last id, the id is new, not greater.
+// Throws: ValidationError for a time outside what an id holds; as ulid().
+// Exception safety: strong.
 PKSK_DECL std::string ulid(std::chrono::system_clock::time_point at);
 
 // The milliseconds since the epoch an id was made at; ValidationError for text that is not an
 // id (26 characters of Crockford's base32, the first at most '7').
+// Throws: ValidationError for text that is not an id.
+// Exception safety: strong.
 PKSK_DECL std::chrono::system_clock::time_point ulid_time(std::string_view id);
 
 }  // namespace pksk

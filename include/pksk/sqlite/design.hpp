@@ -25,11 +25,15 @@ namespace pksk::sqlite {
 // Stores `design` with the file's table `table` (a BackendError, errc::missing_table, when the
 // file has no such table; errc::access_denied and the like as SQLite answers, a file open
 // read-only included).
+// Throws: BackendError as above.
+// Exception safety: strong (one statement: the design is stored whole or not at all).
 PKSK_DECL void store_design(const Backend& backend, std::string_view table,
                             const AccessPatterns& design);
 
 // The design stored with `table`, or none; a BackendError as store_design when the table does
 // not exist, and a ValidationError when what is stored is not a design this pksk reads.
+// Throws: BackendError, ValidationError, as above.
+// Exception safety: strong (a read changes nothing).
 PKSK_DECL std::optional<AccessPatterns> stored_design(const Backend& backend,
                                                       std::string_view table);
 

@@ -179,6 +179,8 @@ inline std::optional<int> order(const AttributeValue& a, const AttributeValue& b
 namespace backend {
 
 // Whether the condition holds on the item (a map of every attribute).
+// Throws: only std::bad_alloc (a condition that cannot hold is false, as in DynamoDB).
+// Exception safety: strong (it changes nothing).
 inline bool evaluate(const Condition& condition, const AttributeValue& item) {
   using Op = Condition::Op;
   // Views of the operands, not copies: evaluated once per row by a filter.
@@ -343,6 +345,11 @@ inline void assign_at(AttributeValue& item, const backend::UpdateAction& action,
 namespace backend {
 
 // Applies one update action to the item, as DynamoDB's UpdateItem does.
+// Throws: ValidationError for an action DynamoDB refuses (a document path that does not exist in
+// the item or goes through what is not a map or list, an empty attribute name, ADD to an attribute
+// of another type or past DynamoDB's number range, list_append on a non-list).
+// Exception safety: basic: the item may hold part of the action; the SQLite backend applies the
+// actions inside a transaction it rolls back on failure.
 inline void apply(const UpdateAction& action, AttributeValue& item) {
   using Kind = UpdateAction::Kind;
   // DynamoDB refuses an empty attribute name; and the SQLite body marks binary values and typed
