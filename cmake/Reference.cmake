@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSL-1.0
 # The API reference (docs/reference.md): Doxygen reads the public headers' comments
-# through docs/reference/comment_filter.py and writes HTML to <build>/docs/reference/html.
+# through docs/reference/comment_filter.py and writes HTML to <build>/docs/reference/html;
+# docs/reference/build_reference.py runs it and checks what no Doxygen warning checks.
 # Defined where pksk is the top project and Doxygen is found; tests/CMakeLists.txt registers
 # the test docs.reference, which runs the same Doxyfile (warnings are errors), or names it as a
 # suite that cannot run when Doxygen is missing.
@@ -15,8 +16,12 @@ if(DOXYGEN_FOUND AND Python3_Interpreter_FOUND)
   set(PKSK_REFERENCE_PYTHON "${pksk_reference_python} -S -E")
   set(PKSK_REFERENCE_DOXYFILE ${PKSK_REFERENCE_OUTPUT}/Doxyfile)
   configure_file(${PROJECT_SOURCE_DIR}/docs/reference/Doxyfile.in ${PKSK_REFERENCE_DOXYFILE} @ONLY)
+  # Doxygen, then the check of every public function's Throws and Exception safety lines.
+  set(PKSK_REFERENCE_COMMAND ${pksk_reference_python} -S -E
+      ${PROJECT_SOURCE_DIR}/docs/reference/build_reference.py $<TARGET_FILE:Doxygen::doxygen>
+      ${PKSK_REFERENCE_DOXYFILE} ${PKSK_REFERENCE_OUTPUT}/xml)
   add_custom_target(pksk_reference
-    COMMAND Doxygen::doxygen ${PKSK_REFERENCE_DOXYFILE}
+    COMMAND ${PKSK_REFERENCE_COMMAND}
     WORKING_DIRECTORY ${PKSK_REFERENCE_OUTPUT}
     COMMENT "API reference: ${PKSK_REFERENCE_OUTPUT}/html/index.html"
     VERBATIM)

@@ -90,6 +90,7 @@ constexpr std::size_t index_position(std::string_view name) noexcept {
 
 // Assigns T's keys in its I-th index into pk and sk, reusing their capacity. Throws KeyError as
 // format_partition_key does.
+// Throws: KeyError if a key member's value cannot be part of a key.
 // Exception safety: basic: on a KeyError, pk and sk hold unspecified text.
 template <EntityType T, std::size_t I>
 void format_index_keys(const T& record, std::string& pk, std::string& sk) {

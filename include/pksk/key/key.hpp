@@ -84,6 +84,7 @@ using sort_key_template = KeyTemplate<T, sk_text_v<T>, KeyRole::sort>;
 
 // Assigns T's partition key into out, reusing its capacity. Throws KeyError (see above), after
 // which out's content is unspecified.
+// Throws: KeyError if a key member's value cannot be part of a key.
 // Exception safety: basic: on a KeyError, out holds unspecified text.
 template <EntityType T>
 void format_partition_key(const T& record, std::string& out) {
@@ -92,6 +93,7 @@ void format_partition_key(const T& record, std::string& out) {
 
 // Assigns T's sort key into out, reusing its capacity. Throws KeyError (see above), after which
 // out's content is unspecified.
+// Throws: KeyError if a key member's value cannot be part of a key.
 // Exception safety: basic: on a KeyError, out holds unspecified text.
 template <EntityType T>
 void format_sort_key(const T& record, std::string& out) {
