@@ -33,9 +33,14 @@ enum class ReturnConsumedCapacity : unsigned char {
 // those of a write are write units, as DynamoDB charges them.
 struct ConsumedCapacity {
   double units = 0;  // over the table and its indexes
+  // The read part of units.
   double read_units = 0;
+  // The write part of units.
   double write_units = 0;
 
+  // Adds other's units, part by part.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   ConsumedCapacity& operator+=(const ConsumedCapacity& other) noexcept {
     units += other.units;
     read_units += other.read_units;
@@ -64,13 +69,16 @@ struct RequestRecord {
   // request that succeeded), and its ConsumedCapacity member as it came (an object, or an
   // array of one per table for batches and transactions; with `indexes`, each index's share).
   std::optional<ConsumedCapacity> consumed_capacity{};
+  // The ConsumedCapacity member of the answer, as it came (see consumed_capacity).
   std::string_view consumed_capacity_json{};
   // errc{} (0) when the request succeeded; else the code of the error the call throws, and
   // DynamoDB's error type when it answered with one ("ConditionalCheckFailedException",
   // "ThrottlingException"), and the error's what(). An exception that is not a pksk::Error (from
   // the program's transport, std::bad_alloc) is errc::backend_failure, with its what().
   errc error{};
+  // DynamoDB's error type, when it answered with one (see error).
   std::string_view error_type{};
+  // The error's what() (see error).
   std::string_view error_message{};
 };
 
@@ -92,10 +100,15 @@ class CapacityTally {
  public:
   // While it lives, a fan-out read of this thread reads its partitions on this thread (not in
   // parallel), so that their requests count here.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   CapacityTally() noexcept : outer_(innermost()) {
     innermost() = this;
     ++pksk::detail::requests_observed_on_this_thread();
   }
+  // Stops counting: the thread's tallies are as they were before this one.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   ~CapacityTally() {
     innermost() = outer_;
     --pksk::detail::requests_observed_on_this_thread();
@@ -103,7 +116,13 @@ class CapacityTally {
   CapacityTally(const CapacityTally&) = delete;
   CapacityTally& operator=(const CapacityTally&) = delete;
 
+  // The capacity of the requests counted so far.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const ConsumedCapacity& consumed() const noexcept { return consumed_; }
+  // How many requests were counted: those whose capacity DynamoDB reported.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   int requests() const noexcept { return requests_; }  // those whose capacity was reported
 
  private:

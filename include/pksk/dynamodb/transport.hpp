@@ -14,8 +14,11 @@
 
 namespace pksk::dynamodb {
 
+// One HTTP header of a request or an answer.
 struct HttpHeader {
+  // The header's name, as sent.
   std::string name{};
+  // Its value.
   std::string value{};
 };
 
@@ -26,10 +29,13 @@ struct HttpHeader {
 // temporary credentials, X-Amz-Security-Token are among the headers). A transport sends the
 // headers and the body as they are: changing them breaks the signature.
 struct HttpRequest {
+  // The HTTP method: POST for DynamoDB; GET, PUT, HEAD, DELETE for S3.
   std::string method = "POST";
   std::string url{};  // scheme://host[:port][/path], the path percent-encoded as it is sent
   std::vector<std::pair<std::string, std::string>> query{};  // decoded; encoded when signed
+  // The signed headers, to send as they are.
   std::vector<HttpHeader> headers{};
+  // The body, to send as it is.
   std::string body{};
   // False for a write that would apply twice if sent twice (an UpdateItem, a PutItem or
   // DeleteItem with a condition): once any of it may have reached the server, a transport must
@@ -38,6 +44,7 @@ struct HttpRequest {
   bool idempotent = true;
 };
 
+// What a transport hands back: the answer, or why none came.
 struct HttpResponse {
   long status = 0;                // 0 when no answer came (see transport_error)
   std::string body{};             // reused between requests: its capacity stays
