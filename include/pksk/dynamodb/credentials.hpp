@@ -18,8 +18,11 @@
 
 namespace pksk::dynamodb {
 
+// AWS credentials: the keys requests are signed with (SigV4).
 struct Credentials {
+  // The access key's id (AKIA... for long-term keys, ASIA... for temporary ones).
   std::string access_key_id{};
+  // Its secret.
   std::string secret_access_key{};
   std::string session_token{};  // temporary credentials only
   // When temporary credentials stop working; none for long-term keys. A Backend with a
@@ -116,6 +119,8 @@ inline std::optional<Credentials> credentials_in(const std::optional<IniSection>
 // environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN) unless a profile
 // was named in `options`, else the profile in the shared credentials file, else in the config
 // file. BackendError when none has them, or one has only half of them.
+// Throws: BackendError (access_denied) as said.
+// Exception safety: strong (it reads the environment and files, and changes nothing).
 inline Credentials resolve_credentials(const std::optional<Credentials>& explicit_credentials,
                                        const ProfileOptions& options = {}) {
   if (explicit_credentials) {
@@ -153,6 +158,8 @@ inline Credentials resolve_credentials(const std::optional<Credentials>& explici
 // The region requests are signed for: `explicit_region` when not empty, else AWS_REGION, else
 // AWS_DEFAULT_REGION, else the profile's `region` in the config file. BackendError when none
 // names one.
+// Throws: BackendError (misuse) when none names one.
+// Exception safety: strong (it changes nothing).
 inline std::string resolve_region(std::string_view explicit_region,
                                   const ProfileOptions& options = {}) {
   if (!explicit_region.empty()) return std::string(explicit_region);

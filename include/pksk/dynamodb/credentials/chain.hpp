@@ -19,7 +19,9 @@ namespace pksk::dynamodb {
 // One link of a chain: its name, for errors, and the function that looks (sources.hpp says
 // what nullopt and a BackendError mean).
 struct CredentialSource {
+  // The source's name, in the chain's errors ("environment", "profile").
   std::string name{};
+  // Looks for credentials: nullopt when the source is not set up here.
   std::function<std::optional<Credentials>()> find{};
 };
 
@@ -31,14 +33,20 @@ struct CredentialSource {
 // std::exception becomes a BackendError (errc::access_denied) naming the source, the exception
 // as its cause(). When no source has credentials, one BackendError (errc::access_denied) names
 // each source asked and why it had none.
+// Throws: only std::bad_alloc here; the provider it returns throws as said.
+// Exception safety: strong.
 PKSK_DECL CredentialsProvider credentials_chain(std::vector<CredentialSource> sources);
 
 // The AWS SDKs' order: "environment" (skipped when options.profile names a profile, as the
 // SDKs skip it), "web identity", "profile", "container", "instance metadata".
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 PKSK_DECL std::vector<CredentialSource> default_credential_sources(CredentialOptions options = {});
 
 // credentials_chain(default_credential_sources(options)): what a Backend uses when its
 // Options give neither credentials nor a credentials_provider.
+// Throws: only std::bad_alloc here; the provider throws as credentials_chain's does.
+// Exception safety: strong.
 PKSK_DECL CredentialsProvider default_credentials_provider(CredentialOptions options = {});
 
 }  // namespace pksk::dynamodb

@@ -11,6 +11,8 @@
 
 namespace pksk::dynamodb {
 
+// Where the credential sources look and how: the profile, STS's region and endpoint, the transport
+// and timeouts.
 struct CredentialOptions {
   // The profile read by profile_credentials, and the files it is read from.
   ProfileOptions profile{};

@@ -24,12 +24,17 @@ namespace pksk::dynamodb {
 
 // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (or AWS_SECURITY_TOKEN).
 // Throws when only one of the two keys is set.
+// Throws: BackendError (access_denied) naming the variable missing.
+// Exception safety: strong (it changes nothing).
 PKSK_DECL std::optional<Credentials> environment_credentials();
 
 // An OIDC token exchanged for a role's credentials (EKS IAM roles for service accounts):
 // AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN, with AWS_ROLE_SESSION_NAME (default: one made
 // up of "pksk-" and the time). The file is read again on each call: the token it holds is
 // rotated. The request to STS is AssumeRoleWithWebIdentity, unsigned.
+// Throws: BackendError naming the source: unavailable when its service could not be reached or
+// failed, access_denied for anything else (this header's description).
+// Exception safety: strong (it changes nothing).
 PKSK_DECL std::optional<Credentials> web_identity_credentials(
     const CredentialOptions& options = {});
 
@@ -41,6 +46,9 @@ PKSK_DECL std::optional<Credentials> web_identity_credentials(
 // `external_id` and `duration_seconds` are passed on. Without `role_arn`: the keys
 // `aws_access_key_id`, `aws_secret_access_key` and `aws_session_token` (credentials file, then
 // config file), else `credential_process`. nullopt when the profile has none of these.
+// Throws: BackendError naming the source: unavailable when its service could not be reached or
+// failed, access_denied for anything else (this header's description).
+// Exception safety: strong (it changes nothing).
 PKSK_DECL std::optional<Credentials> profile_credentials(const CredentialOptions& options = {});
 
 // Runs `command` with /bin/sh, as a profile's credential_process, and reads the JSON it prints
@@ -48,6 +56,8 @@ PKSK_DECL std::optional<Credentials> profile_credentials(const CredentialOptions
 // (optional), "Expiration" (ISO 8601, optional: without it the keys are long-term)}. Its
 // standard error goes to the program's. Throws when it exits with a status other than 0 or
 // prints anything else.
+// Throws: BackendError (access_denied) naming the command and what went wrong.
+// Exception safety: strong (the command runs, and what it does is its own).
 PKSK_DECL Credentials process_credentials(const std::string& command);
 
 // The container credentials endpoint (ECS task roles, EKS Pod Identity):
@@ -55,6 +65,9 @@ PKSK_DECL Credentials process_credentials(const std::string& command);
 // AWS_CONTAINER_CREDENTIALS_FULL_URI (plain http only to a loopback address, 169.254.170.2,
 // 169.254.170.23 or fd00:ec2::23), with the Authorization header read from the file
 // AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE, else AWS_CONTAINER_AUTHORIZATION_TOKEN.
+// Throws: BackendError naming the source: unavailable when its service could not be reached or
+// failed, access_denied for anything else (this header's description).
+// Exception safety: strong (it changes nothing).
 PKSK_DECL std::optional<Credentials> container_credentials(const CredentialOptions& options = {});
 
 // The EC2 instance metadata service, version 2 only: a session token (PUT /latest/api/token),
@@ -63,19 +76,30 @@ PKSK_DECL std::optional<Credentials> container_credentials(const CredentialOptio
 // (http://[fd00:ec2::254] when AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE is IPv6); nullopt when
 // AWS_EC2_METADATA_DISABLED is "true" or the instance has no role. Off EC2 nothing answers:
 // errc::unavailable after options.metadata_timeout.
+// Throws: BackendError naming the source: unavailable when its service could not be reached or
+// failed, access_denied for anything else (this header's description).
+// Exception safety: strong (it changes nothing).
 PKSK_DECL std::optional<Credentials> imds_credentials(const CredentialOptions& options = {});
 
 // STS AssumeRole, signed with `source`: the role's temporary credentials.
 struct AssumeRoleRequest {
+  // The role to assume.
   std::string role_arn{};
   std::string session_name{};  // empty: "pksk-" and the time
   std::string external_id{};   // sent when not empty
   int duration_seconds = 0;    // 0: STS's default (one hour)
 };
+// STS AssumeRole for `request`, signed with `source`: the role's temporary credentials.
+// Throws: BackendError naming the source: unavailable when its service could not be reached or
+// failed, access_denied for anything else (this header's description).
+// Exception safety: strong (it changes nothing).
 PKSK_DECL Credentials assume_role(const Credentials& source, const AssumeRoleRequest& request,
                                   const CredentialOptions& options = {});
 
 // STS AssumeRoleWithWebIdentity, unsigned: `token` (an OIDC token) for the role's credentials.
+// Throws: BackendError naming the source: unavailable when its service could not be reached or
+// failed, access_denied for anything else (this header's description).
+// Exception safety: strong (it changes nothing).
 PKSK_DECL Credentials assume_role_with_web_identity(const AssumeRoleRequest& request,
                                                     const std::string& token,
                                                     const CredentialOptions& options = {});
