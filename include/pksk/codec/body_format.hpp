@@ -5,6 +5,7 @@
 
 namespace pksk {
 
+// The two forms an item body is kept in.
 enum class BodyFormat : unsigned char {
   json,             // plain JSON: the SQLite backend, readable in the sqlite3 shell
   attribute_value,  // DynamoDB's AttributeValue JSON ({"S": "..."})

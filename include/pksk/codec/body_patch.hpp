@@ -25,10 +25,15 @@
 
 namespace pksk::backend {
 
+// A stored plain JSON body split for an update: the members the update names parsed into an
+// AttributeValue map, the others kept as text, so that only what changes is parsed and written
+// again (the SQLite backend's UpdateItem).
 class BodyPatch {
  public:
   // Splits body; names are the top-level attributes to parse. Throws DecodeError when the body
   // is not a JSON object or a named member is not valid JSON.
+  // Throws: DecodeError, as said.
+  // Exception safety: basic: on an exception the patch is unspecified; parse again before use.
   void parse(std::string_view body, std::span<const std::string_view> names) {
     parse_impl<std::nullptr_t>(body, names, nullptr);
   }
@@ -38,12 +43,16 @@ class BodyPatch {
   // other members in this pass (backend::UpdateReader). The kept members' text is then found
   // from where each member starts, not by skipping its value, which `read` has read; and text
   // after the object is an error, as the item's decoder has it.
+  // Throws: DecodeError as parse; what read throws.
+  // Exception safety: basic, as parse.
   template <class Read>
   void parse_reading(std::string_view body, std::span<const std::string_view> names, Read&& read) {
     parse_impl<std::remove_reference_t<Read>>(body, names, &read);
   }
 
   // Whether the body has a top-level member of that name, parsed or kept.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool has_member(std::string_view name) const noexcept {
     if (was_parsed(name)) return true;
     for (const Member& m : members_) {
@@ -54,10 +63,14 @@ class BodyPatch {
 
   // The named members found in the body, in body order: apply the update to this map (it may
   // add members at its end and remove others).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   AttributeValue& named() noexcept { return named_; }
   // DynamoDB's bytes of the named members as stored, names included, given the item after the
   // update: a list of strings it turned into a string set was one (an entity member's type
   // does not change), and counts as a set.
+  // Throws: nothing but std::bad_alloc.
+  // Exception safety: strong.
   std::size_t bytes_before(const AttributeValue& after) const {
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < parsed_names_.size(); ++i) {
@@ -71,6 +84,8 @@ class BodyPatch {
   // The body after the update: kept members verbatim and in place; each named member as `item`
   // now has it, in its old place, or left out when `item` no longer has it or skip(name); then
   // the members of `item` the body did not have.
+  // Throws: what skip throws; std::bad_alloc.
+  // Exception safety: basic: out may hold part of the body.
   template <class Skip>
   void write(std::string& out, const AttributeValue& item, Skip&& skip) const {
     out += '{';

@@ -40,8 +40,10 @@
 
 #if __has_include(<zstd.h>)
 #include <zstd.h>
+// 1 where <zstd.h> is found: compressed members can be written and read (else 0).
 #define PKSK_DETAIL_HAS_ZSTD 1
 #else
+// 0 where <zstd.h> is not found: an entity with a compressed member is a compile error.
 #define PKSK_DETAIL_HAS_ZSTD 0
 #endif
 

@@ -15,6 +15,8 @@ namespace pksk {
 
 namespace backend {
 
+// A decimal number as DynamoDB holds one (up to 38 significant digits), exact: what the SQLite
+// backend computes with for ADD and compares conditions by.
 class Decimal {
  public:
   // DynamoDB's limits: 38 significant digits, magnitude in [1e-130, 1e126) (1E-130 to
@@ -24,9 +26,13 @@ class Decimal {
   static constexpr int min_exponent = -130;  // of the most significant digit
   static constexpr int max_adjusted = 125;   // of the most significant digit
 
+  // Throws: nothing.
+  // Exception safety: nothrow.
   Decimal() = default;  // zero
 
   // A JSON number ("-12.50", "1e+20"), or nullopt for text that is not one.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   static std::optional<Decimal> parse(std::string_view text) {
     Decimal d;
     std::size_t i = 0;
@@ -72,12 +78,17 @@ class Decimal {
     std::size_t digits = 0;  // 0 for zero
     int adjusted = 0;        // exponent of the most significant digit
     int least = 0;           // exponent of the least significant digit
+    // Whether DynamoDB can store a number of this shape.
+    // Throws: nothing.
+    // Exception safety: nothrow.
     bool fits_dynamodb() const noexcept {
       return digits == 0 ||
              (digits <= max_digits && adjusted >= min_exponent && adjusted <= max_adjusted);
     }
   };
   // Assumes a well-formed number (as std::to_chars writes one).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   static Shape shape(std::string_view text) noexcept {
     Shape out;
     long long point_position = 0;  // digits before the point, counted from the first nonzero
@@ -118,6 +129,8 @@ class Decimal {
   }
 
   // Whether parse would take the text, found without building the Decimal.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   static bool well_formed(std::string_view text) noexcept {
     std::size_t i = 0;
     if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
@@ -142,11 +155,22 @@ class Decimal {
     return i == text.size();
   }
 
+  // Whether it is zero.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool is_zero() const noexcept { return digits_.empty(); }
+  // Whether it is below zero.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool negative() const noexcept { return negative_; }
+  // How many significant digits it has (0 for zero).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::size_t significant_digits() const noexcept { return digits_.size(); }
 
   // Whether DynamoDB can store it: 38 digits at most, magnitude within its range.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool fits_dynamodb() const noexcept {
     if (is_zero()) return true;
     return digits_.size() <= max_digits && adjusted() >= min_exponent && adjusted() <= max_adjusted;
@@ -154,6 +178,8 @@ class Decimal {
 
   // Plain notation, no exponent: what both backends store and what decodes into any C++
   // number type whose range holds the value.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   std::string to_string() const {
     if (is_zero()) return "0";
     std::string out;

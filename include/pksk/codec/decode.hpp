@@ -797,12 +797,16 @@ class BodyDecoder {
  public:
   // Decodes a JSON body (as encode_body writes it) into out. Unknown members are ignored and
   // missing ones take their default value. Throws DecodeError naming the JSON path.
+  // Throws: DecodeError naming the JSON path of what does not decode.
+  // Exception safety: basic: on a DecodeError, out holds the fields decoded before it.
   template <Reflectable T>
   void decode(std::string_view json, T& out) {
     decode_item<detail::BodyReader>(json, out);
   }
 
   // Decodes a body of the given format into out; returns which of T's fields the body had.
+  // Throws: DecodeError naming the JSON path of what does not decode.
+  // Exception safety: basic: on a DecodeError, out holds the fields decoded before it.
   template <BodyFormat Format, Reflectable T>
   std::bitset<field_count_v<T>> decode(std::string_view text, T& out,
                                        DecodeTarget target = DecodeTarget::reused) {
@@ -815,6 +819,8 @@ class BodyDecoder {
 
   // Decodes only the fields of T set in `wanted` (a projection); the others take their default
   // values. The body is read only as far as the last wanted field.
+  // Throws: DecodeError naming the JSON path of what does not decode.
+  // Exception safety: basic: on a DecodeError, out holds the fields decoded before it.
   template <BodyFormat Format, Reflectable T>
   std::bitset<field_count_v<T>> decode_selected(std::string_view text, T& out,
                                                 const std::bitset<field_count_v<T>>& wanted) {
@@ -828,6 +834,8 @@ class BodyDecoder {
   // Decodes an item that is already open in a document the caller iterates (an item of a
   // DynamoDB answer), where it lies: no copy, no second parse. `object` must be at its start;
   // `text` (its raw JSON) is decoded instead when `object` is null.
+  // Throws: DecodeError naming the JSON path of what does not decode.
+  // Exception safety: basic: on a DecodeError, out holds the fields decoded before it.
   template <BodyFormat Format, Reflectable T>
   std::bitset<field_count_v<T>> decode(ParsedItem object, std::string_view text, T& out,
                                        DecodeTarget target = DecodeTarget::reused) {
@@ -839,6 +847,9 @@ class BodyDecoder {
       throw DecodeError("at " + failure.full_path() + ": " + failure.what);
     }
   }
+  // As decode_selected, on an item already open in a document (see decode of a ParsedItem).
+  // Throws: DecodeError naming the JSON path of what does not decode.
+  // Exception safety: basic: on a DecodeError, out holds the fields decoded before it.
   template <BodyFormat Format, Reflectable T>
   std::bitset<field_count_v<T>> decode_selected(ParsedItem object, std::string_view text, T& out,
                                                 const std::bitset<field_count_v<T>>& wanted) {
@@ -853,6 +864,8 @@ class BodyDecoder {
 
   // Decodes an AttributeValue map (as encode_attribute_values writes it, or as DynamoDB
   // returns an item) into out.
+  // Throws: DecodeError naming the JSON path of what does not decode.
+  // Exception safety: basic: on a DecodeError, out holds the fields decoded before it.
   template <Reflectable T>
   void decode_attribute_values(std::string_view json, T& out) {
     decode_item<detail::AttributeValueReader>(json, out);
@@ -933,6 +946,8 @@ class BodyDecoder {
 
 // Convenience for one-off decoding, through a thread_local BodyDecoder: a plain JSON body (the
 // SQLite backend's format, what encode_body writes).
+// Throws: DecodeError naming the JSON path of what does not decode.
+// Exception safety: strong (a new T is returned).
 template <Reflectable T>
 T decode_body(std::string_view json) {
   thread_local BodyDecoder decoder;
@@ -942,6 +957,8 @@ T decode_body(std::string_view json) {
 }
 
 // The same for text in either format: a plain JSON body or an AttributeValue map.
+// Throws: DecodeError naming the JSON path of what does not decode.
+// Exception safety: strong (a new T is returned).
 template <Reflectable T>
 T decode_body(std::string_view text, BodyFormat format) {
   thread_local BodyDecoder decoder;
@@ -957,6 +974,8 @@ T decode_body(std::string_view text, BodyFormat format) {
 // A stored item kept raw (a pksk::RawItem of ItemCollection::unknown()), in the format its
 // backend stores: decode_body<Invoice>(raw) works on every backend. An entity's key member the
 // body lacks is read back from the item's keys (key/read_back.hpp).
+// Throws: DecodeError naming the JSON path of what does not decode.
+// Exception safety: strong (a new T is returned).
 template <Reflectable T, class Raw>
   requires requires(const Raw& raw) {
     { raw.json } -> std::convertible_to<std::string_view>;

@@ -6,6 +6,7 @@
 
 namespace pksk {
 
+// reused: set the fields the body lacks back to their defaults; fresh: they already are.
 enum class DecodeTarget : bool { reused, fresh };
 
 }  // namespace pksk

@@ -20,9 +20,17 @@ struct BodyDecoderDeleter {
 PKSK_DECL std::unique_ptr<BodyDecoder, BodyDecoderDeleter> make_body_decoder();
 }  // namespace detail
 
+// Owns a BodyDecoder where its definition is not seen (codec/decode.hpp is heavy): what separate
+// compilation hands the table's code.
 class DecoderHandle {
  public:
+  // A new decoder.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   DecoderHandle() : decoder_(detail::make_body_decoder()) {}
+  // The decoder.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   BodyDecoder& operator*() const noexcept { return *decoder_; }
 
  private:

@@ -261,6 +261,8 @@ consteval bool holds_string_set_member() {
 }  // namespace detail
 
 // The size of the attributes of `record` alone.
+// Throws: EncodeError for a value that cannot be stored (it is measured as it would be written).
+// Exception safety: strong (it changes nothing).
 template <Reflectable T>
 std::size_t attributes_size(const T& record) {
   detail::SizeWriter w;
@@ -274,14 +276,23 @@ std::size_t attributes_size(const T& record) {
 
 // The whole item: its key attributes and discriminator (each a string) plus its members.
 struct KeyAttributeSizes {
-  std::string_view pk_name, pk;
-  std::string_view sk_name, sk;
-  std::string_view type_name, type;
+  // The partition key's attribute name and value.
+  std::string_view pk_name, pk;  // pk: the partition key itself
+  // The sort key's attribute name and value (both empty without a sort key).
+  std::string_view sk_name, sk;  // sk: the sort key itself
+  // The type attribute's name and value.
+  std::string_view type_name, type;  // type: the type attribute's value
+  // Their bytes: names plus values, as DynamoDB counts strings.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::size_t total() const noexcept {
     return pk_name.size() + pk.size() + sk_name.size() + sk.size() + type_name.size() + type.size();
   }
 };
 
+// The item's size by DynamoDB's measure: its keys and type plus its members.
+// Throws: EncodeError, as attributes_size.
+// Exception safety: strong (it changes nothing).
 template <Reflectable T>
 std::size_t item_size(const KeyAttributeSizes& keys, const T& record) {
   return keys.total() + attributes_size(record);
@@ -290,6 +301,8 @@ std::size_t item_size(const KeyAttributeSizes& keys, const T& record) {
 // encode_body(record, out), returning attributes_size(record): one traversal instead of two
 // where they walk alike, else both. A record that cannot be encoded is encoded again the two
 // ways, so that the EncodeError is the one encode_body or attributes_size would throw.
+// Throws: EncodeError, as encode_body.
+// Exception safety: basic: out is unspecified on an exception.
 template <Reflectable T>
 std::size_t encode_body_sized(const T& record, std::string& out) {
   if constexpr (!detail::holds_string_set_member<T, 0>()) {

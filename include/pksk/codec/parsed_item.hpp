@@ -11,11 +11,25 @@
 
 namespace pksk {
 
+// An item a backend hands over already open in its parser (a simdjson On-Demand object of a
+// DynamoDB answer), type-erased so that the contract does not include simdjson; or none.
 class ParsedItem {
  public:
+  // No parsed item: the body's text is decoded instead.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   ParsedItem() = default;
+  // The simdjson::ondemand::object at `object`, which must outlive the call it is handed to.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   explicit ParsedItem(void* object) noexcept : object_(object) {}
+  // The object, or null.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   void* get() const noexcept { return object_; }
+  // Whether there is a parsed item.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   explicit operator bool() const noexcept { return object_ != nullptr; }
 
  private:
