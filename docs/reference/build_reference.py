@@ -8,8 +8,9 @@ public entity or a broken comment, then reads the XML Doxygen wrote beside the H
 public function that has documentation must also have its Throws and Exception safety
 paragraphs, which no Doxygen warning checks. Prints each function that lacks one, with the
 header and line, and fails.
-Usage: build_reference.py DOXYGEN DOXYFILE XML_DIR
+Usage: build_reference.py DOXYGEN DOXYFILE XML_DIR (XML_DIR and the html/ beside it are made anew)
 """
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -59,6 +60,10 @@ def lacking(xml_dir: Path) -> list[str]:
 
 def main() -> int:
     doxygen, doxyfile, xml_dir = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+    # Doxygen leaves the pages of a previous run in place: a header taken out of the input
+    # would still be checked, and shown. The output is made anew each time.
+    for stale in (xml_dir, xml_dir.parent / "html"):
+        shutil.rmtree(stale, ignore_errors=True)
     if subprocess.run([doxygen, doxyfile], cwd=Path(doxyfile).parent).returncode != 0:
         return 1
     problems = lacking(xml_dir)

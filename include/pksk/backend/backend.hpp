@@ -37,13 +37,19 @@ namespace backend {
 // has both, as in DynamoDB's sparse GSIs). cursor_key is Table's alone: the spec a backend is
 // given has it empty.
 struct TableSpec : TableOptions {
+  // The table's name.
   std::string name{};
 
   TableSpec() = default;
+  // The spec of the table `table_name` with `options`.
+  // Throws: nothing (both are moved).
+  // Exception safety: nothrow.
   explicit TableSpec(std::string table_name, TableOptions options = {})
       : TableOptions(std::move(options)), name(std::move(table_name)) {}
 
   // The index named `name`, or nullptr.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const TableIndex* find_index(std::string_view index_name) const noexcept {
     for (const TableIndex& index : indexes) {
       if (index.name == index_name) return &index;
@@ -53,6 +59,8 @@ struct TableSpec : TableOptions {
 
   // The sort key `sk` as the attribute value an item holds: a number on a table whose sort key
   // is one (TableOptions::sk_type), a string otherwise.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   AttributeValue sort_key_value(std::string_view sk) const {
     return sk_type == KeyType::number ? AttributeValue::from_number(std::string(sk))
                                       : AttributeValue::from_string(std::string(sk));
@@ -60,6 +68,8 @@ struct TableSpec : TableOptions {
 
   // Whether index `i` keeps its keys in the same two attributes as an earlier index (the same
   // keys projected differently): a backend makes their attributes (SQLite: columns) once.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool repeats_index_keys(std::size_t i) const noexcept {
     for (std::size_t j = 0; j < i; ++j) {
       if (indexes[j].pk_attribute == indexes[i].pk_attribute &&
@@ -73,12 +83,17 @@ struct TableSpec : TableOptions {
 // DynamoDB ends a query page at 1 MB of data read.
 inline constexpr std::size_t max_page_bytes = 1024 * 1024;
 
+// One page of a query, as Table asks a backend: DynamoDB's Query request in raw keys.
 struct RawQuery {
+  // The partition key (of the index, for an index query).
   std::string_view pk{};
   const KeyCondition* sk = nullptr;  // nullptr: every item of the partition
+  // Sort-key order; false for descending (ScanIndexForward).
   bool forward = true;
   std::size_t limit = 0;  // items evaluated in this page; 0 = no limit but the page size
+  // Resume after this sort key (ExclusiveStartKey); none: from the start.
   std::optional<std::string_view> exclusive_start_sk{};
+  // The page ends once the items read reach this many bytes (1 MB, as DynamoDB).
   std::size_t page_bytes = max_page_bytes;
   // False when the caller stops at the limit whatever follows (a query that reads every page
   // up to `limit` items): a page ending at the limit then reports no last key, which saves
@@ -110,20 +125,31 @@ struct RawQuery {
 // scan. limit, page_bytes, last_key_at_limit, filter, projection and consistent are as in
 // RawQuery.
 struct RawScan {
+  // Which segment of `segments` this page reads (0-based).
   std::size_t segment = 0;
   std::size_t segments = 0;  // 0 or 1: the whole table
+  // Items evaluated in this page; 0: no limit but the page size.
   std::size_t limit = 0;
+  // Resume after this key; none: from the start.
   std::optional<ItemKey> exclusive_start{};
+  // As RawQuery::page_bytes.
   std::size_t page_bytes = max_page_bytes;
+  // As RawQuery::last_key_at_limit.
   bool last_key_at_limit = true;
+  // As RawQuery::filter.
   const Condition* filter = nullptr;
+  // As RawQuery::projection.
   std::span<const std::string_view> projection{};
+  // As RawQuery::consistent.
   bool consistent = false;
 };
 
+// How a scan page ended: items evaluated and the last key, when another page may follow.
 struct ScanOutcome {
+  // Items evaluated (read), before the filter.
   std::size_t evaluated = 0;
   std::optional<std::string> last_evaluated_pk{};  // both set, or neither
+  // The last item's sort key (see last_evaluated_pk).
   std::optional<std::string> last_evaluated_sk{};
 };
 
@@ -131,10 +157,13 @@ struct ScanOutcome {
 // the limit (unless RawQuery::last_key_at_limit is false) or at the byte budget, even if no
 // item follows; empty means the range is done.
 struct QueryOutcome {
+  // Items evaluated (read), before the filter.
   std::size_t evaluated = 0;
+  // The last evaluated item's sort key: where the next page starts.
   std::optional<std::string> last_evaluated_sk{};
   // Index queries: the table key of the last item evaluated, set with last_evaluated_sk.
   std::optional<std::string> last_evaluated_item_pk{};
+  // With last_evaluated_item_pk: the table key of that item.
   std::optional<std::string> last_evaluated_item_sk{};
   // RawQuery::count_only honoured: the items of the page that passed the filter (DynamoDB's
   // Count), none of them handed to the visitor. Empty: the items went to the visitor.

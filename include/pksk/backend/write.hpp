@@ -24,10 +24,15 @@ namespace pksk::backend {
 // measures it (codec/item_size.hpp), stored with it so that reads can end 1 MB pages without
 // measuring again.
 struct ItemView {
+  // The partition key (read it with partition_key(): see read_pk).
   std::string_view pk{};
+  // The sort key (read it with sort_key(): see read_pk).
   std::string_view sk{};
+  // The type attribute's value.
   std::string_view type{};
+  // The attributes other than the keys and the type, in the backend's BodyFormat.
   std::string_view body{};
+  // The whole item's size by DynamoDB's measure.
   std::size_t size = 0;
   // The same attributes already parsed, at their start, when the backend read them from a
   // larger document (a DynamoDB answer): decoders read them in place, once, rather than parse
@@ -39,15 +44,26 @@ struct ItemView {
   // need their key (an unknown type, an error, a filter naming it, the page's last), so
   // readers of a row ask partition_key() and sort_key(), never `pk` and `sk`.
   std::string_view (*read_pk)(const void* key_source) = nullptr;
+  // Reads the sort key from key_source (see read_pk).
   std::string_view (*read_sk)(const void* key_source) = nullptr;
+  // What read_pk and read_sk read from (the backend's statement).
   const void* key_source = nullptr;
 
+  // The partition key, read now if the backend left it unread.
+  // Throws: what read_pk throws (SQLite's BackendError).
+  // Exception safety: strong.
   std::string_view partition_key() const { return read_pk != nullptr ? read_pk(key_source) : pk; }
+  // The sort key, read now if the backend left it unread.
+  // Throws: what read_sk throws (SQLite's BackendError).
+  // Exception safety: strong.
   std::string_view sort_key() const { return read_sk != nullptr ? read_sk(key_source) : sk; }
 };
 
+// An item's key: partition key and sort key (empty for a table without one).
 struct ItemKey {
+  // The partition key.
   std::string_view pk{};
+  // The sort key.
   std::string_view sk{};
   friend bool operator==(const ItemKey&, const ItemKey&) = default;
 };
@@ -55,6 +71,7 @@ struct ItemKey {
 // What a read hands each row to: visitor(item), and for a batch get visitor(index of the key,
 // item). Exceptions it throws leave the backend's call as they are.
 using ItemVisitor = detail::FunctionRef<void(const ItemView&)>;
+// What a batch or transactional get hands each item to, with the index of its key.
 using IndexedItemVisitor = detail::FunctionRef<void(std::size_t, const ItemView&)>;
 
 // What a single write may ask back besides its own result (DynamoDB's ReturnValues ALL_OLD and
@@ -72,6 +89,8 @@ struct WriteReturns {
 
 // The stored item a ConditionFailed carries (WriteReturns::stored_on_failure), copied from a
 // row of the store, whose bodies are in `format`.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 inline std::shared_ptr<const RawItem> stored_item(const ItemView& row, BodyFormat format) {
   return std::make_shared<const RawItem>(RawItem{std::string(row.partition_key()),
                                                  std::string(row.sort_key()),
@@ -83,8 +102,11 @@ inline std::shared_ptr<const RawItem> stored_item(const ItemView& row, BodyForma
 
 // Writes the item whole, replacing any item with its key.
 struct PutRequest {
+  // The item to write.
   ItemView item{};
+  // Only if this holds on the stored item (null: always), else ConditionFailed.
   const Condition* condition = nullptr;
+  // What the write hands back besides its result.
   WriteReturns returns{};
 };
 
@@ -106,29 +128,46 @@ struct UpdateReader {
   detail::FunctionRef<void(const AttributeValue& named)> finish;
 };
 
+// DynamoDB's UpdateItem: the actions applied to the item with `key`, created with its key and type
+// if absent.
 struct UpdateRequest {
+  // The item updated.
   ItemKey key{};
+  // The type attribute of an item the update creates.
   std::string_view type{};
+  // The actions, applied in order.
   std::span<const UpdateAction> actions{};
+  // Only if this holds on the stored item (null: always), else ConditionFailed.
   const Condition* condition = nullptr;
+  // How the caller reads the result on the way, or null (see UpdateReader).
   const UpdateReader* reader = nullptr;
   WriteReturns returns{};  // stored_on_failure only
 };
 
+// DynamoDB's DeleteItem: removes the item with `key`.
 struct EraseRequest {
+  // The item removed.
   ItemKey key{};
+  // Only if this holds on the stored item (null: always), else ConditionFailed.
   const Condition* condition = nullptr;
+  // What the write hands back besides whether it removed an item.
   WriteReturns returns{};
 };
 
 // A transaction's condition on an item it does not write.
 struct CheckRequest {
+  // The item checked.
   ItemKey key{};
+  // What must hold on it, or the transaction is canceled.
   const Condition* condition = nullptr;
 };
 
+// One action of a transaction or a batch (batches hold puts and erases only).
 using WriteRequest = std::variant<PutRequest, UpdateRequest, EraseRequest, CheckRequest>;
 
+// The key the action is on.
+// Throws: nothing.
+// Exception safety: nothrow.
 inline ItemKey key_of(const WriteRequest& write) noexcept {
   return std::visit(
       [](const auto& w) -> ItemKey {
@@ -141,13 +180,18 @@ inline ItemKey key_of(const WriteRequest& write) noexcept {
       write);
 }
 
+// The action's condition, or null.
+// Throws: nothing.
+// Exception safety: nothrow.
 inline const Condition* condition_of(const WriteRequest& write) noexcept {
   return std::visit([](const auto& w) { return w.condition; }, write);
 }
 
 // DynamoDB's limits on one request.
 inline constexpr std::size_t max_transaction_actions = 100;
+// The most writes in one BatchWriteItem.
 inline constexpr std::size_t max_batch_write_items = 25;
+// The most keys in one BatchGetItem.
 inline constexpr std::size_t max_batch_get_keys = 100;
 
 }  // namespace pksk::backend
