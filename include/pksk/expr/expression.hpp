@@ -15,16 +15,23 @@ namespace pksk::backend {
 
 // A document path: top-level attribute, then members and list indexes ("items[1].qty").
 struct AttributePath {
+  // One step of the path: a member by name, or a list element by index.
   struct Step {
     std::string name{};  // empty for an index step
+    // The list index, for an index step.
     std::size_t index = 0;
+    // Whether this step is a list index.
     bool is_index = false;
     friend bool operator==(const Step&, const Step&) = default;
   };
+  // The steps, the top-level attribute first.
   std::vector<Step> steps{};
 
   friend bool operator==(const AttributePath&, const AttributePath&) = default;
 
+  // The path as DynamoDB writes it: items[1].qty.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   std::string to_string() const {
     std::string out;
     for (const Step& s : steps) {
@@ -39,14 +46,22 @@ struct AttributePath {
   }
 };
 
+// One operand of a condition: an attribute path, a value, or size(path).
 struct Operand {
+  // Which of the three the operand is.
   enum class Kind : unsigned char { path, value, size };  // size: size(path)
+  // Which of the three.
   Kind kind = Kind::value;
+  // The path, for path and size.
   AttributePath path{};
+  // The value, for value.
   AttributeValue value{};
 };
 
+// A condition of DynamoDB's ConditionExpression or FilterExpression, as a tree: comparisons on
+// operands, and all/any/negate over children.
 struct Condition {
+  // The comparison or combination; the comments say what the operands or children are.
   enum class Op : unsigned char {
     eq,
     ne,
@@ -64,13 +79,17 @@ struct Condition {
     exists,       // operands: path
     not_exists,   // operands: path
   };
+  // Which comparison or combination.
   Op op = Op::all;
+  // The comparison's operands, in its order.
   std::vector<Operand> operands{};
+  // The conditions all, any and negate combine.
   std::vector<Condition> children{};
 };
 
 // One action of an update, as DynamoDB's UpdateExpression has them.
 struct UpdateAction {
+  // Which UpdateExpression clause the action is.
   enum class Kind : unsigned char {
     set,                // SET path = value
     set_if_not_exists,  // SET path = if_not_exists(path, value)
@@ -78,8 +97,11 @@ struct UpdateAction {
     remove,             // REMOVE path
     append,             // SET path = list_append(if_not_exists(path, []), value)
   };
+  // Which clause.
   Kind kind = Kind::set;
+  // The attribute the action changes.
   AttributePath path{};
+  // The value set, added or appended (none for remove).
   AttributeValue value{};
 };
 

@@ -36,16 +36,22 @@ inline backend::Operand marker_operand(std::string_view marker) {
 }
 }  // namespace detail
 
+// A query's or scan's filter (DynamoDB's FilterExpression): a condition on members of one entity,
+// on the sort key or the type, or a combination of them with &&, || and !.
 class Filter {
  public:
   Filter() = default;
 
   // A condition on T's members: it holds for items of type T only.
+  // Throws: nothing (the condition is moved).
+  // Exception safety: nothrow.
   template <class T>
   Filter(Expr<T> expr)  // NOLINT(google-explicit-constructor): `.filter = expr` reads best
       : node_(std::move(expr.node)), scope_(type_name_v<T>), present_(true), marked_(true) {}
 
   // A raw condition on the stored item's attributes, key and type attributes by their names.
+  // Throws: nothing (the condition is moved).
+  // Exception safety: nothrow.
   static Filter raw(backend::Condition condition) {
     Filter f;
     f.node_ = std::move(condition);
@@ -53,9 +59,14 @@ class Filter {
     return f;
   }
 
+  // Whether there is no condition: every item passes.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool empty() const noexcept { return !present_; }
 
   // The condition, its entity scope included, with the placeholders left in place.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   backend::Condition scoped() const {
     if (scope_.empty()) return node_;
     backend::Condition out{backend::Condition::Op::all, {}, {}};
@@ -66,6 +77,8 @@ class Filter {
 
   // The condition for a table whose sort key and type attributes are named so; the entity scope
   // is left out when the query reads only items of that entity anyway.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   backend::Condition resolve(std::string_view sk_attribute, std::string_view type_attribute,
                              std::string_view only_type = {}) const {
     backend::Condition out = (!scope_.empty() && scope_ == only_type) ? node_ : scoped();
@@ -75,11 +88,18 @@ class Filter {
 
   // The entity whose members the condition names, or empty (a combination, a sort-key or type
   // condition).
+  // Throws: nothing.
+  // Exception safety: nothrow.
   std::string_view scope() const noexcept { return scope_; }
 
   // Filters on different entities combine (namespace-scope operators below, so that
   // Expr<Order> && Expr<Customer> finds them too).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   static Filter join(backend::Condition::Op op, const Filter& a, const Filter& b);
+  // The filter that passes what `a` rejects (its entity scope included in what is negated).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   static Filter negate(const Filter& a) {
     Filter out;
     out.node_ = {backend::Condition::Op::negate, {}, {}};
@@ -89,6 +109,9 @@ class Filter {
     return out;
   }
 
+  // The condition that the item's type attribute is `type`.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   static backend::Condition type_equals(std::string_view type) {
     backend::Condition c{backend::Condition::Op::eq, {}, {}};
     c.operands.push_back(detail::marker_operand(detail::type_marker));
@@ -98,6 +121,8 @@ class Filter {
   }
 
   // Internal: used by sort_key and type_is.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   static Filter marked(backend::Condition condition) {
     Filter f = raw(std::move(condition));
     f.marked_ = true;
@@ -143,12 +168,21 @@ inline Filter Filter::join(backend::Condition::Op op, const Filter& a, const Fil
   return out;
 }
 
+// Both filters hold (an empty one is left out).
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 inline Filter operator&&(const Filter& a, const Filter& b) {
   return Filter::join(backend::Condition::Op::all, a, b);
 }
+// Either filter holds (an empty one is left out).
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 inline Filter operator||(const Filter& a, const Filter& b) {
   return Filter::join(backend::Condition::Op::any, a, b);
 }
+// The filter does not hold.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 inline Filter operator!(const Filter& a) {
   return Filter::negate(a);
 }
@@ -156,6 +190,8 @@ inline Filter operator!(const Filter& a) {
 // pksk::sort_key (key/key.hpp) names the item's sort key: contains(sort_key, "#inventory::").
 
 // The sort key holds `text` anywhere (DynamoDB's contains on a string).
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 inline Filter contains(SortKeyTag, std::string text) {
   return Filter::marked(
       detail::binary<void>(backend::Condition::Op::contains,
@@ -167,6 +203,8 @@ inline Filter contains(SortKeyTag, std::string text) {
 // The sort key starts with `prefix`. In a query prefer the key condition (.sk =
 // pksk::begins_with(...)), which reads only the matching range; as a filter it is for a scan,
 // or for a second prefix within a range.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 inline Filter begins_with(SortKeyTag, std::string prefix) {
   return Filter::marked(
       detail::binary<void>(backend::Condition::Op::begins_with,
@@ -177,6 +215,8 @@ inline Filter begins_with(SortKeyTag, std::string prefix) {
 
 // Items of entity T only (their type attribute is T's discriminator): in a collection query,
 // type_is<Customer>() || attr(&Order::total) > 100.0 keeps the customer and the large orders.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 template <EntityType T>
 Filter type_is() {
   return Filter::marked(Filter::type_equals(type_name_v<T>));

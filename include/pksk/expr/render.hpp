@@ -26,6 +26,9 @@ namespace backend {
 // append_json has written it (a request's own conditions and actions do).
 class ExpressionPlaceholders {
  public:
+  // The placeholder of an attribute name, #n0, the same for the same name.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   std::string name(std::string_view attribute) {
     std::string out;
     append_name(out, attribute);
@@ -33,11 +36,16 @@ class ExpressionPlaceholders {
   }
   // A value is referred to, not copied (a request's values outlive its rendering); one made for
   // the request alone (a key condition's text) is kept here.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   std::string value(const AttributeValue& v) {
     std::string out;
     append_value(out, v);
     return out;
   }
+  // A value made for the request alone, kept here until the request is written.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   std::string value(AttributeValue&& v) {
     owned_.push_front(std::move(v));
     return value(owned_.front());
@@ -45,6 +53,8 @@ class ExpressionPlaceholders {
 
   // The placeholders appended where the text is being written: #n0 for each distinct name, :v0
   // for each value.
+  // Throws: only std::bad_alloc.
+  // Exception safety: basic: out may hold part of the text.
   void append_name(std::string& out, std::string_view attribute) {
     std::size_t i = 0;
     while (i < names_.size() && names_[i] != attribute) ++i;
@@ -52,22 +62,39 @@ class ExpressionPlaceholders {
     out += "#n";
     append_index(out, i);
   }
+  // Appends a value's placeholder, :v0; `v` must live until append_json has written it.
+  // Throws: only std::bad_alloc.
+  // Exception safety: basic: out may hold part of the text.
   void append_value(std::string& out, const AttributeValue& v) {
     values_.push_back(&v);
     out += ":v";
     append_index(out, values_.size() - 1);
   }
+  // As append_value, the value kept here.
+  // Throws: only std::bad_alloc.
+  // Exception safety: basic: out may hold part of the text.
   void append_value(std::string& out, AttributeValue&& v) {
     owned_.push_front(std::move(v));
     append_value(out, owned_.front());
   }
 
+  // Whether no placeholder was handed out.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool empty() const noexcept { return names_.empty() && values_.empty(); }
+  // The names, by placeholder number.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const std::vector<std::string>& names() const noexcept { return names_; }
+  // The values, by placeholder number.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const std::vector<const AttributeValue*>& values() const noexcept { return values_; }
 
   // "ExpressionAttributeNames":{...},"ExpressionAttributeValues":{...} (each only when
   // non-empty), with a leading comma, ready to close a request object.
+  // Throws: only std::bad_alloc.
+  // Exception safety: basic: out may hold part of the text.
   void append_json(std::string& out) const {
     if (!names_.empty()) {
       out += ",\"ExpressionAttributeNames\":{";
@@ -280,15 +307,22 @@ std::string render_update(std::span<const backend::UpdateAction> actions, Names&
 namespace backend {
 
 // DynamoDB's ConditionExpression text, with placeholders registered in `names`.
+// Throws: only std::bad_alloc.
+// Exception safety: basic: names may hold placeholders of part of it.
 inline std::string render_condition(const Condition& c, ExpressionPlaceholders& names) {
   return detail::render_condition(c, names);
 }
+// DynamoDB's UpdateExpression text (SET ..., REMOVE ..., ADD ...), placeholders in `names`.
+// Throws: only std::bad_alloc.
+// Exception safety: basic: names may hold placeholders of part of it.
 inline std::string render_update(std::span<const UpdateAction> actions,
                                  ExpressionPlaceholders& names) {
   return detail::render_update(actions, names);
 }
 
 // The condition as a person reads it, for messages: `status = "pending"`.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 inline std::string describe(const Condition& c) {
   detail::InlineNames names;
   return detail::render_condition(c, names);
