@@ -36,24 +36,34 @@ namespace pksk {
 
 // One secondary index an entity is in, with its key templates.
 struct DesignIndex {
+  // The index's name.
   std::string name;
+  // Its partition-key template for the entity.
   std::string pk;
+  // Its sort-key template for the entity.
   std::string sk;
   friend bool operator==(const DesignIndex&, const DesignIndex&) = default;
 };
 
 // One member and the attribute name it is stored under; key: it appears in a table key template.
 struct DesignAttribute {
+  // The member's C++ name.
   std::string member;
+  // The attribute it is stored under (Entity<T>::rename, or the member's name).
   std::string name;
+  // Whether it appears in a table key template.
   bool key = false;
   friend bool operator==(const DesignAttribute&, const DesignAttribute&) = default;
 };
 
+// One entity of the design: its discriminator, key templates, indexes and attributes.
 struct DesignEntity {
   std::string type;  // the discriminator value
+  // Its partition-key template (Entity<T>::pk).
   std::string pk;
+  // Its sort-key template (Entity<T>::sk; empty without one).
   std::string sk;
+  // The secondary indexes it is in.
   std::vector<DesignIndex> indexes;
   std::vector<DesignAttribute> attributes;  // in member order
   friend bool operator==(const DesignEntity&, const DesignEntity&) = default;
@@ -62,14 +72,18 @@ struct DesignEntity {
 // Where the members of a collection share partitions: the table (index "") or an index, and
 // the partition-key template there (its first member's).
 struct DesignPartition {
+  // The index's name, or empty for the table.
   std::string index;
+  // The partition-key template there.
   std::string pk;
   friend bool operator==(const DesignPartition&, const DesignPartition&) = default;
 };
 
+// One ItemCollection of the design: its members and where they share partitions.
 struct DesignCollection {
   std::string name;                  // its members' types joined by " + "
   std::vector<std::string> members;  // types, as listed in the ItemCollection
+  // Where its members share partitions: the table, an index, or several.
   std::vector<DesignPartition> partitions;
   friend bool operator==(const DesignCollection&, const DesignCollection&) = default;
 };
@@ -81,23 +95,36 @@ struct AccessPattern {
   std::string index;               // "" for the table
   std::vector<std::string> items;  // the types read
   std::string key_condition;       // pk = "CUSTOMER#{id}" and begins_with(sk, "#ORDER#")
+  // Sort-key order; false for newest first.
   bool forward = true;
+  // How many items: "" for all, else a text such as "N + 1".
   std::string limit;
   friend bool operator==(const AccessPattern&, const AccessPattern&) = default;
 };
 
+// The design of a table as its entities and collections define it, for documentation and review
+// (docs/tools.md): access_patterns<Customer, Order, CustomerOrders>().
 class AccessPatterns {
  public:
+  // The entities, each once.
   std::vector<DesignEntity> entities;
+  // The item collections.
   std::vector<DesignCollection> collections;
+  // The reads the design serves.
   std::vector<AccessPattern> patterns;
 
   // A Markdown document: entities, indexes, stored attributes, collections, access patterns.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   PKSK_DECL std::string to_markdown() const;
   // Everything above as one JSON object, which from_json reads back equal.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   PKSK_DECL std::string to_json() const;
   // Throws DecodeError for text that is not JSON, ValidationError for JSON that is not a design
   // this version of pksk wrote (another "pksk_design" version, a missing member).
+  // Throws: DecodeError, ValidationError, as said.
+  // Exception safety: strong.
   PKSK_DECL static AccessPatterns from_json(std::string_view json);
 
   friend bool operator==(const AccessPatterns&, const AccessPatterns&) = default;
@@ -275,6 +302,8 @@ struct DesignCheck {
 }  // namespace detail
 
 // The design of the entities and collections Args (see the top of this file).
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 template <class... Args>
   requires(sizeof...(Args) > 0)
 AccessPatterns access_patterns() {
