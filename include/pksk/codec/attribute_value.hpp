@@ -22,7 +22,10 @@
 
 namespace pksk {
 
+// A value as DynamoDB types it (its AttributeValue JSON: S, N, B, BOOL, NULL, L, M, SS, NS, BS), as
+// a tree: what conditions and updates carry and what the SQLite backend evaluates.
 struct AttributeValue {
+  // DynamoDB's types: NULL, BOOL, N, S, L, M, SS, B, NS, BS.
   enum class Kind : unsigned char {
     null,
     boolean,
@@ -36,7 +39,9 @@ struct AttributeValue {
     binary_set
   };
 
+  // Which type the value is; the members below that it does not use stay empty.
   Kind kind = Kind::null;
+  // The value of a BOOL.
   bool boolean = false;
   std::string text;                  // a string, a number's decimal text, or binary's bytes
   std::vector<AttributeValue> list;  // L
@@ -46,34 +51,81 @@ struct AttributeValue {
   // sorted by value, unique by value ("1.50" and "1.5" are one number).
   std::vector<std::string> set;
 
+  // NULL.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   static AttributeValue null_value();
+  // A BOOL.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   static AttributeValue from_bool(bool b);
+  // An N, from its decimal text (not checked here).
+  // Throws: nothing (the argument is moved).
+  // Exception safety: nothrow.
   static AttributeValue from_number(std::string decimal_text);
+  // An S.
+  // Throws: nothing (the argument is moved).
+  // Exception safety: nothrow.
   static AttributeValue from_string(std::string s);
+  // A B, from its bytes.
+  // Throws: nothing (the argument is moved).
+  // Exception safety: nothrow.
   static AttributeValue from_binary(std::string bytes);
+  // An M with no member.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   static AttributeValue empty_map();
+  // An L with no element.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   static AttributeValue empty_list();
+  // An SS: the strings sorted by bytes, duplicates dropped.
+  // Throws: nothing (sorted in place).
+  // Exception safety: nothrow.
   static AttributeValue from_set(std::vector<std::string> strings);
+  // An NS: the numbers sorted by value, duplicates by value dropped.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   static AttributeValue from_number_set(std::vector<std::string> decimal_texts);
+  // A BS: the byte strings sorted, duplicates dropped.
+  // Throws: nothing (sorted in place).
+  // Exception safety: nothrow.
   static AttributeValue from_binary_set(std::vector<std::string> byte_strings);
+  // Whether it is an SS, NS or BS.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   bool is_set() const noexcept {
     return kind == Kind::string_set || kind == Kind::number_set || kind == Kind::binary_set;
   }
 
   // A map's member, or nullptr.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const AttributeValue* find(std::string_view name) const noexcept;
+  // A map's member, or nullptr, to change it.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   AttributeValue* find(std::string_view name) noexcept;
   // Sets a map member, keeping its place if it exists, else appending it.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   AttributeValue& assign(std::string_view name, AttributeValue value);
+  // Removes a map member; false if it had none of that name.
+  // Throws: nothing (what remains is moved).
+  // Exception safety: nothrow.
   bool erase(std::string_view name);
 
   // DynamoDB's equality: same type and value; numbers as decimals ("1.50" == "1.5"), maps
   // whatever the member order, sets as sets. A plain-JSON body cannot tell a string set from
   // a list of strings, so an SS equals an L holding exactly its strings in any order.
+  // Throws: only std::bad_alloc (numbers are compared as decimals).
+  // Exception safety: strong.
   friend bool operator==(const AttributeValue& a, const AttributeValue& b);
 
   // A list whose elements are all strings, read as the string set it stands for in a plain
   // JSON body; anything else is returned as a null value (matching nothing).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   AttributeValue as_string_set() const;
 };
 
@@ -81,6 +133,7 @@ struct AttributeValue {
 // pairs would need the pair complete while AttributeValue is not (clang refuses it).
 struct AttributeValue::Member {
   std::string first;  // the name
+  // The member's value.
   AttributeValue second;
 };
 
@@ -237,6 +290,9 @@ inline AttributeValue AttributeValue::as_string_set() const {
 
 const char* to_string(AttributeValue::Kind kind) noexcept;
 
+// DynamoDB's name of the type: "S", "N", "NULL"...
+// Throws: nothing.
+// Exception safety: nothrow.
 inline const char* to_string(AttributeValue::Kind kind) noexcept {
   using Kind = AttributeValue::Kind;
   switch (kind) {
@@ -270,6 +326,8 @@ inline const char* to_string(AttributeValue::Kind kind) noexcept {
 // bytes, numbers by
 // significant digits (1 byte per two, plus 1), booleans and null 1 byte, lists and maps 3 bytes
 // plus 1 per element plus their elements (and, for maps, the names), sets their elements.
+// Throws: nothing.
+// Exception safety: nothrow.
 inline std::size_t number_size(std::string_view decimal_text) {
   // Counted in the text: a backend::Decimal would allocate its digits for every number of every
   // update. Plain notation ("-12.50"), the form numbers are stored in, in one pass: the digits
@@ -301,6 +359,9 @@ inline std::size_t number_size(std::string_view decimal_text) {
   return (digits + 1) / 2 + 1;
 }
 
+// The size of a value by DynamoDB's measure (see number_size).
+// Throws: nothing.
+// Exception safety: nothrow.
 inline std::size_t attribute_size(const AttributeValue& v) {
   using Kind = AttributeValue::Kind;
   switch (v.kind) {
@@ -338,6 +399,8 @@ inline std::size_t attribute_size(const AttributeValue& v) {
 }
 
 // The size of an item's attributes (a map value): names plus values, without map overhead.
+// Throws: nothing.
+// Exception safety: nothrow.
 inline std::size_t attributes_size(const AttributeValue& item) {
   std::size_t n = 0;
   for (const auto& [name, value] : item.map) n += name.size() + attribute_size(value);
