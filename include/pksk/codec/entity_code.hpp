@@ -53,12 +53,18 @@ inline constexpr bool may_be_format =
     std::is_same_v<Format, std::integral_constant<BodyFormat, format>>;
 }  // namespace detail
 
+// The code an entity T's reads and writes run: keys, encoding and decoding in either body format.
+// Its functions are defined in entity_code_definitions.hpp, so that separate compilation compiles
+// them once per entity (docs/building.md).
 template <class T>
 struct EntityCode {
+  // One bit per field of T, in reflect order.
   using Mask = std::bitset<field_count_v<T>>;
 
   // The item's partition and sort keys, by its key templates (KeyError for a value that cannot
   // be part of a key).
+  // Throws: KeyError, as said.
+  // Exception safety: basic: pk and sk are unspecified on an exception.
   static void format_keys(const T& item, std::string& pk, std::string& sk);
 
   // The three below take the format as a BodyFormat, known at run time (AnyBackend), or as a
@@ -69,6 +75,8 @@ struct EntityCode {
   // The item's body in `format` into `body` (its capacity reused), and the item's size by
   // DynamoDB's measure with the key attributes `keys` names: both from one traversal where the
   // format allows it.
+  // Throws: EncodeError for a value that cannot be stored.
+  // Exception safety: basic: body is unspecified on an exception.
   template <class Format>
   static std::size_t encode(Format format, const T& item, const KeyAttributeSizes& keys,
                             std::string& body) {
@@ -85,6 +93,8 @@ struct EntityCode {
   // else `text`. DecodeError names the JSON path. Returns the members the body had: the others
   // took their default value (a key member among them is read back from the item's key by
   // the caller, key/read_back.hpp).
+  // Throws: DecodeError naming the JSON path.
+  // Exception safety: basic: on an exception, out holds the fields decoded before it.
   template <class Format>
   static Mask decode(Format format, BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
                      T& out, DecodeTarget target = DecodeTarget::reused) {
@@ -98,6 +108,8 @@ struct EntityCode {
     }
   }
   // As decode, only the members set in `wanted` (a projection); the others keep their values.
+  // Throws: DecodeError naming the JSON path.
+  // Exception safety: basic: on an exception, out holds the fields decoded before it.
   template <class Format>
   static Mask decode_selected(Format format, BodyDecoder& decoder, ParsedItem parsed,
                               std::string_view text, T& out, const Mask& wanted) {
@@ -120,21 +132,44 @@ struct EntityCode {
   // (split_json then splits the body as parse does, throwing the DecodeError parse throws): the
   // caller decodes the written body instead, which reports the error as a decode of it always
   // did.
+  // Throws: DecodeError from split_json, as said.
+  // Exception safety: basic: out and seen hold what was decoded before the failure.
   static bool split_json(std::string_view body, std::span<const std::string_view> names,
                          backend::BodyPatch& patch, T& out, Mask& seen);
+  // See split_json.
+  // Throws: only std::bad_alloc (a member that does not decode makes it return false).
+  // Exception safety: basic: out and seen hold what was decoded before the failure.
   static bool finish_json(const AttributeValue& named, T& out, Mask& seen);
 
   // One function per format, each compiled as the format's own code: the three above only
   // choose (inline, so that a backend's constant format chooses at compile time).
+  // encode for plain JSON.
+  // Throws: EncodeError for a value that cannot be stored.
+  // Exception safety: basic: body is unspecified on an exception.
   static std::size_t encode_json(const T& item, const KeyAttributeSizes& keys, std::string& body);
+  // encode for AttributeValue JSON.
+  // Throws: EncodeError for a value that cannot be stored.
+  // Exception safety: basic: body is unspecified on an exception.
   static std::size_t encode_attribute_value(const T& item, const KeyAttributeSizes& keys,
                                             std::string& body);
+  // decode of plain JSON.
+  // Throws: DecodeError naming the JSON path.
+  // Exception safety: basic: on an exception, out holds the fields decoded before it.
   static Mask decode_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text, T& out,
                           DecodeTarget target);
+  // decode of AttributeValue JSON.
+  // Throws: DecodeError naming the JSON path.
+  // Exception safety: basic: on an exception, out holds the fields decoded before it.
   static Mask decode_attribute_value(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
                                      T& out, DecodeTarget target);
+  // decode_selected of plain JSON.
+  // Throws: DecodeError naming the JSON path.
+  // Exception safety: basic: on an exception, out holds the fields decoded before it.
   static Mask decode_selected_json(BodyDecoder& decoder, ParsedItem parsed, std::string_view text,
                                    T& out, const Mask& wanted);
+  // decode_selected of AttributeValue JSON.
+  // Throws: DecodeError naming the JSON path.
+  // Exception safety: basic: on an exception, out holds the fields decoded before it.
   static Mask decode_selected_attribute_value(BodyDecoder& decoder, ParsedItem parsed,
                                               std::string_view text, T& out, const Mask& wanted);
 };
