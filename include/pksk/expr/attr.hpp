@@ -222,6 +222,7 @@ using member_value_t = detail::unwrap_optional_t<M>;
 // A condition on items of entity T.
 template <class T>
 struct Expr {
+  // The condition tree.
   backend::Condition node;
 
   // a && b && c is one AND of three, as a person would write it.
@@ -316,8 +317,12 @@ struct Comparisons {
 // sized value, where a conversion to std::size_t would have made it false for all.
 template <class T>
 struct SizeOf : detail::Comparisons<SizeOf<T>, T> {
+  // The attribute whose size is compared.
   backend::AttributePath path{};
 
+  // The operand size(path).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   backend::Operand operand() const { return {backend::Operand::Kind::size, path, {}}; }
 
  private:
@@ -337,16 +342,30 @@ struct SizeOf : detail::Comparisons<SizeOf<T>, T> {
 template <class T, class M>
 class Attr : public detail::Comparisons<Attr<T, M>, T> {
  public:
+  // The entity the path starts at.
   using entity_type = T;
+  // The member's type as declared (an optional included).
   using member_type = M;
+  // The type a value compared with it takes (an optional's value type).
   using value_type = member_value_t<M>;
 
+  // The path, unchecked: attr() makes checked ones.
+  // Throws: nothing (the path is moved).
+  // Exception safety: nothrow.
   explicit Attr(backend::AttributePath path) : path_(std::move(path)) {}
 
+  // The path.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   const backend::AttributePath& path() const& noexcept { return path_; }
+  // The path, moved out.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   backend::AttributePath path() && noexcept { return std::move(path_); }
 
   // An element of a vector member: attr(&Order::items)[0].
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   auto operator[](std::size_t index) const
     requires(detail::is_vector_v<value_type> && !detail::is_binary_v<value_type>)
   {
@@ -356,6 +375,8 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
   }
 
   // A member of a nested record: attr(&Order::shipping)->*&Address::city.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   template <class N, class R>
     requires std::same_as<R, value_type> && Reflectable<R>
   Attr<T, N> operator->*(N R::*member) const {
@@ -364,10 +385,15 @@ class Attr : public detail::Comparisons<Attr<T, M>, T> {
     return Attr<T, N>(std::move(p));
   }
 
+  // The path as an operand.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   backend::Operand operand() const { return detail::path_operand(path_); }
   // A value compared with this member; V must be comparable with it (detail::comparable_value).
   // A time compared with T's ttl member is epoch seconds, as that member is stored
   // (codec/ttl.hpp).
+  // Throws: EncodeError for a value that cannot be stored (NaN); std::bad_alloc.
+  // Exception safety: strong.
   template <class V>
   backend::Operand value(const V& v) const {
     if constexpr (detail::has_ttl_v<T> && std::is_same_v<value_type, detail::TimePoint>) {
@@ -403,11 +429,15 @@ namespace diagnostics {
 // zstd-compressed bytes, which no comparison, begins_with, contains, size or exists can see
 // into. A function, checked where attr() is written as update actions' members are
 // (update.hpp): g++ names it in the error line, clang in the note under it.
+// Throws: nothing (it is never called: its name is the diagnostic).
+// Exception safety: nothrow.
 template <class Entity, detail::fixed_string Member>
 void condition_names_a_compressed_member() {}
 // A condition, filter or update path on a key member an entity keeps only in its keys
 // (store_key_members = false): it is no attribute, so a condition on it would never hold.
 // Reach it through the key: a sort-key condition, or the partition key itself.
+// Throws: nothing (it is never called: its name is the diagnostic).
+// Exception safety: nothrow.
 template <class Entity, detail::fixed_string Member>
 void condition_names_a_member_kept_only_in_the_keys() {}
 }  // namespace diagnostics
@@ -466,19 +496,28 @@ struct ConditionMember {
 // every operator and function of conditions takes.
 template <auto... Members>
 struct attr;
+// attr(&T::m): a member of T, checked (compressed members and members kept only in the keys are
+// compile errors).
 template <class T, class M, M T::*Member>
 struct attr<Member> : Attr<T, M> {
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   attr(detail::ConditionMember<T, M> target)  // NOLINT: implicit on purpose
       : Attr<T, M>(detail::attr_of(target.member)) {}
 };
+// attr(&T::m, &R::n): member n of the record member m.
 template <class T, class M, M T::*Member, class R, class N, N R::*Nested>
 struct attr<Member, Nested> : Attr<T, N> {
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   attr(detail::ConditionMember<T, M> target, N R::*nested)
     requires std::same_as<R, member_value_t<M>>
       : Attr<T, N>(detail::attr_of(target.member)->*nested) {}
 };
+// Deduces T and M from &T::m.
 template <class T, class M>
 attr(M T::*) -> attr<static_cast<M T::*>(nullptr)>;
+// Deduces T, M, R and N from &T::m, &R::n.
 template <class T, class M, class N, class R>
 attr(M T::*, N R::*) -> attr<static_cast<M T::*>(nullptr), static_cast<N R::*>(nullptr)>;
 
@@ -507,6 +546,10 @@ Expr<T> between_values(const Attr<T, M>& a, backend::Operand lo, backend::Operan
 
 }  // namespace detail
 
+// BETWEEN: low <= a <= high, both bounds included.
+// Throws: ValidationError when low is greater than high (DynamoDB refuses the range), EncodeError
+// for a value that cannot be stored.
+// Exception safety: strong.
 template <class T, class M, class Low, class High>
 Expr<T> between(const Attr<T, M>& a, const Low& low, const High& high) {
   if constexpr (!detail::comparable_value_v<T, M, Low> || !detail::comparable_value_v<T, M, High>) {
@@ -516,6 +559,10 @@ Expr<T> between(const Attr<T, M>& a, const Low& low, const High& high) {
   }
 }
 
+// IN: a equals one of the candidates.
+// Throws: ValidationError for no candidate or more than 100, EncodeError for one that cannot be
+// stored.
+// Exception safety: strong.
 template <class T, class M>
 Expr<T> in(const Attr<T, M>& a, std::initializer_list<member_value_t<M>> candidates) {
   // DynamoDB's IN takes 1 to 100 values.
@@ -530,6 +577,8 @@ Expr<T> in(const Attr<T, M>& a, std::initializer_list<member_value_t<M>> candida
 }
 // in() with values none of which the member can hold: {1, 2} for a string. Chosen only then, so
 // that the error is the one rule naming the entity, the member's type and the values'.
+// Throws: nothing.
+// Exception safety: nothrow.
 template <class T, class M, class V>
   requires(!detail::comparable_value<member_value_t<M>, V>())
 Expr<T> in(const Attr<T, M>&, std::initializer_list<V>) {
@@ -537,6 +586,9 @@ Expr<T> in(const Attr<T, M>&, std::initializer_list<V>) {
   return {};
 }
 
+// begins_with on a string member.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 template <class T, class M>
   requires std::same_as<member_value_t<M>, std::string>
 Expr<T> begins_with(const Attr<T, M>& a, const std::string& prefix) {
@@ -544,6 +596,8 @@ Expr<T> begins_with(const Attr<T, M>& a, const std::string& prefix) {
                            detail::value_operand(AttributeValue::from_string(prefix)));
 }
 // begins_with on a binary member: its first bytes are these.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 template <class T, class M>
   requires detail::is_binary_v<member_value_t<M>>
 Expr<T> begins_with(const Attr<T, M>& a, const member_value_t<M>& prefix) {
@@ -552,6 +606,8 @@ Expr<T> begins_with(const Attr<T, M>& a, const member_value_t<M>& prefix) {
 }
 
 // contains: a substring of a string, a member of a set, an element of a list.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 template <class T, class M>
   requires std::same_as<member_value_t<M>, std::string> ||
            detail::is_string_set_v<member_value_t<M>>
@@ -559,6 +615,9 @@ Expr<T> contains(const Attr<T, M>& a, const std::string& operand) {
   return detail::binary<T>(backend::Condition::Op::contains, a.operand(),
                            detail::value_operand(AttributeValue::from_string(operand)));
 }
+// contains on a list or set member: an element equal to `element`.
+// Throws: EncodeError for a value that cannot be stored (NaN); std::bad_alloc.
+// Exception safety: strong.
 template <class T, class M>
   requires((detail::is_vector_v<member_value_t<M>> && !detail::is_binary_v<member_value_t<M>>) ||
            detail::is_number_set_v<member_value_t<M>> || detail::is_binary_set_v<member_value_t<M>>)
@@ -567,6 +626,8 @@ Expr<T> contains(const Attr<T, M>& a, const typename member_value_t<M>::value_ty
                            detail::value_operand(to_attribute_value(element)));
 }
 // contains on a binary member: the bytes appear in it, in this order.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 template <class T, class M>
   requires detail::is_binary_v<member_value_t<M>>
 Expr<T> contains(const Attr<T, M>& a, const member_value_t<M>& bytes) {
@@ -574,6 +635,9 @@ Expr<T> contains(const Attr<T, M>& a, const member_value_t<M>& bytes) {
                            detail::value_operand(to_attribute_value(bytes)));
 }
 
+// size(a), to compare: string bytes, elements of a list, map or set.
+// Throws: only std::bad_alloc.
+// Exception safety: strong.
 template <class T, class M>
 SizeOf<T> size(const Attr<T, M>& a) {
   return {{}, a.path()};
@@ -582,6 +646,9 @@ SizeOf<T> size(const Attr<T, M>& a) {
 // exists / not_exists: of an attribute, exists(attr(&Order::note)); `exists` alone is also
 // the condition "the item exists" for writes and transaction checks.
 struct ExistsTag {
+  // attribute_exists(a).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   template <class T, class M>
   Expr<T> operator()(const Attr<T, M>& a) const {
     Expr<T> out{{backend::Condition::Op::exists, {}, {}}};
@@ -589,7 +656,11 @@ struct ExistsTag {
     return out;
   }
 };
+// not_exists(attr): attribute_not_exists.
 struct NotExistsTag {
+  // attribute_not_exists(a).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   template <class T, class M>
   Expr<T> operator()(const Attr<T, M>& a) const {
     Expr<T> out{{backend::Condition::Op::not_exists, {}, {}}};
@@ -597,11 +668,14 @@ struct NotExistsTag {
     return out;
   }
 };
+// exists(attr), and alone: the item exists.
 inline constexpr ExistsTag exists{};
+// not_exists(attr).
 inline constexpr NotExistsTag not_exists{};
 
 // The item must not exist yet (a put that never overwrites).
 struct IfAbsentTag {};
+// A put's condition: no item has the key.
 inline constexpr IfAbsentTag if_absent{};
 // The item must exist already (a put that only replaces, an update that never creates): the
 // pair of if_absent, the same condition as `exists` alone.
@@ -612,15 +686,21 @@ inline constexpr ExistsTag if_exists{};
 // return_stored_on_failure makes the ConditionFailed of a put, update or erase whose condition
 // is false carry the stored item it was evaluated on (ConditionFailed::stored()).
 struct ReturnOldTag {};
+// put and erase return the item replaced or removed.
 inline constexpr ReturnOldTag return_old{};
 struct ReturnStoredOnFailureTag {};
+// A ConditionFailed carries the stored item.
 inline constexpr ReturnStoredOnFailureTag return_stored_on_failure{};
 
 // A condition of a write on entity T: when(attr(&Order::status) == "pending").
 template <class T>
 struct When {
+  // The condition tree.
   backend::Condition node;
 };
+// The condition of a write: when(attr(&Order::status) == "pending").
+// Throws: nothing (the condition is moved).
+// Exception safety: nothrow.
 template <class T>
 When<T> when(Expr<T> condition) {
   return {std::move(condition.node)};
