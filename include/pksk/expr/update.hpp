@@ -27,6 +27,7 @@ namespace pksk {
 // (each a class derived from it).
 template <class T>
 struct Update {
+  // The action, in the backend's terms.
   backend::UpdateAction action;
 };
 
@@ -38,18 +39,26 @@ namespace diagnostics {
 // compilers name that function with its template arguments, the entity and the member (g++ in
 // the error line; clang in the note under it, its error line naming NonKeyMember<Entity, ...>
 // above the call).
+// Throws: nothing (it is never called: its name is the diagnostic).
+// Exception safety: nothrow.
 template <class Entity, detail::fixed_string Member>
 void update_action_targets_a_member_of_the_items_key() {}
 // update_changes_the_version_member_of_a_versioned_entity, with the member passed as an
 // argument: pksk::add(&Cart::revision, 1). Reported as the key member's rule above.
+// Throws: nothing (it is never called: its name is the diagnostic).
+// Exception safety: nothrow.
 template <class Entity, detail::fixed_string Member>
 void update_action_targets_the_version_member_of_a_versioned_entity() {}
 // add or append on a compressed member (Entity<T>::compressed): its stored value is a zstd
 // frame, which DynamoDB can neither add to nor append to. Reported as the key member's rule.
+// Throws: nothing (it is never called: its name is the diagnostic).
+// Exception safety: nothrow.
 template <class Entity, detail::fixed_string Member>
 void update_action_adds_or_appends_to_a_compressed_member() {}
 // add or append on a text or bytes member of an entity with compressed members (add takes a
 // number or a string set, append a list). Reported as the key member's rule.
+// Throws: nothing (it is never called: its name is the diagnostic).
+// Exception safety: nothrow.
 template <class Entity, detail::fixed_string Member>
 void update_action_adds_or_appends_to_text_or_bytes() {}
 }  // namespace diagnostics
@@ -261,17 +270,30 @@ struct MemberUpdate : Update<T> {
 // set(&Order::status, "shipped"), set(attr(&Order::items)[0], item), set<&Order::status>(...).
 template <auto Member>
 struct set;
+// set: the member (or the path's element or nested member) takes the value.
 template <class T, class M, M T::*Member>
 struct set<Member> : detail::MemberUpdate<T, M> {
   using detail::MemberUpdate<T, M>::MemberUpdate;
 
+  // set(&T::m, ...): the member by pointer, checked at compile time.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   set(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : set(detail::attr_of(target.member), value) {}
+  // set(attr(&T::m)..., ...): a path into the member (an element, a nested member).
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   set(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(
             detail::make_set<T, M>(backend::UpdateAction::Kind::set, std::move(a), value)) {}
+  // set<&T::m>(...): the member as the template argument.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   set(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
@@ -279,29 +301,46 @@ struct set<Member> : detail::MemberUpdate<T, M> {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
+// Deduces the action's entity and member from its arguments.
 template <class T, class M>
 set(M T::*, const member_value_t<M>&) -> set<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, class M>
 set(Attr<T, M>, const member_value_t<M>&) -> set<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, class M, detail::ForeignUpdateValue<M> V>
 set(M T::*, const V&) -> set<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, class M, detail::ForeignUpdateValue<M> V>
 set(Attr<T, M>, const V&) -> set<static_cast<M T::*>(nullptr)>;
 
 // if_not_exists: set only an absent member.
 template <auto Member>
 struct if_not_exists;
+// if_not_exists: the member takes the value only when it is absent.
 template <class T, class M, M T::*Member>
 struct if_not_exists<Member> : detail::MemberUpdate<T, M> {
   using detail::MemberUpdate<T, M>::MemberUpdate;
 
+  // if_not_exists(&T::m, ...): the member by pointer, checked at compile time.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   if_not_exists(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : if_not_exists(detail::attr_of(target.member), value) {}
+  // if_not_exists(attr(&T::m)..., ...): a path into the member (an element, a nested member).
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   if_not_exists(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(detail::make_set<T, M>(
             backend::UpdateAction::Kind::set_if_not_exists, std::move(a), value)) {}
+  // if_not_exists<&T::m>(...): the member as the template argument.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   if_not_exists(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(Update<T>(
@@ -309,30 +348,48 @@ struct if_not_exists<Member> : detail::MemberUpdate<T, M> {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
+// Deduces the action's entity and member from its arguments.
 template <class T, class M>
 if_not_exists(M T::*, const member_value_t<M>&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, class M>
 if_not_exists(Attr<T, M>, const member_value_t<M>&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, class M, detail::ForeignUpdateValue<M> V>
 if_not_exists(M T::*, const V&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, class M, detail::ForeignUpdateValue<M> V>
 if_not_exists(Attr<T, M>, const V&) -> if_not_exists<static_cast<M T::*>(nullptr)>;
 
 // add: to a number (an absent one counts as 0), or the strings to a string set.
 template <auto Member>
 struct add;
+// add: the number is added to the member (an absent one counts as 0), or the strings to a
+// string set.
 template <class T, class M, M T::*Member>
   requires detail::AddableMember<M>
 struct add<Member> : detail::MemberUpdate<T, M> {
   using detail::MemberUpdate<T, M>::MemberUpdate;
 
+  // add(&T::m, ...): the member by pointer, checked at compile time.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   add(detail::NonKeyMember<T, M> target, const member_value_t<M>& value)
     requires(Member == nullptr)
       : add(detail::attr_of(target.member), value) {}
+  // add(attr(&T::m)..., ...): a path into the member (an element, a nested member).
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   add(Attr<T, M> a, const member_value_t<M>& value)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M>(detail::make_update<T>(
             backend::UpdateAction::Kind::add, std::move(a).path(), to_attribute_value(value))) {}
+  // add<&T::m>(...): the member as the template argument.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   add(const member_value_t<M>& value)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M>(
@@ -340,79 +397,132 @@ struct add<Member> : detail::MemberUpdate<T, M> {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::AddableMember M>
 add(M T::*, const member_value_t<M>&) -> add<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::AddableMember M>
 add(Attr<T, M>, const member_value_t<M>&) -> add<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::AddableMember M, detail::ForeignUpdateValue<M> V>
 add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::AddableMember M, detail::ForeignUpdateValue<M> V>
 add(Attr<T, M>, const V&) -> add<static_cast<M T::*>(nullptr)>;
 
+// add on a text or bytes member of an entity with compressed members: a compile
+// error (diagnostics::update_action_adds_or_appends_to_text_or_bytes).
 template <class T, class M, M T::*Member>
   requires(detail::TextOfCompressingEntity<T, M> && !detail::AddableMember<M>)
 struct add<Member> : Update<T> {
+  // Never called: the compile error names the misuse.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   template <class V>
   add(detail::CompressedTarget<T, M>, const V&) {}
 };
+// Deduces the action's entity and member from its arguments.
 template <class T, class M, class V>
   requires(detail::TextOfCompressingEntity<T, M> && !detail::AddableMember<M>)
 add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
 
 template <auto Member>
 struct remove;
+// remove: the member is removed from the item.
 template <class T, class M, M T::*Member>
 struct remove<Member> : Update<T> {
+  // remove(&T::m, ...): the member by pointer, checked at compile time.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   remove(detail::NonKeyMember<T, M> target)  // NOLINT: implicit on purpose
     requires(Member == nullptr)
       : remove(detail::attr_of(target.member)) {}
+  // remove(attr(&T::m)..., ...): a path into the member (an element, a nested member).
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   remove(Attr<T, M> a)  // NOLINT: implicit on purpose
     requires(Member == nullptr)
       : Update<T>(
             detail::make_update<T>(backend::UpdateAction::Kind::remove, std::move(a).path())) {}
+  // remove<&T::m>(...): the member as the template argument.
+  // Throws: only std::bad_alloc.
+  // Exception safety: strong.
   remove()
     requires(Member != nullptr)
       : Update<T>(remove<static_cast<M T::*>(nullptr)>(detail::attr_of(Member))) {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
+// Deduces the action's entity and member from its arguments.
 template <class T, class M>
 remove(M T::*) -> remove<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, class M>
 remove(Attr<T, M>) -> remove<static_cast<M T::*>(nullptr)>;
 
 // append: elements, or one element, to the end of a list (an absent list counts as empty).
 template <auto Member>
 struct append;
+// append: the elements go to the end of the list (an absent list counts as empty).
 template <class T, class M, M T::*Member>
   requires detail::ListMember<M>
 struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
   using detail::MemberUpdate<T, M, true>::MemberUpdate;
+  // The member's list type.
   using list_type = member_value_t<M>;
+  // The list's element type.
   using element_type = typename list_type::value_type;
 
+  // append(&T::m, ...): the member by pointer, checked at compile time.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   append(detail::NonKeyMember<T, M> target, const list_type& elements)
     requires(Member == nullptr)
       : append(detail::attr_of(target.member), elements) {}
+  // append(&T::m, ...): the member by pointer, checked at compile time.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   append(detail::NonKeyMember<T, M> target, const element_type& element)
     requires(Member == nullptr)
       : append(detail::attr_of(target.member), list_type{element}) {}
+  // append(attr(&T::m)..., ...): a path into the member (an element, a nested member).
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   append(Attr<T, M> a, const list_type& elements)
     requires(Member == nullptr)
       : detail::MemberUpdate<T, M, true>(detail::make_update<T>(backend::UpdateAction::Kind::append,
                                                                 std::move(a).path(),
                                                                 to_attribute_value(elements))) {}
+  // append(attr(&T::m)..., ...): a path into the member (an element, a nested member).
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   append(Attr<T, M> a, const element_type& element)
     requires(Member == nullptr)
       : append(std::move(a), list_type{element}) {}
   // A braced list is the list, as written: {"a", "b"} would otherwise also make one
   // std::string (its constructor from two iterators), and the call be ambiguous.
+  // append(&T::m, ...): the member by pointer, checked at compile time.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   append(detail::NonKeyMember<T, M> target, std::initializer_list<element_type> elements)
     requires(Member == nullptr)
       : append(detail::attr_of(target.member), list_type(elements)) {}
+  // append(attr(&T::m)..., ...): a path into the member (an element, a nested member).
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   append(Attr<T, M> a, std::initializer_list<element_type> elements)
     requires(Member == nullptr)
       : append(std::move(a), list_type(elements)) {}
+  // append<&T::m>(...): the member as the template argument.
+  // Throws: EncodeError for a value that cannot be stored (NaN, an unnamed enum value);
+  // std::bad_alloc.
+  // Exception safety: strong.
   append(const list_type& elements)  // NOLINT: implicit on purpose
     requires(Member != nullptr)
       : detail::MemberUpdate<T, M, true>(
@@ -420,33 +530,47 @@ struct append<Member> : detail::MemberUpdate<T, M, /*Append=*/true> {
     (void)detail::UpdateTargetCheck<Member>::ok;
   }
 };
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::ListMember M>
 append(M T::*, const member_value_t<M>&) -> append<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::ListMember M>
 append(M T::*, const typename member_value_t<M>::value_type&)
     -> append<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::ListMember M>
 append(Attr<T, M>, const member_value_t<M>&) -> append<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::ListMember M>
 append(Attr<T, M>, const typename member_value_t<M>::value_type&)
     -> append<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::ListMember M>
 append(M T::*, std::initializer_list<typename member_value_t<M>::value_type>)
     -> append<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::ListMember M>
 append(Attr<T, M>, std::initializer_list<typename member_value_t<M>::value_type>)
     -> append<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
 append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
+// Deduces the action's entity and member from its arguments.
 template <class T, detail::ListMember M, detail::ForeignUpdateValue<M, true> V>
 append(Attr<T, M>, const V&) -> append<static_cast<M T::*>(nullptr)>;
 
+// append on a text or bytes member of an entity with compressed members: a compile
+// error (diagnostics::update_action_adds_or_appends_to_text_or_bytes).
 template <class T, class M, M T::*Member>
   requires(detail::TextOfCompressingEntity<T, M> && !detail::ListMember<M>)
 struct append<Member> : Update<T> {
+  // Never called: the compile error names the misuse.
+  // Throws: nothing.
+  // Exception safety: nothrow.
   template <class V>
   append(detail::CompressedTarget<T, M>, const V&) {}
 };
+// Deduces the action's entity and member from its arguments.
 template <class T, class M, class V>
   requires(detail::TextOfCompressingEntity<T, M> && !detail::ListMember<M>)
 append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
