@@ -8,19 +8,19 @@
 
 namespace pksk {
 
-// table/table.hpp: the typed API of one table of a backend.
+// The typed API of one table of a backend (table/table.hpp).
 template <Backend B>
 class Table;
 
-// table/transaction.hpp: writes all applied or none.
+// Writes on several items, all applied or none (table/transaction.hpp).
 template <Backend B>
 class Transaction;
 
-// table/each.hpp: a lazy range of a query's or scan's items.
+// A lazy range over a query's or a scan's items (table/each.hpp).
 template <Backend B, class R>
 class Each;
 
-// table/index_ref.hpp: the queries of one secondary index.
+// The queries of one secondary index of a Table (table/index_ref.hpp).
 template <Backend B>
 class IndexRef;
 
