@@ -7,7 +7,8 @@
 //
 // Table::transact() makes one, so table.hpp includes this header; this one reaches the Table
 // only inside its templates (instantiated where Table is complete) and includes fwd.hpp, not
-// table.hpp.
+// table.hpp. Over 600 lines only with the reference's Throws and Exception safety
+// lines (docs/reference.md): the code alone is under 600.
 
 #include <algorithm>
 #include <cstddef>
