@@ -121,9 +121,8 @@ class Backend {
 
   // Calls visit(backend::ItemView) with views valid only during the call: type and body point into
   // SQLite's memory, pk and sk are the caller's own (byte-equal to the stored keys).
-  // Throws: BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
-  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
-  // throws.
+  // Throws: BackendError on SQLite's failure (io_error, corrupt; misuse: an empty handle); what
+  // visit throws.
   // Exception safety: strong (a read changes nothing).
   PKSK_DECL bool get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit);
 
@@ -178,9 +177,8 @@ class Backend {
                              std::vector<std::size_t>& unprocessed);
 
   // visit(i, item) for each keys[i] found, in the order of the keys.
-  // Throws: BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
-  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
-  // throws.
+  // Throws: BackendError on SQLite's failure (io_error, corrupt; misuse: an empty handle); what
+  // visit throws.
   // Exception safety: strong (a read changes nothing).
   PKSK_DECL void batch_get(TableHandle table, std::span<const backend::ItemKey> keys,
                            backend::IndexedItemVisitor visit,
@@ -188,9 +186,8 @@ class Backend {
 
   // visit(i, item) for each keys[i] found, in the order of the keys, every item read in one
   // SQLite read transaction: as they all were at one moment, whatever is written meanwhile.
-  // Throws: BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
-  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
-  // throws.
+  // Throws: BackendError on SQLite's failure (io_error, corrupt; misuse: an empty handle); what
+  // visit throws.
   // Exception safety: strong (a read changes nothing).
   PKSK_DECL void transact_get(TableHandle table, std::span<const backend::ItemKey> keys,
                               backend::IndexedItemVisitor visit);
@@ -210,10 +207,11 @@ class Backend {
   // A page_bytes of 0 thus ends every page after one item. With count_only, the page is read
   // the same way, each row's body looked at only by the filter, and counted instead of handed
   // over.
-  // Throws: ValidationError for a cursor outside the partition or a request DynamoDB would refuse,
-  // BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
-  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
-  // throws.
+  // Throws: ValidationError for a request DynamoDB would refuse (an index the table does not have,
+  // a consistent read of an index, between with its bounds inverted, an index cursor without the
+  // table key, a filter on an attribute the index does not project), BackendError on SQLite's
+  // failure (throttled: the write lock held past busy_timeout; io_error; corrupt; misuse: an empty
+  // handle); what visit throws.
   // Exception safety: strong (a read changes nothing).
   PKSK_DECL backend::QueryOutcome query(TableHandle table, const backend::RawQuery& query,
                                         backend::ItemVisitor visit);
@@ -223,8 +221,7 @@ class Backend {
   // and end it. Every segment walks the table's B-tree and skips the others' rows by their key
   // alone, before their body is looked at.
   // Throws: ValidationError for a segment not below segments or a start key outside it,
-  // BackendError on SQLite's failure (throttled: the write lock held past busy_timeout;
-  // access_denied: a read-only file; io_error; corrupt; misuse: an empty handle); what visit
+  // BackendError on SQLite's failure (io_error, corrupt; misuse: an empty handle); what visit
   // throws.
   // Exception safety: strong (a read changes nothing).
   PKSK_DECL backend::ScanOutcome scan(TableHandle table, const backend::RawScan& scan,
