@@ -3,7 +3,7 @@
 # through docs/reference/comment_filter.py and writes HTML to <build>/docs/reference/html;
 # docs/reference/build_reference.py runs it and checks what no Doxygen warning checks.
 # Defined where pksk is the top project and Doxygen is found; tests/CMakeLists.txt registers
-# the test docs.reference, which runs the same Doxyfile (warnings are errors), or names it as a
+# the test docs.reference, which runs the same command (warnings are errors), or names it as a
 # suite that cannot run when Doxygen is missing.
 find_package(Doxygen 1.9 QUIET)
 find_package(Python3 COMPONENTS Interpreter QUIET)

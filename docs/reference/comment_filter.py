@@ -5,10 +5,10 @@
 The headers keep ordinary `//` comments (no Doxygen markup in the code), so this filter turns,
 on the way into Doxygen only:
 - the comment block right after `#pragma once` into the file's documentation, and puts the
-  whole file in the group of its folder (docs/reference/groups.dox), so that the reference has
-  a page per folder;
-- a block of whole-line `//` comments directly above a declaration (no blank line between)
-  into `///`;
+  file and what its public namespaces declare in the group of its folder
+  (docs/reference/groups.dox), so that the reference has a page per folder;
+- a block of whole-line `//` comments directly above a declaration (no blank line between;
+  a template head, or a `#define`, counts as the declaration's first line) into `///`;
 - a trailing `// ...` after a member or an enumerator (`int x;  // ...`), and the comment lines
   aligned under it, into `///<`;
 - the lines `Throws:` and `Exception safety:` into paragraphs of those names.
