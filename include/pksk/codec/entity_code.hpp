@@ -53,9 +53,9 @@ inline constexpr bool may_be_format =
     std::is_same_v<Format, std::integral_constant<BodyFormat, format>>;
 }  // namespace detail
 
-// The code an entity T's reads and writes run: keys, encoding and decoding in either body format.
-// Its functions are defined in entity_code_definitions.hpp, so that separate compilation compiles
-// them once per entity (docs/building.md).
+// The code an entity T's reads and writes run: keys, encoding and decoding in either body
+// format, defined out of the class so that a program can compile it once, in the entity's own
+// translation unit (extern template: this header's description).
 template <class T>
 struct EntityCode {
   // One bit per field of T, in reflect order.
