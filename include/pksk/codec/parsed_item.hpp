@@ -13,13 +13,20 @@ namespace pksk {
 
 class ParsedItem {
  public:
+  // Reads the object to its end and gives its JSON text (DecodeError if it is not JSON).
+  using RawJson = std::string_view (*)(void* object);
+
   ParsedItem() = default;
-  explicit ParsedItem(void* object) noexcept : object_(object) {}
+  ParsedItem(void* object, RawJson raw_json) noexcept : object_(object), raw_json_(raw_json) {}
   void* get() const noexcept { return object_; }
   explicit operator bool() const noexcept { return object_ != nullptr; }
+  // The parser's own code, given by whoever parsed the item, so that the backend contract
+  // compiles without the parser's headers.
+  std::string_view raw_json() const { return raw_json_(object_); }
 
  private:
   void* object_ = nullptr;
+  RawJson raw_json_ = nullptr;
 };
 
 namespace detail {
