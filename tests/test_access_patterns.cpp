@@ -237,7 +237,7 @@ TEST_CASE("a design needs its table") {
       CHECK(std::string(e.what()).find("does not exist") != std::string::npos);
       return e.code();
     }
-    return std::error_code{};
+    return boost::system::error_code{};
   };
   CHECK(code_of([&] {
           pksk::sqlite::store_design(backend, "missing", pksk::access_patterns<design::Customer>());

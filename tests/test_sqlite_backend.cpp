@@ -305,6 +305,59 @@ TEST_CASE("put, get, replace and erase single items", "[sqlite]") {
   CHECK(get(b, t, "P", "B"));
 }
 
+TEST_CASE("a write asked to report its condition's failure returns it, writing nothing",
+          "[sqlite]") {
+  pksk::sqlite::Backend b{":memory:"};
+  auto t = b.open_table(pksk::backend::TableSpec{"shop"});
+  put(b, t, "P", "A", "Customer", R"({"name":"Ada"})");
+  // "No item has this key": false for P/A.
+  const pksk::backend::Condition absent{
+      pksk::backend::Condition::Op::not_exists,
+      {pksk::backend::Operand{pksk::backend::Operand::Kind::path,
+                              pksk::backend::AttributePath{{{t.spec().pk_attribute}}},
+                              {}}},
+      {}};
+  const std::string_view body = R"({"name":"Grace"})";
+  std::optional<pksk::ConditionFailed> failure;
+  // No exception: the failure is reported where asked.
+  b.put(t, pksk::backend::PutRequest{
+               backend::ItemView{"P", "A", "Customer", body, test_size("P", "A", "Customer", body)},
+               &absent,
+               {nullptr, true, &failure}});
+  REQUIRE(failure);
+  CHECK(failure->code() == pksk::errc::condition_failed);
+  REQUIRE(failure->stored() != nullptr);
+  CHECK(failure->stored()->json == R"({"name":"Ada"})");
+  CHECK(get(b, t, "P", "A") == Row{"A", "Customer", R"({"name":"Ada"})"});
+
+  failure.reset();
+  const pksk::backend::UpdateAction rename{pksk::backend::UpdateAction::Kind::set,
+                                           pksk::backend::AttributePath{{{"name"}}},
+                                           pksk::AttributeValue::from_string("Cy")};
+  bool visited = false;
+  b.update(t,
+           pksk::backend::UpdateRequest{{"P", "A"},
+                                        "Customer",
+                                        std::span(&rename, 1),
+                                        &absent,
+                                        nullptr,
+                                        {nullptr, false, &failure}},
+           [&](const backend::ItemView&) { visited = true; });
+  CHECK(failure);
+  CHECK_FALSE(visited);
+  CHECK(get(b, t, "P", "A") == Row{"A", "Customer", R"({"name":"Ada"})"});
+
+  failure.reset();
+  CHECK_FALSE(
+      b.erase(t, pksk::backend::EraseRequest{{"P", "A"}, &absent, {nullptr, false, &failure}}));
+  CHECK(failure);
+  CHECK(get(b, t, "P", "A"));
+
+  // Asked nothing, the same failures are thrown.
+  CHECK_THROWS_AS(b.erase(t, pksk::backend::EraseRequest{{"P", "A"}, &absent}),
+                  pksk::ConditionFailed);
+}
+
 TEST_CASE("a query reads its partition in sort-key byte order", "[sqlite]") {
   pksk::sqlite::Backend b{":memory:"};
   auto t = b.open_table(pksk::backend::TableSpec{"t"});

@@ -2,11 +2,17 @@
 #pragma once
 // The error model. Every error pksk throws derives from pksk::Error, itself a
 // std::runtime_error, so `catch (const std::exception&)` still sees them all. An error is data,
-// not only text: code() says what went wrong as a pksk::errc (a std::error_code of pksk's own
-// category, comparable with `==`), retryable() whether the same request may succeed if sent
-// again later, native() the store's own answer (SQLite's extended result code, DynamoDB's error
-// type and HTTP status) and cause() the error it wraps, when it wraps one. Nothing in pksk
-// decides anything by reading what(): the message is for people.
+// not only text: code() says what went wrong as a pksk::errc (an error code of pksk's own
+// category, comparable with `==` and convertible to std::error_code), retryable() whether the
+// same request may succeed if sent again later, native() the store's own answer (SQLite's extended
+// result code, DynamoDB's error type and HTTP status) and cause() the error it wraps, when it wraps
+// one. Nothing in pksk decides anything by reading what(): the message is for people.
+//
+// The category is a Boost.System category with an id of its own, as Boost.Beast's and
+// Boost.MySQL's are: a code made in one shared library compares equal to the same code made
+// in another even when each holds its own copy of the category object (a std::error_category
+// compares by address); and a code is the boost::system::error_code that Asio and Beast hand to
+// completion handlers.
 
 #include <cstddef>
 #include <exception>
@@ -18,10 +24,16 @@
 #include <utility>
 #include <vector>
 
+#include <boost/system/error_category.hpp>
+#include <boost/system/error_code.hpp>
+
 namespace pksk {
 
-// What went wrong, whichever backend saw it. The subclasses of Error each carry one code
-// (KeyError: invalid_key, ...); BackendError carries the codes of a store's own failures.
+// What went wrong, whichever backend saw it. Each subclass of Error carries its own codes
+// (KeyError: invalid_key, ...; has_own_class says which codes have a class); BackendError
+// carries only the codes of a store's own failures, from throttled on, so that an error is
+// always caught by the class its code names. New codes are added at the end: a code's value
+// never changes.
 enum class errc : int {
   // 0 means success, as in every error code enumeration.
   invalid_key = 1,       // KeyError: a key member value that cannot be part of a key
@@ -51,11 +63,42 @@ enum class errc : int {
   io_error,         // the file system failed: cannot open, disk full, an I/O error
   misuse,           // a call the API cannot serve: an empty handle, a moved-from backend
   backend_failure,  // any other failure of the store; native() says which
+  // ChunkMissing (a DecodeError): a chunked item's head names a chunk that is not stored.
+  chunk_missing,
+  // BlobError (a DecodeError): a blob member's object is missing from the blob store, or its
+  // bytes are not those its item records.
+  blob_failed,
 };
 
+// Whether errors of this code are thrown as a class of their own (KeyError, DecodeError,
+// ChunkMissing, BlobError, EncodeError, ConditionFailed, TransactionCanceled, ItemTooLarge,
+// ValidationError) rather than as a BackendError.
+// Throws: nothing.
+// Exception safety: nothrow.
+constexpr bool has_own_class(errc code) noexcept {
+  switch (code) {
+    case errc::invalid_key:
+    case errc::decode_failed:
+    case errc::encode_failed:
+    case errc::condition_failed:
+    case errc::transaction_canceled:
+    case errc::item_too_large:
+    case errc::validation:
+    case errc::chunk_missing:
+    case errc::blob_failed:
+      return true;
+    default:
+      return false;
+  }
+}
+
 namespace detail {
-class ErrorCategory final : public std::error_category {
+class ErrorCategory final : public boost::system::error_category {
  public:
+  // "pksk-err" in ASCII: the id by which Boost.System compares categories.
+  static constexpr unsigned long long id = 0x706b736b2d657272ULL;
+  constexpr ErrorCategory() noexcept : boost::system::error_category(id) {}
+
   const char* name() const noexcept override { return "pksk"; }
   std::string message(int value) const override {
     switch (static_cast<errc>(value)) {
@@ -95,24 +138,29 @@ class ErrorCategory final : public std::error_category {
         return "API misuse";
       case errc::backend_failure:
         return "backend failure";
+      case errc::chunk_missing:
+        return "a chunk of a chunked item is missing";
+      case errc::blob_failed:
+        return "a blob member's object is missing or damaged";
     }
     return value == 0 ? "success" : "unknown pksk error";
   }
 };
 }  // namespace detail
 
-// One category object for the program: an inline function's static is one object across TUs.
+// The category's object: constant-initialised, so that no guard is taken on each call.
 // Throws: nothing.
 // Exception safety: nothrow.
-inline const std::error_category& error_category() noexcept {
-  static const detail::ErrorCategory category;
+inline const boost::system::error_category& error_category() noexcept {
+  static constexpr detail::ErrorCategory category;
   return category;
 }
 
-// The std::error_code of `code`, in pksk's category (found by ADL: `std::error_code ec = code`).
+// The error code of `code`, in pksk's category (found by ADL: `boost::system::error_code ec =
+// code`).
 // Throws: nothing.
 // Exception safety: nothrow.
-inline std::error_code make_error_code(errc code) noexcept {
+inline boost::system::error_code make_error_code(errc code) noexcept {
   return {static_cast<int>(code), error_category()};
 }
 
@@ -151,10 +199,10 @@ class Error : public std::runtime_error {
         native_(std::move(native)),
         cause_(std::move(cause)) {}
 
-  // What went wrong as a std::error_code of pksk's category (compare with `== errc::...`).
+  // What went wrong as an error code of pksk's category (compare with `== errc::...`).
   // Throws: nothing.
   // Exception safety: nothrow.
-  std::error_code code() const noexcept { return make_error_code(code_); }
+  boost::system::error_code code() const noexcept { return make_error_code(code_); }
   // What went wrong as the enumerator, for a switch.
   // Throws: nothing.
   // Exception safety: nothrow.
@@ -194,6 +242,12 @@ class ErrorOf : public Error {
   explicit ErrorOf(const std::string& what, NativeError native = {},
                    std::exception_ptr cause = nullptr)
       : Error(Code, what, std::move(native), std::move(cause)) {}
+
+ protected:
+  // For a subclass whose errors are of this kind and carry a code of their own (ChunkMissing
+  // is a DecodeError whose code is chunk_missing).
+  ErrorOf(errc code, const std::string& what, NativeError native, std::exception_ptr cause)
+      : Error(code, what, std::move(native), std::move(cause)) {}
 };
 }  // namespace detail
 
@@ -208,13 +262,36 @@ class KeyError : public detail::ErrorOf<errc::invalid_key> {
 class DecodeError : public detail::ErrorOf<errc::decode_failed> {
  public:
   using ErrorOf::ErrorOf;
+
+ protected:
+  // For ChunkMissing and BlobError, which carry codes of their own.
+  // Throws: only std::bad_alloc (copying the message).
+  // Exception safety: strong.
+  DecodeError(errc code, const std::string& what, NativeError native, std::exception_ptr cause)
+      : ErrorOf(code, what, std::move(native), std::move(cause)) {}
 };
 
 // A chunked item (Entity<T>::chunked) whose head names a chunk that is not stored, also after
-// the item was read again.
+// the item was read again. Code: chunk_missing.
 class ChunkMissing : public DecodeError {
  public:
-  using DecodeError::DecodeError;
+  // Throws: only std::bad_alloc (copying the message).
+  // Exception safety: strong.
+  explicit ChunkMissing(const std::string& what, NativeError native = {},
+                        std::exception_ptr cause = nullptr)
+      : DecodeError(errc::chunk_missing, what, std::move(native), std::move(cause)) {}
+};
+
+// A blob member's object that is missing from the blob store, or whose bytes are not those its
+// item records (their size or SHA-256 differ): names the table, the item's key and the member.
+// Code: blob_failed.
+class BlobError : public DecodeError {
+ public:
+  // Throws: only std::bad_alloc (copying the message).
+  // Exception safety: strong.
+  explicit BlobError(const std::string& what, NativeError native = {},
+                     std::exception_ptr cause = nullptr)
+      : DecodeError(errc::blob_failed, what, std::move(native), std::move(cause)) {}
 };
 
 // A value that cannot be written as an item (NaN, infinity, an unnamed enum value).
@@ -333,7 +410,8 @@ class ValidationError : public detail::ErrorOf<errc::validation> {
 };
 
 // The store itself failed, or was used in a way it cannot serve: code() says which (throttled,
-// unavailable, corrupt, missing_table, ...), native() what the store answered.
+// unavailable, corrupt, missing_table, ...), native() what the store answered. A code that has
+// its own class (has_own_class) is never a BackendError's: throw_error throws that class.
 class BackendError : public Error {
  public:
   // `code`: one of the store's own failures (throttled, unavailable, corrupt, ...).
@@ -341,10 +419,44 @@ class BackendError : public Error {
   // Exception safety: strong.
   BackendError(errc code, const std::string& what, NativeError native = {},
                std::exception_ptr cause = nullptr)
-      : Error(code, what, std::move(native), std::move(cause)) {}
+      : Error(has_own_class(code) ? errc::backend_failure : code, what, std::move(native),
+              std::move(cause)) {}
 };
+
+// Throws the class `code` names (has_own_class), else a BackendError: for code that maps a
+// store's answer to a code and must not turn a ConditionFailed into a BackendError. A
+// TransactionCanceled so thrown has no reasons, a ConditionFailed no stored item.
+// Throws: always: the error of `code`, as said (std::bad_alloc if the message cannot be copied).
+// Exception safety: strong (it changes nothing).
+[[noreturn]] inline void throw_error(errc code, const std::string& what, NativeError native = {},
+                                     std::exception_ptr cause = nullptr) {
+  switch (code) {
+    case errc::invalid_key:
+      throw KeyError(what, std::move(native), std::move(cause));
+    case errc::decode_failed:
+      throw DecodeError(what, std::move(native), std::move(cause));
+    case errc::chunk_missing:
+      throw ChunkMissing(what, std::move(native), std::move(cause));
+    case errc::blob_failed:
+      throw BlobError(what, std::move(native), std::move(cause));
+    case errc::encode_failed:
+      throw EncodeError(what, std::move(native), std::move(cause));
+    case errc::condition_failed:
+      throw ConditionFailed(what, std::move(native), std::move(cause));
+    case errc::transaction_canceled:
+      throw TransactionCanceled(what, {}, std::move(native));
+    case errc::item_too_large:
+      throw ItemTooLarge(what, std::move(native), std::move(cause));
+    case errc::validation:
+      throw ValidationError(what, std::move(native), std::move(cause));
+    default:
+      throw BackendError(code, what, std::move(native), std::move(cause));
+  }
+}
 
 }  // namespace pksk
 
+template <>
+struct boost::system::is_error_code_enum<pksk::errc> : std::true_type {};
 template <>
 struct std::is_error_code_enum<pksk::errc> : std::true_type {};

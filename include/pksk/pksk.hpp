@@ -44,6 +44,7 @@
 #include "reflect/reflect.hpp"
 #include "table/query.hpp"
 #include "table/table.hpp"
+#include "table/write_result.hpp"
 #include "table/transaction.hpp"
 #include "value.hpp"
 #include "values/epoch.hpp"

@@ -1098,3 +1098,4 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
 #include "cases_upsert.hpp"
 #include "cases_values.hpp"
 #include "cases_extensions.hpp"
+#include "cases_try_writes.hpp"

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "../codec/body_format.hpp"
 #include "../codec/parsed_item.hpp"
 #include "../detail/function_ref.hpp"
+#include "../error.hpp"
 #include "../expr/expression.hpp"
 #include "../model/raw_item.hpp"
 
@@ -85,6 +87,12 @@ struct WriteReturns {
   // When the write's condition is false, the ConditionFailed thrown carries the item it was
   // evaluated on (ConditionFailed::stored(); none when no item had the key).
   bool stored_on_failure = false;
+  // Where the write reports its condition's failure instead of throwing it, for callers to
+  // whom a failed condition is ordinary control flow (Table's try_put, try_update, try_erase:
+  // a stale version in a retry loop). Non-null: a backend may emplace the ConditionFailed it
+  // would throw here and return having written nothing (erase returns false, update calls no
+  // visitor). Optional for a backend: the caller also catches a ConditionFailed thrown.
+  std::optional<ConditionFailed>* failure = nullptr;
 };
 
 // The stored item a ConditionFailed carries (WriteReturns::stored_on_failure), copied from a

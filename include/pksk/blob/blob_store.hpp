@@ -3,8 +3,8 @@
 // Where the values of an entity's blob members live (codec/blob_member.hpp): a store of named
 // objects beside the table, as DynamoDB's own answer to items past 400 KB keeps large values in
 // Amazon S3 with the object's name in the item. The table holds the reference; the object's
-// metadata names the item that references it, so that a sweep (Maintenance::sweep_blobs) can tell an
-// orphan (an object whose item write failed, or was replaced) from a live one.
+// metadata names the item that references it, so that a sweep (Maintenance::sweep_blobs) can tell
+// an orphan (an object whose item write failed, or was replaced) from a live one.
 //
 // BlobStore is the customization point: an abstract class, since a table holds its store at
 // run time (TableOptions::blob_store) and one store may serve several tables and backends.
@@ -23,13 +23,6 @@
 #include "../error.hpp"
 
 namespace pksk {
-
-// A blob member's object that is missing from the blob store, or whose bytes are not those its
-// item records (their size or SHA-256 differ): names the table, the item's key and the member.
-class BlobError : public DecodeError {
- public:
-  using DecodeError::DecodeError;
-};
 
 // The item an object belongs to: its table, its keys, and the member (stored name) it holds.
 struct BlobMetadata {

@@ -781,9 +781,18 @@ template <class Reader, class T>
   }
 }
 
-// A ParsedItem holds a simdjson On-Demand object; these two are the only casts of it.
+// A ParsedItem holds a simdjson On-Demand object; these are the only casts of it.
+inline std::string_view parsed_item_json(void* object) {
+  std::string_view text;
+  if (auto error = static_cast<simdjson::ondemand::object*>(object)->raw_json().get(text))
+      [[unlikely]] {
+    throw DecodeError("pksk: an item that is not JSON (" +
+                      std::string(simdjson::error_message(error)) + ")");
+  }
+  return text;
+}
 inline ParsedItem parsed_item(simdjson::ondemand::object& object) noexcept {
-  return ParsedItem(&object);
+  return ParsedItem(&object, &parsed_item_json);
 }
 inline simdjson::ondemand::object* ondemand_object(ParsedItem item) noexcept {
   return static_cast<simdjson::ondemand::object*>(item.get());

@@ -15,14 +15,18 @@ namespace pksk {
 // DynamoDB answer), type-erased so that the contract does not include simdjson; or none.
 class ParsedItem {
  public:
+  // Reads the object to its end and gives its JSON text (DecodeError if it is not JSON).
+  using RawJson = std::string_view (*)(void* object);
+
   // No parsed item: the body's text is decoded instead.
   // Throws: nothing.
   // Exception safety: nothrow.
   ParsedItem() = default;
-  // The simdjson::ondemand::object at `object`, which must outlive the call it is handed to.
+  // The simdjson::ondemand::object at `object`, which must outlive the call it is handed to, and
+  // the parser's function that gives its text.
   // Throws: nothing.
   // Exception safety: nothrow.
-  explicit ParsedItem(void* object) noexcept : object_(object) {}
+  ParsedItem(void* object, RawJson raw_json) noexcept : object_(object), raw_json_(raw_json) {}
   // The object, or null.
   // Throws: nothing.
   // Exception safety: nothrow.
@@ -31,9 +35,15 @@ class ParsedItem {
   // Throws: nothing.
   // Exception safety: nothrow.
   explicit operator bool() const noexcept { return object_ != nullptr; }
+  // The parser's own code, given by whoever parsed the item, so that the backend contract
+  // compiles without the parser's headers.
+  // Throws: DecodeError if the object is not JSON.
+  // Exception safety: basic: the object has been read to its end.
+  std::string_view raw_json() const { return raw_json_(object_); }
 
  private:
   void* object_ = nullptr;
+  RawJson raw_json_ = nullptr;
 };
 
 namespace detail {

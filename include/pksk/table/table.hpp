@@ -79,6 +79,7 @@
 #include "read_plan.hpp"
 #include "stats.hpp"
 #include "transaction.hpp"
+#include "write_result.hpp"
 
 namespace pksk {
 
@@ -184,11 +185,11 @@ class Table {
         return put_item(written, conditions...);
       } else if constexpr (detail::returns_old_v<Conditions...>) {
         auto old = put_item(written, conditions...);
-        item = std::move(written);
+        if (!detail::reported(detail::failure_report(conditions...))) item = std::move(written);
         return old;
       } else {
         put_item(written, conditions...);
-        item = std::move(written);
+        if (!detail::reported(detail::failure_report(conditions...))) item = std::move(written);
       }
     } else {
       return put_item(std::forward<Item>(item), conditions...);
@@ -313,21 +314,25 @@ class Table {
     }
     const auto keep_old = [&](const backend::ItemView& row) { decode_old(row, "erase", old); };
     const backend::ItemVisitor old_visitor(keep_old);
+    std::optional<ConditionFailed>* const failure = detail::failure_report(conditions...);
     const backend::EraseRequest request{
         {s->pk, s->sk},
         condition ? &*condition : nullptr,
         backend::WriteReturns{detail::returns_old_v<Conditions...> || detail::has_blob_members_v<T>
                                   ? &old_visitor
                                   : nullptr,
-                              detail::returns_stored_v<Conditions...>}};
+                              detail::returns_stored_v<Conditions...>, failure}};
     bool removed = false;
     if constexpr (VersionedEntity<T>) {
+      const auto versioned = detail::versioned_write(key, detail::has_conditions_v<Conditions...>);
       try {
         removed = backend_->erase(handle_, request);
       } catch (const ConditionFailed& failed) {
-        detail::throw_stale_version(
-            spec_.name, "erase",
-            detail::versioned_write(key, detail::has_conditions_v<Conditions...>), failed);
+        detail::throw_stale_version(spec_.name, "erase", versioned, failed);
+      }
+      if (detail::reported(failure)) {
+        ConditionFailed stale = detail::stale_version(spec_.name, "erase", versioned, **failure);
+        failure->emplace(std::move(stale));
       }
     } else {
       removed = backend_->erase(handle_, request);
@@ -341,6 +346,50 @@ class Table {
     } else {
       return removed;
     }
+  }
+
+  // put, update, upsert and erase for writes whose condition may well fail: a stale version in an
+  // optimistic-locking retry loop, a unique value another item holds, a condition racing
+  // another writer. The ConditionFailed the write would throw is returned in the result, with
+  // nothing written (and no version handed back); any other failure is still thrown. The
+  // result's value is what put, update, upsert or erase returns. On SQLite and DynamoDB no
+  // exception is thrown for the failure of an entity without unique, chunked or blob members.
+  // Throws: what put throws, except the ConditionFailed, which is returned.
+  // Exception safety: as put's; a returned ConditionFailed means nothing was written.
+  template <class Item, class... Conditions>
+    requires EntityType<std::remove_cvref_t<Item>>
+  WriteResult<detail::old_item_result_t<std::remove_cvref_t<Item>, void, Conditions...>> try_put(
+      Item&& item, const Conditions&... conditions) {
+    return try_write<std::remove_cvref_t<Item>>([&](const auto&... report) {
+      return put(std::forward<Item>(item), conditions..., report...);
+    });
+  }
+  // update whose ConditionFailed is returned rather than thrown (see try_put).
+  // Throws: what update throws, except the ConditionFailed, which is returned.
+  // Exception safety: as update's; a returned ConditionFailed means nothing was written.
+  template <EntityType T, class... Parts>
+  WriteResult<T> try_update(const T& key, Parts&&... parts) {
+    return try_write<T>([&](const auto&... report) {
+      return update(key, std::forward<Parts>(parts)..., report...);
+    });
+  }
+  // upsert whose ConditionFailed is returned rather than thrown (see try_put).
+  // Throws: what upsert throws, except the ConditionFailed, which is returned.
+  // Exception safety: as upsert's; a returned ConditionFailed means nothing was written.
+  template <EntityType T, class... Conditions>
+  WriteResult<T> try_upsert(const T& item, Conditions&&... conditions) {
+    return try_write<T>([&](const auto&... report) {
+      return upsert(item, std::forward<Conditions>(conditions)..., report...);
+    });
+  }
+  // erase whose ConditionFailed is returned rather than thrown (see try_put).
+  // Throws: what erase throws, except the ConditionFailed, which is returned.
+  // Exception safety: as erase's; a returned ConditionFailed means nothing was written.
+  template <EntityType T, class... Conditions>
+  WriteResult<detail::old_item_result_t<T, bool, Conditions...>> try_erase(
+      const T& key, const Conditions&... conditions) {
+    return try_write<T>(
+        [&](const auto&... report) { return erase(key, conditions..., report...); });
   }
 
   // All or nothing, up to 100 actions on distinct items: table.transact().put(...).commit().
@@ -756,22 +805,25 @@ class Table {
     std::optional<T> old;
     const auto keep_old = [&](const backend::ItemView& row) { decode_old(row, "put", old); };
     const backend::ItemVisitor old_visitor(keep_old);
+    std::optional<ConditionFailed>* const failure = detail::failure_report(conditions...);
     const backend::PutRequest request{
         backend::ItemView{s->pk, s->sk, type_name_v<T>, s->body, size},
         condition ? &*condition : nullptr,
         backend::WriteReturns{detail::returns_old_v<Conditions...> || detail::has_blob_members_v<T>
                                   ? &old_visitor
                                   : nullptr,
-                              detail::returns_stored_v<Conditions...>}};
+                              detail::returns_stored_v<Conditions...>, failure}};
     if constexpr (VersionedEntity<T>) {
+      const auto versioned = detail::versioned_write(item, detail::has_conditions_v<Conditions...>);
       try {
         backend_->put(handle_, request);
       } catch (const ConditionFailed& failed) {
-        detail::throw_stale_version(
-            spec_.name, "put",
-            detail::versioned_write(item, detail::has_conditions_v<Conditions...>), failed);
+        detail::throw_stale_version(spec_.name, "put", versioned, failed);
       }
-      if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
+      if (detail::reported(failure)) {
+        ConditionFailed stale = detail::stale_version(spec_.name, "put", versioned, **failure);
+        failure->emplace(std::move(stale));
+      } else if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
         ++get_field<detail::version_index_v<T>>(item);
       }
     } else {
@@ -815,6 +867,7 @@ class Table {
     // written body is decoded only when that was not done (an item created, a member that
     // did not decode, a backend that does not read this way).
     bool read = false;
+    std::optional<ConditionFailed>* const failure = detail::failure_report(parts...);
     const auto run = [&](const backend::UpdateReader* reader) {
       backend_->update(handle_,
                        backend::UpdateRequest{{s->pk, s->sk},
@@ -822,7 +875,7 @@ class Table {
                                               actions,
                                               condition ? &*condition : nullptr,
                                               reader,
-                                              {nullptr, ask_stored}},
+                                              {nullptr, ask_stored, failure}},
                        [&](const backend::ItemView& row) {
                          if (!read)
                            detail::decode_row(body_format(), spec_, *s->decoder, row, result);
@@ -849,9 +902,10 @@ class Table {
                   "pksk: update returns the item as written; return_old is for put and erase");
     constexpr bool own_conditions = detail::has_conditions_v<Parts...>;
     if constexpr (VersionedEntity<T> || index_count_v<T> != 0 || guarded) {
-      try {
-        send();
-      } catch (const ConditionFailed& caught) {
+      // The caller's ConditionFailed for the one the store reported: a failed range guard or
+      // the index's presence condition is a ValidationError (thrown either way), a versioned
+      // write's failure says its version was stale.
+      const auto callers_failure = [&](const ConditionFailed& caught) -> ConditionFailed {
         std::optional<ConditionFailed> unasked;
         if constexpr (guarded) {
           detail::refuse_add_past_range<T>(spec_.name, ranges, caught);
@@ -864,16 +918,56 @@ class Table {
                                             failed);
         }
         if constexpr (VersionedEntity<T>) {
-          detail::throw_stale_version(
+          return detail::stale_version(
               spec_.name, "update", detail::versioned_write(key, own_conditions || unset), failed);
         }
-        if (unasked) throw *unasked;
-        throw;
+        return failed;
+      };
+      try {
+        send();
+      } catch (const ConditionFailed& caught) {
+        throw callers_failure(caught);
+      }
+      if (detail::reported(failure)) {
+        ConditionFailed failed = callers_failure(**failure);
+        failure->emplace(std::move(failed));
       }
     } else {
       send();
     }
     return result;
+  }
+
+  // A try_ write: `write(report...)` makes the write, given the part through which it reports
+  // its condition's failure where the entity's writes can (a single request), else none and
+  // the ConditionFailed it throws is caught.
+  template <class T, class Write>
+  auto try_write(Write&& write) -> WriteResult<decltype(write())> {
+    using Result = decltype(write());
+    if constexpr (!detail::chunked_v<T> && !detail::UniqueEntity<T> &&
+                  !detail::has_blob_members_v<T>) {
+      std::optional<ConditionFailed> failure;
+      if constexpr (std::is_void_v<Result>) {
+        write(detail::ReportFailure{&failure});
+        if (failure) return std::move(*failure);
+        return {};
+      } else {
+        Result result = write(detail::ReportFailure{&failure});
+        if (failure) return std::move(*failure);
+        return result;
+      }
+    } else {
+      try {
+        if constexpr (std::is_void_v<Result>) {
+          write();
+          return {};
+        } else {
+          return write();
+        }
+      } catch (ConditionFailed& failed) {
+        return std::move(failed);
+      }
+    }
   }
 
   WriteContext write_context(WriteOperation operation) const noexcept {

@@ -206,8 +206,8 @@ inline void Backend::Impl::raise(detail::ServiceError error, int status,
         throw ItemTooLarge(where + "item too large" + said, std::move(native));
       throw ValidationError(where + "refused" + said, std::move(native));
     default:
-      throw BackendError(detail::error_code_of(error.type, status), where + "failed" + said,
-                         std::move(native));
+      throw_error(detail::error_code_of(error.type, status), where + "failed" + said,
+                  std::move(native));
   }
 }
 

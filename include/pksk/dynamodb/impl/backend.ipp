@@ -42,15 +42,34 @@ PKSK_DECL Backend::TableHandle Backend::open_table(const backend::TableSpec& spe
 PKSK_DECL bool Backend::get(TableHandle table, backend::ItemKey key, backend::ItemVisitor visit) {
   return Impl{shared_}.get(table, key, visit);
 }
+// A write that asks for its condition's failure to be reported (backend::WriteReturns::failure)
+// gets the ConditionFailed parsed from DynamoDB's answer: caught here rather than avoided, as
+// its throw costs little beside the request's round trip.
 PKSK_DECL void Backend::put(TableHandle table, const backend::PutRequest& request) {
-  Impl{shared_}.put(table, request);
+  if (request.returns.failure == nullptr) return Impl{shared_}.put(table, request);
+  try {
+    Impl{shared_}.put(table, request);
+  } catch (ConditionFailed& failed) {
+    request.returns.failure->emplace(std::move(failed));
+  }
 }
 PKSK_DECL void Backend::update(TableHandle table, const backend::UpdateRequest& request,
                                backend::ItemVisitor visit) {
-  Impl{shared_}.update(table, request, visit);
+  if (request.returns.failure == nullptr) return Impl{shared_}.update(table, request, visit);
+  try {
+    Impl{shared_}.update(table, request, visit);
+  } catch (ConditionFailed& failed) {
+    request.returns.failure->emplace(std::move(failed));
+  }
 }
 PKSK_DECL bool Backend::erase(TableHandle table, const backend::EraseRequest& request) {
-  return Impl{shared_}.erase(table, request);
+  if (request.returns.failure == nullptr) return Impl{shared_}.erase(table, request);
+  try {
+    return Impl{shared_}.erase(table, request);
+  } catch (ConditionFailed& failed) {
+    request.returns.failure->emplace(std::move(failed));
+    return false;
+  }
 }
 PKSK_DECL void Backend::transact(TableHandle table, std::span<const backend::WriteRequest> writes) {
   Impl{shared_}.transact(table, writes);

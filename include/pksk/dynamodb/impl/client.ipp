@@ -198,11 +198,10 @@ inline void Backend::Impl::attempt(detail::Exchange& x, const backend::TableSpec
         raise(std::move(*canceled), static_cast<int>(x.response.status), spec, key, what,
               cancellation);
       }
-      throw BackendError(last_code,
-                         detail::context(spec.name, std::string(what) + key_text(key)) +
-                             "failed after " + std::to_string(attempt) +
-                             " attempts: " + last_failure,
-                         std::move(last_native));
+      throw_error(last_code,
+                  detail::context(spec.name, std::string(what) + key_text(key)) + "failed after " +
+                      std::to_string(attempt) + " attempts: " + last_failure,
+                  std::move(last_native));
     }
     const auto ceiling = std::min<std::chrono::milliseconds>(
         options.retry.max_delay, options.retry.base_delay * (1LL << std::min(attempt - 1, 20)));

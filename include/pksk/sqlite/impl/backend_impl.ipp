@@ -154,14 +154,19 @@ struct Backend::Impl {
   std::optional<AttributeValue> load(Call& k, backend::ItemKey key,
                                      std::optional<Stored>* row = nullptr);
   static const AttributeValue& no_item();
-  // ConditionFailed unless `condition` holds on `item`. `stored`, when given (the write asked
-  // for it, backend::WriteReturns), is the item the exception carries.
-  void require(const detail::TableState& t, std::string_view operation, backend::ItemKey key,
-               const backend::Condition& condition, const std::optional<AttributeValue>& item,
-               const std::optional<Stored>* stored = nullptr) const;
-  void require(const detail::TableState& t, std::string_view operation, backend::ItemKey key,
-               const backend::Condition& condition, const AttributeValue* item,
-               const std::optional<Stored>* stored = nullptr) const;
+  // Whether `condition` holds on `item`; when it does not, a ConditionFailed, emplaced in
+  // `failure` where the write asked so (backend::WriteReturns::failure: the caller then
+  // returns, and its transaction rolls back), else thrown. `stored`, when given (the write asked
+  // for it), is the item the ConditionFailed carries.
+  [[nodiscard]] bool require(const detail::TableState& t, std::string_view operation,
+                             backend::ItemKey key, const backend::Condition& condition,
+                             const std::optional<AttributeValue>& item,
+                             const std::optional<Stored>* stored,
+                             std::optional<ConditionFailed>* failure) const;
+  [[nodiscard]] bool require(const detail::TableState& t, std::string_view operation,
+                             backend::ItemKey key, const backend::Condition& condition,
+                             const AttributeValue* item, const std::optional<Stored>* stored,
+                             std::optional<ConditionFailed>* failure) const;
   static void add_names(const backend::Condition& condition, std::vector<std::string_view>& names);
   static bool presence_only(const backend::UpdateAction& action) noexcept;
   template <class AlreadyApplied>

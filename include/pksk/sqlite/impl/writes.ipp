@@ -25,8 +25,10 @@ inline void Backend::Impl::put(TableHandle table, const backend::PutRequest& req
   std::optional<Stored> old;
   const bool keep = returns.old_item != nullptr || returns.stored_on_failure;
   const std::optional<AttributeValue> item = load(k, key, keep ? &old : nullptr);
-  if (request.condition != nullptr) {
-    require(k.t, "put", key, *request.condition, item, returns.stored_on_failure ? &old : nullptr);
+  if (request.condition != nullptr &&
+      !require(k.t, "put", key, *request.condition, item,
+               returns.stored_on_failure ? &old : nullptr, returns.failure)) {
+    return;
   }
   insert(k, request.item);
   // Before the commit: an exception from the caller's visitor leaves the item as it was.
@@ -76,8 +78,10 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
       /*expired=*/true);
   if (!found) {
     std::optional<AttributeValue> none;
-    if (request.condition != nullptr)
-      require(t, "update", request.key, *request.condition, none, carried);
+    if (request.condition != nullptr && !require(t, "update", request.key, *request.condition, none,
+                                                 carried, request.returns.failure)) {
+      return;
+    }
     const Stored stored = updated(t, request, std::move(none));
     insert(k, stored.view());
     visit(stored.view());
@@ -97,8 +101,10 @@ inline void Backend::Impl::update(TableHandle table, const backend::UpdateReques
       item.assign(t.spec.sk_attribute, t.spec.sort_key_value(request.key.sk));
     if (named(t.spec.type_attribute))
       item.assign(t.spec.type_attribute, AttributeValue::from_string(stored_type));
-    if (request.condition != nullptr)
-      require(t, "update", request.key, *request.condition, &item, carried);
+    if (request.condition != nullptr && !require(t, "update", request.key, *request.condition,
+                                                 &item, carried, request.returns.failure)) {
+      return;
+    }
     apply_actions(t, request, item, [&](const backend::UpdateAction& action) {
       return presence_only(action) && patch.has_member(action.path.steps.front().name);
     });
@@ -133,9 +139,10 @@ inline bool Backend::Impl::erase(TableHandle table, const backend::EraseRequest&
   std::optional<Stored> old;
   const bool keep = returns.old_item != nullptr || returns.stored_on_failure;
   const std::optional<AttributeValue> item = load(k, request.key, keep ? &old : nullptr);
-  if (request.condition != nullptr) {
-    require(k.t, "erase", request.key, *request.condition, item,
-            returns.stored_on_failure ? &old : nullptr);
+  if (request.condition != nullptr &&
+      !require(k.t, "erase", request.key, *request.condition, item,
+               returns.stored_on_failure ? &old : nullptr, returns.failure)) {
+    return false;
   }
   const bool removed = remove(k, request.key);
   if (returns.old_item != nullptr && old) (*returns.old_item)(old->view());
@@ -229,26 +236,29 @@ inline const AttributeValue& Backend::Impl::no_item() {
   return empty;
 }
 
-inline void Backend::Impl::require(const detail::TableState& t, std::string_view operation,
+inline bool Backend::Impl::require(const detail::TableState& t, std::string_view operation,
                                    backend::ItemKey key, const backend::Condition& condition,
                                    const std::optional<AttributeValue>& item,
-                                   const std::optional<Stored>* stored) const {
-  require(t, operation, key, condition, item ? &*item : nullptr, stored);
+                                   const std::optional<Stored>* stored,
+                                   std::optional<ConditionFailed>* failure) const {
+  return require(t, operation, key, condition, item ? &*item : nullptr, stored, failure);
 }
 
-inline void Backend::Impl::require(const detail::TableState& t, std::string_view operation,
+inline bool Backend::Impl::require(const detail::TableState& t, std::string_view operation,
                                    backend::ItemKey key, const backend::Condition& condition,
-                                   const AttributeValue* item,
-                                   const std::optional<Stored>* stored) const {
-  if (!evaluate(condition, item ? *item : no_item())) {
-    throw ConditionFailed(
-        detail::context(t.name, std::string(operation) + " of " + key_text(key)) +
-            "the condition " + describe(condition) +
-            (item ? " is false on the stored item" : " is false: no item has this key"),
-        {}, nullptr,
-        stored != nullptr && *stored ? backend::stored_item((*stored)->view(), BodyFormat::json)
-                                     : nullptr);
-  }
+                                   const AttributeValue* item, const std::optional<Stored>* stored,
+                                   std::optional<ConditionFailed>* failure) const {
+  if (evaluate(condition, item ? *item : no_item())) return true;
+  ConditionFailed failed(
+      detail::context(t.name, std::string(operation) + " of " + key_text(key)) + "the condition " +
+          describe(condition) +
+          (item ? " is false on the stored item" : " is false: no item has this key"),
+      {}, nullptr,
+      stored != nullptr && *stored ? backend::stored_item((*stored)->view(), BodyFormat::json)
+                                   : nullptr);
+  if (failure == nullptr) throw failed;
+  failure->emplace(std::move(failed));
+  return false;
 }
 
 // Top-level names a condition reads (its paths' first steps), added to names.

@@ -39,7 +39,9 @@ VersionedWrite versioned_write(const T& item, bool other_conditions) {
 PKSK_DECL std::string stale_version_text(const VersionedWrite& write);
 
 // ConditionFailed again, with the same code and the backend's error as its cause, saying that
-// the version was stale or missing.
+// the version was stale or missing: returned (for a try_ write), or thrown.
+PKSK_DECL ConditionFailed stale_version(std::string_view table, std::string_view operation,
+                                        const VersionedWrite& write, const ConditionFailed& failed);
 [[noreturn]] PKSK_DECL void throw_stale_version(std::string_view table, std::string_view operation,
                                                 const VersionedWrite& write,
                                                 const ConditionFailed& failed);

@@ -54,9 +54,36 @@ void add_condition(const backend::TableSpec&, ConditionParts&, const ReturnOldTa
 template <EntityType T>
 void add_condition(const backend::TableSpec&, ConditionParts&, const ReturnStoredOnFailureTag&) {}
 
+// Where a try_ write (Table::try_put, try_update, try_erase) has its condition's failure
+// reported instead of thrown: a part of the write, as return_old is, so that it travels with
+// the write's other parts to the request (backend::WriteReturns::failure).
+struct ReportFailure {
+  std::optional<ConditionFailed>* to;
+};
+template <EntityType T>
+void add_condition(const backend::TableSpec&, ConditionParts&, const ReportFailure&) {}
+
 template <class Part>
 inline constexpr bool is_return_part_v =
-    std::is_same_v<Part, ReturnOldTag> || std::is_same_v<Part, ReturnStoredOnFailureTag>;
+    std::is_same_v<Part, ReturnOldTag> || std::is_same_v<Part, ReturnStoredOnFailureTag> ||
+    std::is_same_v<Part, ReportFailure>;
+
+// The failure report a write's parts carry, or null: the write throws its ConditionFailed.
+template <class... Parts>
+std::optional<ConditionFailed>* failure_report(const Parts&... parts) noexcept {
+  std::optional<ConditionFailed>* to = nullptr;
+  (
+      [&](const auto& part) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(part)>, ReportFailure>)
+          to = part.to;
+      }(parts),
+      ...);
+  return to;
+}
+// Whether `failure` holds a failure the write reported rather than threw.
+inline bool reported(const std::optional<ConditionFailed>* failure) noexcept {
+  return failure != nullptr && failure->has_value();
+}
 
 // What Table::upsert and Transaction::upsert hand update(): every member the entity declares,
 // but its key and version members, each set to the item's value, or removed where the item

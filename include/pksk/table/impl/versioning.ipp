@@ -31,12 +31,18 @@ PKSK_DECL std::string stale_version_text(const VersionedWrite& write) {
   return out;
 }
 
+PKSK_DECL ConditionFailed stale_version(std::string_view table, std::string_view operation,
+                                        const VersionedWrite& write,
+                                        const ConditionFailed& failed) {
+  return ConditionFailed(table_context(table, operation, write.type) + stale_version_text(write) +
+                             " (optimistic locking; the store said: " +
+                             std::string(without_origin(failed.what())) + ")",
+                         failed.native(), std::make_exception_ptr(failed), failed.stored_item());
+}
+
 PKSK_DECL void throw_stale_version(std::string_view table, std::string_view operation,
                                    const VersionedWrite& write, const ConditionFailed& failed) {
-  throw ConditionFailed(table_context(table, operation, write.type) + stale_version_text(write) +
-                            " (optimistic locking; the store said: " +
-                            std::string(without_origin(failed.what())) + ")",
-                        failed.native(), std::make_exception_ptr(failed), failed.stored_item());
+  throw stale_version(table, operation, write, failed);
 }
 
 PKSK_DECL void throw_canceled_versions(const TransactionCanceled& canceled,
