@@ -3,7 +3,7 @@
 // calls through Table<AnyBackend> holding a SQLite backend and through Table<sqlite::Backend>
 // give the same results; errors keep their type; copies share the backend, a moved-from or
 // default-constructed one is a pksk::Error when used. The conformance suite runs through
-// AnyBackend too (conformance/on_any_sqlite.cpp).
+// AnyBackend too (conformance/on_any.cpp).
 
 #include <sqlite3.h>
 #include <catch2/catch.hpp>

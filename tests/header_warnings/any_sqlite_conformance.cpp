@@ -8,4 +8,4 @@
 #include <pksk/sqlite.hpp>
 
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"  // for the test code below only
-#include "../conformance/on_any_sqlite.cpp"
+#include "../conformance/on_any.cpp"
