@@ -1014,6 +1014,9 @@ class Table {
                                       const TableIndex* index) const {
     const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
     if (index == nullptr) check_key_schema<R>(condition != nullptr);
+    if constexpr (EntityType<R> || detail::entity_collection_v<R>) {
+      if (condition) detail::check_sort_key_condition<R>(spec_.name, *condition, index);
+    }
     if constexpr (EntityType<R>) {
       detail::check_partition_key<R>(spec_.name, pk, index);
       if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
