@@ -21,6 +21,7 @@
 #include "../model/collection.hpp"
 #include "../reflect/reflect.hpp"
 #include "detail/base64url.hpp"
+#include "detail/chunks.hpp"
 
 namespace pksk {
 
@@ -60,6 +61,11 @@ struct filter_names_a_member_of_an_entity_the_query_does_not_read;
 // the key text is Prescription's, and would select none of the items the query keeps.
 template <class Query, class Entity>
 struct sort_key_condition_built_for_an_entity_the_query_does_not_read;
+// `.filter = pksk::attr(&Reply::author) == "ada"` on ItemCollection<Thread, Reply> whose Reply
+// is chunked (Entity<Reply>::chunked): the table holds a large Reply as a head without its
+// members, so the filter, applied to the stored items, would drop it whatever its author.
+template <class Collection, class ChunkedEntity>
+struct filter_names_a_member_of_the_collections_chunked_entity;
 }  // namespace diagnostics
 
 // One member of a projection: its entity's type attribute and its field.
@@ -96,6 +102,19 @@ struct FilterCheck {
   static constexpr bool ok =
       diagnose_v<reads_entity_v<R, T>,
                  diagnostics::filter_names_a_member_of_an_entity_the_query_does_not_read<R, T>>;
+};
+
+template <class R, class T>
+inline constexpr bool filters_chunked_member_v = false;
+template <class... Us, class T>
+inline constexpr bool filters_chunked_member_v<ItemCollection<Us...>, T> =
+    reads_entity_v<ItemCollection<Us...>, T> && chunked_v<T>;
+
+template <class R, class T>
+struct ChunkedFilterCheck {
+  static constexpr bool ok =
+      diagnose_v<!filters_chunked_member_v<R, T>,
+                 diagnostics::filter_names_a_member_of_the_collections_chunked_entity<R, T>>;
 };
 
 template <class R, class T>
@@ -159,7 +178,11 @@ class BasicFilter : public Filter {
   template <class T>
   BasicFilter(Expr<T> expr)  // NOLINT(google-explicit-constructor): `.filter = expr`
       : Filter(std::move(expr)) {
-    if constexpr (!std::is_void_v<R>) static_assert(detail::checked_v<detail::FilterCheck<R, T>>);
+    if constexpr (!std::is_void_v<R>) {
+      static_assert(detail::checked_v<detail::FilterCheck<R, T>>);
+      if constexpr (detail::reads_entity_v<R, T>)
+        static_assert(detail::checked_v<detail::ChunkedFilterCheck<R, T>>);
+    }
   }
 };
 

@@ -282,6 +282,44 @@ const KeyCondition* type_prefix_condition(std::string_view table, const TableInd
   return index_prefixes[i].first.empty() ? nullptr : &index_prefixes[i];
 }
 
+// The first attribute `condition` names (its first path step) that is one of `names`, or null.
+inline const std::string* attribute_named_in(const backend::Condition& condition,
+                                             std::span<const std::string_view> names) {
+  for (const backend::Operand& o : condition.operands) {
+    if (o.kind == backend::Operand::Kind::value || o.path.steps.empty()) continue;
+    const std::string& name = o.path.steps.front().name;
+    for (const std::string_view n : names) {
+      if (name == n) return &name;
+    }
+  }
+  for (const backend::Condition& child : condition.children) {
+    if (const std::string* found = attribute_named_in(child, names)) return found;
+  }
+  return nullptr;
+}
+
+// A filter of a read of the collection R with a chunked member: the backend applies it to the
+// stored items, where that member's large items are heads without its attributes. The type,
+// the keys and other members' attributes (a condition on them is scoped to their entity's type)
+// hold on a head as on the whole item, so only a filter naming one of the chunked member's
+// attributes is refused: typed options refuse it at compile time, this when the read runs.
+template <class R>
+void check_chunked_collection_filter(std::string_view table, const Filter& filter) {
+  if constexpr (entity_collection_v<R>) {
+    if (filter.empty()) return;
+    const backend::Condition tree = filter.scoped();
+    [&]<class... Ts>(std::type_identity<ItemCollection<Ts...>>) {
+      const auto check = [&]<class T>(std::type_identity<T>) {
+        if constexpr (chunked_v<T>) {
+          if (const std::string* name = attribute_named_in(tree, stored_names_v<T>))
+            throw_chunked_filter_refused(table, type_name_v<T>, *name);
+        }
+      };
+      (check(std::type_identity<Ts>{}), ...);
+    }(std::type_identity<R>{});
+  }
+}
+
 // T's sort-key template where a query on `index` (null: the table) reads it; empty when T is
 // not in that index.
 template <EntityType T>

@@ -1089,7 +1089,9 @@ class Table {
             spec_.name, EntityType<R> ? types.front() : std::string_view("ItemCollection"));
       }
       if constexpr (detail::reads_chunked_v<R>) {
-        if (!options.filter.empty()) detail::throw_chunked_read_refused(spec_.name, "count");
+        if (EntityType<R> && !options.filter.empty())
+          detail::throw_chunked_read_refused(spec_.name, "count");
+        detail::check_chunked_collection_filter<R>(spec_.name, options.filter);
       }
       const KeyCondition* condition = query_condition<R>(pk, options, index);
       detail::ReadPlanBase plan = detail::make_read_plan(spec_, options, /*scan=*/false);
@@ -1268,11 +1270,12 @@ class Table {
   std::optional<Cursor> with_chunked_visitor(Result& result, const BasicQueryOptions<R>& options,
                                              const detail::ReadPlan<R>& plan,
                                              const TableIndex* index, Pages&& pages) {
-    if (!options.filter.empty() || !options.select.empty()) {
+    if (!options.select.empty() || (EntityType<R> && !options.filter.empty())) {
       detail::throw_chunked_read_refused(
           spec_.name, EntityType<R> ? std::string_view(detail::ReadTypes<R>::value.front())
                                     : std::string_view("an ItemCollection"));
     }
+    detail::check_chunked_collection_filter<R>(spec_.name, options.filter);
     const detail::ScratchLease s;
     // An item collection may hold an entity with blob members beside the chunked one.
     std::optional<detail::BlobReadScope> blobs;
