@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -58,6 +59,17 @@ struct Reading {
   std::string sensor;
   I n{};
 };
+// By date in the table, by doctor in the index "by_doctor".
+struct Appointment {
+  std::string patient;
+  std::string date;
+  std::string doctor;
+};
+struct Prescription {
+  std::string patient;
+  std::string date;
+  std::string drug;
+};
 struct Adapted {
   BOOST_HANA_DEFINE_STRUCT(Adapted, (std::string, tenant), (std::string, day), (std::string, name));
 };
@@ -94,6 +106,18 @@ struct pksk::Entity<Topic> {
 template <class I>
 struct pksk::Entity<Reading<I>> {
   static constexpr std::string_view type = "Reading", pk = "S#{sensor}", sk = "#N#{n}";
+};
+template <>
+struct pksk::Entity<Appointment> {
+  static constexpr std::string_view type = "Appointment", pk = "PATIENT#{patient}",
+                                    sk = "APPT#{date}";
+  static constexpr std::array indexes = {
+      pksk::Index{"by_doctor", "PATIENT#{patient}", "DOCTOR#{doctor}#{date}"}};
+};
+template <>
+struct pksk::Entity<Prescription> {
+  static constexpr std::string_view type = "Prescription", pk = "PATIENT#{patient}",
+                                    sk = "RX#{date}";
 };
 template <>
 struct pksk::Entity<Adapted> {
@@ -232,7 +256,8 @@ TEST_CASE("each operator returns exactly the items whose fields satisfy it", "[t
     return fields_of(got);
   };
   // All of them, to be sure the table holds what the expectations assume.
-  REQUIRE(query(OrderKey::begins_with<&Order::order_id>("")).empty());
+  // Order's key condition, even one that selects everything, is refused on a Shipment query.
+  REQUIRE_THROWS_AS(query(OrderKey::begins_with<&Order::order_id>("")), pksk::ValidationError);
   REQUIRE(fields_of(table.query<Shipment>(pk)) == expected([](auto&&, auto) { return true; }));
 
   SECTION("on the first field") {
@@ -309,7 +334,25 @@ TEST_CASE("each operator returns exactly the items whose fields satisfy it", "[t
   }
 
   SECTION("other entities of the partition are not read as shipments") {
-    CHECK(table.query<Order>(pk, {.sk = ShipKey::ge<&Shipment::date>("2019")}).empty());
+    // Shipment's key text in a query of orders: refused when the query runs (with typed
+    // options, `query<Order>(pk, {.sk = ShipKey::...})`, it does not compile).
+    const pksk::QueryOptions shipments_options{.sk = ShipKey::ge<&Shipment::date>("2019")};
+    CHECK_THROWS_WITH(
+        table.query<Order>(pk, shipments_options),
+        Catch::Contains("query Order: the sort-key condition was built for Shipment's sort key "
+                        "'#SHIP#{date}#{seq}' in the table (sort_key_of<Shipment>)") &&
+            Catch::Contains("reads Order, not Shipment"));
+    CHECK_THROWS_AS(table.query<Order>(pk, shipments_options), pksk::ValidationError);
+    CHECK_THROWS_AS(table.count<Order>(pk, shipments_options), pksk::ValidationError);
+    CHECK_THROWS_AS(table.query_page<Order>(pk, shipments_options), pksk::ValidationError);
+    // In a collection, a member's condition reads that member's range, as before.
+    const auto both = table.query<pksk::ItemCollection<Order, Shipment>>(pk, shipments_options);
+    CHECK(both.items<Order>().empty());
+    CHECK(!both.items<Shipment>().empty());
+    using CustomerOrders = pksk::ItemCollection<Customer, Order>;
+    CHECK_THROWS_AS(table.query<CustomerOrders>(pk, shipments_options), pksk::ValidationError);
+    // Key text written by hand is not checked: it names no entity.
+    CHECK(table.query<Order>(pk, {.sk = pksk::ge("#SHIP#2019")}).empty());
     const auto orders =
         table.query<Order>(pk, {.sk = OrderKey::le<&Order::order_id>("2020-01-02")});
     REQUIRE(orders.size() == 1);
@@ -488,4 +531,55 @@ TEST_CASE("Hana-adapted entities: members checked when the condition is made",
                      "day)"));
   CHECK_THROWS_WITH((Key::eq<&Adapted::day, &Adapted::tenant>("mon", "t")),
                     Catch::Contains("member 2 is not name"));
+}
+
+TEST_CASE("a typed condition is refused where its entity's key space is not read",
+          "[typed_condition]") {
+  pksk::sqlite::Backend backend{":memory:"};
+  pksk::Table table{backend, "clinic", {.indexes = {"by_doctor"}}};
+  table.put(Appointment{.patient = "p", .date = "2024-05-01", .doctor = "house"});
+  table.put(Prescription{.patient = "p", .date = "2024-05-01", .drug = "aspirin"});
+  const pksk::PartitionKey patient{"PATIENT#p"};
+  using AppointmentKey = pksk::sort_key_of<Appointment>;
+  using DoctorKey = pksk::sort_key_of<Appointment, "by_doctor">;
+
+  // The table's condition on the index, whose sort key is another template: it would match
+  // nothing ("APPT#2024" is no prefix of "DOCTOR#house#2024-05-01").
+  const pksk::QueryOptions by_date{.sk = AppointmentKey::begins_with<&Appointment::date>("2024")};
+  CHECK_THROWS_WITH(
+      table.index("by_doctor").query<Appointment>(patient, by_date),
+      Catch::Contains("built for Appointment's sort key 'APPT#{date}' in the table") &&
+          Catch::Contains("the query on index 'by_doctor' orders Appointment by "
+                          "'DOCTOR#{doctor}#{date}'; build the condition with "
+                          "sort_key_of<Appointment, 'by_doctor'>"));
+  CHECK_THROWS_AS(table.index("by_doctor").query<Appointment>(patient, by_date),
+                  pksk::ValidationError);
+  CHECK_THROWS_AS(table.index("by_doctor").count<Appointment>(patient, by_date),
+                  pksk::ValidationError);
+  // And the index's on the table.
+  const pksk::QueryOptions by_doctor{.sk = DoctorKey::eq<&Appointment::doctor>("house")};
+  CHECK_THROWS_WITH(table.query<Appointment>(patient, by_doctor),
+                    Catch::Contains("in index 'by_doctor'") &&
+                        Catch::Contains("the query on the table orders Appointment by "
+                                        "'APPT#{date}'"));
+  // Another entity's, typed or not: Prescription's key text in a query of appointments.
+  const pksk::QueryOptions rx{.sk =
+                                  pksk::sort_key_of<Prescription>::ge<&Prescription::date>("2024")};
+  CHECK_THROWS_WITH(table.query<Appointment>(patient, rx),
+                    Catch::Contains("query Appointment: the sort-key condition was built for "
+                                    "Prescription's sort key 'RX#{date}'") &&
+                        Catch::Contains("reads Appointment, not Prescription"));
+
+  // Each where it belongs reads what it says.
+  CHECK(table.query<Appointment>(patient, by_date).size() == 1);
+  CHECK(table.index("by_doctor").query<Appointment>(patient, by_doctor).size() == 1);
+  CHECK(table.query<Prescription>(patient, rx).size() == 1);
+  const auto both = table.query<pksk::ItemCollection<Appointment, Prescription>>(patient, rx);
+  CHECK(both.items<Appointment>().empty());
+  CHECK(std::ranges::distance(both.items<Prescription>()) == 1);
+  // Typed options take a typed condition of an entity the query reads.
+  CHECK(table
+            .query<Appointment>(patient,
+                                {.sk = AppointmentKey::between<&Appointment::date>("2024", "2025")})
+            .size() == 1);
 }

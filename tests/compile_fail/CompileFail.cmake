@@ -134,6 +134,8 @@ foreach(case IN ITEMS
     "update_value_wrong_type_template_argument|update_gives_a_member_a_value_of_another_type"
     "append_value_wrong_type|update_gives_a_member_a_value_of_another_type"
     "key_condition_other_entity|key_condition_names_a_member_of_another_entity"
+    "key_condition_other_entity_in_query|sort_key_condition_built_for_an_entity_the_query_does_not_read"
+    "filter_chunked_collection_member|filter_names_a_member_of_the_collections_chunked_entity"
     "key_condition_not_a_field|key_condition_names_a_member_that_is_not_a_field_of_the_key_template"
     "key_condition_skips_a_field|key_condition_members_are_not_the_key_templates_first_fields_in_order"
     "key_condition_begins_with_integer|key_condition_begins_with_on_a_field_that_is_not_a_string"

@@ -10,6 +10,15 @@
 
 namespace pksk {
 
+// The sort key a typed condition (sort_key_of<T>, typed_condition.hpp) was formatted for: its
+// text means something only there, so a query checks it reads that entity in that key space
+// (the table, or the index named) rather than silently matching nothing.
+struct KeySpace {
+  std::string_view entity{};             // Entity<T>::type
+  std::string_view index{};              // empty: the table's sort key
+  std::string_view sort_key_template{};  // the template it was formatted by
+};
+
 // A condition on the sort key of a query, as DynamoDB's KeyConditionExpression has: made by eq, lt,
 // le, gt, ge, between and begins_with (or typed, from members: key/typed_condition.hpp).
 struct KeyCondition {
@@ -19,51 +28,58 @@ struct KeyCondition {
   Op op = Op::any;
   std::string first{};   // the operand; the lower bound of between; the prefix of begins_with
   std::string second{};  // the upper bound of between
+  // Set by sort_key_of<T>'s conditions (static storage); null for key text given by hand.
+  const KeySpace* built_for = nullptr;
 
-  friend bool operator==(const KeyCondition&, const KeyCondition&) = default;
+  // The same condition sent to a backend: what it was built for does not change what it is.
+  // Throws: nothing.
+  // Exception safety: nothrow.
+  friend bool operator==(const KeyCondition& a, const KeyCondition& b) noexcept {
+    return a.op == b.op && a.first == b.first && a.second == b.second;
+  }
 };
 
 // Sort key equal to `sk`.
 // Throws: nothing (the string is moved).
 // Exception safety: nothrow.
 inline KeyCondition eq(std::string sk) {
-  return {KeyCondition::Op::eq, std::move(sk), {}};
+  return {KeyCondition::Op::eq, std::move(sk), {}, nullptr};
 }
 // Sort key below `sk`, bytewise.
 // Throws: nothing (the string is moved).
 // Exception safety: nothrow.
 inline KeyCondition lt(std::string sk) {
-  return {KeyCondition::Op::lt, std::move(sk), {}};
+  return {KeyCondition::Op::lt, std::move(sk), {}, nullptr};
 }
 // Sort key at most `sk`, bytewise.
 // Throws: nothing (the string is moved).
 // Exception safety: nothrow.
 inline KeyCondition le(std::string sk) {
-  return {KeyCondition::Op::le, std::move(sk), {}};
+  return {KeyCondition::Op::le, std::move(sk), {}, nullptr};
 }
 // Sort key above `sk`, bytewise.
 // Throws: nothing (the string is moved).
 // Exception safety: nothrow.
 inline KeyCondition gt(std::string sk) {
-  return {KeyCondition::Op::gt, std::move(sk), {}};
+  return {KeyCondition::Op::gt, std::move(sk), {}, nullptr};
 }
 // Sort key at least `sk`, bytewise.
 // Throws: nothing (the string is moved).
 // Exception safety: nothrow.
 inline KeyCondition ge(std::string sk) {
-  return {KeyCondition::Op::ge, std::move(sk), {}};
+  return {KeyCondition::Op::ge, std::move(sk), {}, nullptr};
 }
 // Sort key in [low, high], both included; low above high is a ValidationError when queried.
 // Throws: nothing (the string is moved).
 // Exception safety: nothrow.
 inline KeyCondition between(std::string low, std::string high) {
-  return {KeyCondition::Op::between, std::move(low), std::move(high)};
+  return {KeyCondition::Op::between, std::move(low), std::move(high), nullptr};
 }
 // Sort key starting with `prefix`.
 // Throws: nothing (the string is moved).
 // Exception safety: nothrow.
 inline KeyCondition begins_with(std::string prefix) {
-  return {KeyCondition::Op::begins_with, std::move(prefix), {}};
+  return {KeyCondition::Op::begins_with, std::move(prefix), {}, nullptr};
 }
 
 }  // namespace pksk

@@ -48,6 +48,9 @@
 //
 // sort_key_of<T> is KeyConditions over T's sort-key template; sort_key_of<T, "gsi1"> over its
 // sort-key template in that secondary index.
+// What each returns is a TypedKeyCondition<T, ...> (typed_key_condition.hpp): the KeyCondition
+// above, naming T and the template it was formatted by, so that a query that does not read T
+// in that key space refuses it (at compile time from typed query options, else when it runs).
 
 #include <array>
 #include <cstddef>
@@ -64,10 +67,12 @@
 #include "../reflect/member_pointer.hpp"
 #include "../reflect/reflect.hpp"
 #include "condition.hpp"
+#include "detail/successor_text.hpp"
 #include "detail/template.hpp"
 #include "entity.hpp"
 #include "index.hpp"
 #include "key.hpp"
+#include "typed_key_condition.hpp"
 
 namespace pksk {
 
@@ -143,53 +148,6 @@ struct MembersFinding {
   MemberFinding finding = MemberFinding::ok;
 };
 
-// The smallest text above every text that begins with `literal`: the literal with its last
-// character's code point plus one (U+D7FF is followed by U+E000). ok is false when there is
-// none in UTF-8: a literal ending in U+10FFFF, or not valid UTF-8 at its end.
-template <std::size_t N>
-struct SuccessorText {
-  std::array<char, N + 4> chars{};
-  std::size_t size = 0;
-  bool ok = false;
-
-  constexpr std::string_view view() const noexcept { return {chars.data(), size}; }
-};
-
-template <std::size_t N>
-constexpr SuccessorText<N> successor_text(std::string_view literal) noexcept {
-  SuccessorText<N> out;
-  if (literal.empty()) return out;
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(literal[i]); };
-  std::size_t start = literal.size() - 1;
-  while (start > 0 && (byte(start) & 0xC0u) == 0x80u) --start;
-  const unsigned lead = byte(start);
-  const std::size_t length = lead < 0x80u ? 1 : lead >= 0xF0u ? 4 : lead >= 0xE0u ? 3 : 2;
-  if (start + length != literal.size() || (lead & 0xC0u) == 0x80u) return out;
-  std::uint32_t cp = length == 1 ? lead : lead & (0x7Fu >> length);
-  for (std::size_t i = start + 1; i < literal.size(); ++i) cp = (cp << 6) | (byte(i) & 0x3Fu);
-  cp = cp == 0xD7FFu ? 0xE000u : cp + 1;
-  if (cp > 0x10FFFFu) return out;
-  for (std::size_t i = 0; i < start; ++i) out.chars[out.size++] = literal[i];
-  const auto put = [&](std::uint32_t b) { out.chars[out.size++] = static_cast<char>(b); };
-  if (cp < 0x80u) {
-    put(cp);
-  } else if (cp < 0x800u) {
-    put(0xC0u | (cp >> 6));
-    put(0x80u | (cp & 0x3Fu));
-  } else if (cp < 0x10000u) {
-    put(0xE0u | (cp >> 12));
-    put(0x80u | ((cp >> 6) & 0x3Fu));
-    put(0x80u | (cp & 0x3Fu));
-  } else {
-    put(0xF0u | (cp >> 18));
-    put(0x80u | ((cp >> 12) & 0x3Fu));
-    put(0x80u | ((cp >> 6) & 0x3Fu));
-    put(0x80u | (cp & 0x3Fu));
-  }
-  out.ok = true;
-  return out;
-}
-
 inline constexpr fixed_string no_more_fields_text{"(no more fields)"};
 
 // The name of field Index of T, or what stands in its place past the last field.
@@ -249,8 +207,13 @@ struct ConditionFieldReport<T, Template, Index, ConditionShape::range> {
                      T, Template::fixed_text, field_name_text_v<T, Index>, F>>;
 };
 
-// Conditions on the fields of Template, a sort-key template of T (see the top of this file).
-template <class T, class Template>
+}  // namespace detail
+
+namespace detail {
+
+// Conditions on the fields of Template, a sort-key template of T (see the top of this file); what
+// they return is Result, a TypedKeyCondition.
+template <class T, class Template, class Result>
 struct KeyConditions {
  private:
   using Op = KeyCondition::Op;
@@ -440,7 +403,7 @@ struct KeyConditions {
       if (op == Op::eq) op = Op::begins_with;
     }
     Template::check_size(key);
-    return {op, std::move(key), {}};
+    return {op, std::move(key), {}, nullptr};
   }
 
   template <std::size_t K, class Values>
@@ -455,7 +418,7 @@ struct KeyConditions {
     }
     Template::check_size(first);
     Template::check_size(second);
-    return {Op::between, std::move(first), std::move(second)};
+    return {Op::between, std::move(first), std::move(second), nullptr};
   }
 
   // What a misuse returns, after its one error: nothing else of the condition is instantiated.
@@ -484,7 +447,7 @@ struct KeyConditions {
       static_assert(report_record<Shape>() || true);
       return {};
     } else {
-      KeyCondition condition{op, {}, {}};
+      KeyCondition condition{op, {}, {}, nullptr};
       Template::format(record, condition.first);
       return condition;
     }
@@ -506,27 +469,27 @@ struct KeyConditions {
 
   template <auto... Members>
     requires(sizeof...(Members) > 0)
-  static KeyCondition eq(const member_key_value_t<Members>&... values) {
+  static Result eq(const member_key_value_t<Members>&... values) {
     return compare<ConditionShape::compare, Members...>(Op::eq, values...);
   }
   template <auto... Members>
     requires(sizeof...(Members) > 0)
-  static KeyCondition lt(const member_key_value_t<Members>&... values) {
+  static Result lt(const member_key_value_t<Members>&... values) {
     return compare<ConditionShape::range, Members...>(Op::lt, values...);
   }
   template <auto... Members>
     requires(sizeof...(Members) > 0)
-  static KeyCondition le(const member_key_value_t<Members>&... values) {
+  static Result le(const member_key_value_t<Members>&... values) {
     return compare<ConditionShape::range, Members...>(Op::le, values...);
   }
   template <auto... Members>
     requires(sizeof...(Members) > 0)
-  static KeyCondition gt(const member_key_value_t<Members>&... values) {
+  static Result gt(const member_key_value_t<Members>&... values) {
     return compare<ConditionShape::range, Members...>(Op::gt, values...);
   }
   template <auto... Members>
     requires(sizeof...(Members) > 0)
-  static KeyCondition ge(const member_key_value_t<Members>&... values) {
+  static Result ge(const member_key_value_t<Members>&... values) {
     return compare<ConditionShape::range, Members...>(Op::ge, values...);
   }
 
@@ -534,8 +497,7 @@ struct KeyConditions {
   // between<&Shipment::date, &Shipment::seq>({"2020-01-02", 5}, {"2020-01-02", 200}).
   template <auto... Members>
     requires(sizeof...(Members) > 0)
-  static KeyCondition between(const key_bound_t<Members...>& low,
-                              const key_bound_t<Members...>& high) {
+  static Result between(const key_bound_t<Members...>& low, const key_bound_t<Members...>& high) {
     if constexpr (!allows<ConditionShape::range, Members...>()) {
       return rejected<ConditionShape::range, Members...>();
     } else if constexpr (sizeof...(Members) == 1) {
@@ -550,7 +512,7 @@ struct KeyConditions {
   // The earlier fields equal their values and the last one begins with its value (a string).
   template <auto... Members>
     requires(sizeof...(Members) > 0)
-  static KeyCondition begins_with(const member_key_value_t<Members>&... values) {
+  static Result begins_with(const member_key_value_t<Members>&... values) {
     if constexpr (!allows<ConditionShape::prefix, Members...>()) {
       return rejected<ConditionShape::prefix, Members...>();
     } else {
@@ -559,60 +521,38 @@ struct KeyConditions {
       append_fields<sizeof...(Members), true>(prefix, std::forward_as_tuple(values...));
       Template::check_size(prefix);
       if (prefix.empty()) return KeyCondition{};
-      return KeyCondition{Op::begins_with, std::move(prefix), {}};
+      return KeyCondition{Op::begins_with, std::move(prefix), {}, nullptr};
     }
   }
 
   // Conditions on the whole key of a record: every field of the template.
 
-  static KeyCondition eq(const T& record) {
+  static Result eq(const T& record) {
     return compare_record<ConditionShape::compare>(Op::eq, record);
   }
-  static KeyCondition lt(const T& record) {
+  static Result lt(const T& record) {
     return compare_record<ConditionShape::range>(Op::lt, record);
   }
-  static KeyCondition le(const T& record) {
+  static Result le(const T& record) {
     return compare_record<ConditionShape::range>(Op::le, record);
   }
-  static KeyCondition gt(const T& record) {
+  static Result gt(const T& record) {
     return compare_record<ConditionShape::range>(Op::gt, record);
   }
-  static KeyCondition ge(const T& record) {
+  static Result ge(const T& record) {
     return compare_record<ConditionShape::range>(Op::ge, record);
   }
-  static KeyCondition between(const T& low, const T& high) {
+  static Result between(const T& low, const T& high) {
     if constexpr (!record_allows<ConditionShape::range>) {
       static_assert(report_record<ConditionShape::range>() || true);
       return {};
     } else {
-      KeyCondition condition{Op::between, {}, {}};
+      KeyCondition condition{Op::between, {}, {}, nullptr};
       Template::format(low, condition.first);
       Template::format(high, condition.second);
       return condition;
     }
   }
-};
-
-}  // namespace detail
-
-namespace detail {
-
-// The sort-key template of T in the index IndexName; T's table template, after the one error
-// naming the entity, when T is not in that index (so that nothing else is reported).
-template <EntityType T, fixed_string IndexName>
-struct IndexSortKey {
-  static constexpr std::size_t position = index_position<T>(IndexName.view());
-  static constexpr bool in_index =
-      diagnose_v<(position < index_count_v<T>),
-                 diagnostics::entity_is_not_in_the_index<T, IndexName>>;
-  static constexpr auto pick() {
-    if constexpr (in_index) {
-      return std::type_identity<index_sort_key_template<T, position>>{};
-    } else {
-      return std::type_identity<sort_key_template<T>>{};
-    }
-  }
-  using type = typename decltype(pick())::type;
 };
 
 }  // namespace detail
@@ -623,9 +563,11 @@ struct IndexSortKey {
 template <EntityType T, detail::fixed_string... IndexName>
 struct sort_key_of;
 template <EntityType T>
-struct sort_key_of<T> : detail::KeyConditions<T, detail::sort_key_template<T>> {};
+struct sort_key_of<T>
+    : detail::KeyConditions<T, detail::sort_key_template<T>, TypedKeyCondition<T>> {};
 template <EntityType T, detail::fixed_string IndexName>
 struct sort_key_of<T, IndexName>
-    : detail::KeyConditions<T, typename detail::IndexSortKey<T, IndexName>::type> {};
+    : detail::KeyConditions<T, typename detail::IndexSortKey<T, IndexName>::type,
+                            TypedKeyCondition<T, IndexName>> {};
 
 }  // namespace pksk

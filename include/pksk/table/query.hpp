@@ -17,9 +17,11 @@
 #include "../key/condition.hpp"
 #include "../key/entity.hpp"
 #include "../key/stored_names.hpp"
+#include "../key/typed_key_condition.hpp"
 #include "../model/collection.hpp"
 #include "../reflect/reflect.hpp"
 #include "detail/base64url.hpp"
+#include "detail/chunks.hpp"
 
 namespace pksk {
 
@@ -66,6 +68,15 @@ struct select_names_a_member_of_an_entity_the_query_does_not_read;
 // filter would hold for no item it reads.
 template <class Query, class Entity>
 struct filter_names_a_member_of_an_entity_the_query_does_not_read;
+// `.sk = pksk::sort_key_of<Prescription>::eq<...>(...)` on a query that reads no Prescription:
+// the key text is Prescription's, and would select none of the items the query keeps.
+template <class Query, class Entity>
+struct sort_key_condition_built_for_an_entity_the_query_does_not_read;
+// `.filter = pksk::attr(&Reply::author) == "ada"` on ItemCollection<Thread, Reply> whose Reply
+// is chunked (Entity<Reply>::chunked): the table holds a large Reply as a head without its
+// members, so the filter, applied to the stored items, would drop it whatever its author.
+template <class Collection, class ChunkedEntity>
+struct filter_names_a_member_of_the_collections_chunked_entity;
 }  // namespace diagnostics
 
 // One member of a projection: its entity's type attribute and its field.
@@ -106,6 +117,26 @@ struct FilterCheck {
   static constexpr bool ok =
       diagnose_v<reads_entity_v<R, T>,
                  diagnostics::filter_names_a_member_of_an_entity_the_query_does_not_read<R, T>>;
+};
+
+template <class R, class T>
+inline constexpr bool filters_chunked_member_v = false;
+template <class... Us, class T>
+inline constexpr bool filters_chunked_member_v<ItemCollection<Us...>, T> =
+    reads_entity_v<ItemCollection<Us...>, T> && chunked_v<T>;
+
+template <class R, class T>
+struct ChunkedFilterCheck {
+  static constexpr bool ok =
+      diagnose_v<!filters_chunked_member_v<R, T>,
+                 diagnostics::filter_names_a_member_of_the_collections_chunked_entity<R, T>>;
+};
+
+template <class R, class T>
+struct SortKeyConditionCheck {
+  static constexpr bool ok =
+      diagnose_v<reads_entity_v<R, T>,
+                 diagnostics::sort_key_condition_built_for_an_entity_the_query_does_not_read<R, T>>;
 };
 
 template <class R, class... Ts>
@@ -179,7 +210,32 @@ class BasicFilter : public Filter {
   template <class T>
   BasicFilter(Expr<T> expr)  // NOLINT(google-explicit-constructor): `.filter = expr`
       : Filter(std::move(expr)) {
-    if constexpr (!std::is_void_v<R>) static_assert(detail::checked_v<detail::FilterCheck<R, T>>);
+    if constexpr (!std::is_void_v<R>) {
+      static_assert(detail::checked_v<detail::FilterCheck<R, T>>);
+      if constexpr (detail::reads_entity_v<R, T>)
+        static_assert(detail::checked_v<detail::ChunkedFilterCheck<R, T>>);
+    }
+  }
+};
+
+// The sort-key condition of a query of R, if any: a typed one (sort_key_of<T>) built for an
+// entity R does not read is a compile-time error; the one of an untyped QueryOptions (R = void),
+// and which index it was built for, are checked when the query runs.
+template <class R>
+class BasicSortKeyCondition : public std::optional<KeyCondition> {
+ public:
+  BasicSortKeyCondition() = default;
+  BasicSortKeyCondition(std::nullopt_t) {}       // NOLINT(google-explicit-constructor)
+  BasicSortKeyCondition(KeyCondition condition)  // NOLINT(google-explicit-constructor)
+      : std::optional<KeyCondition>(std::move(condition)) {}
+  BasicSortKeyCondition(
+      std::optional<KeyCondition> condition)  // NOLINT(google-explicit-constructor)
+      : std::optional<KeyCondition>(std::move(condition)) {}
+  template <class T, detail::fixed_string... IndexName>
+  BasicSortKeyCondition(TypedKeyCondition<T, IndexName...> condition)  // NOLINT: `.sk = ...`
+      : std::optional<KeyCondition>(std::move(condition)) {
+    if constexpr (!std::is_void_v<R>)
+      static_assert(detail::checked_v<detail::SortKeyConditionCheck<R, T>>);
   }
 };
 
@@ -190,8 +246,8 @@ class BasicFilter : public Filter {
 // time; QueryOptions (R = void) is the type to keep options in a variable, and converts to any R.
 template <class R = void>
 struct BasicQueryOptions {
-  std::optional<KeyCondition> sk{};  // none: every item of the partition (or of the type)
-  bool forward = true;               // sort-key order; false for newest first
+  BasicSortKeyCondition<R> sk{};  // none: every item of the partition (or of the type)
+  bool forward = true;            // sort-key order; false for newest first
   // Items evaluated, as DynamoDB's Limit, before the filter; 0 = no limit. In query() and
   // scan() a limit on the whole; in query_page(), scan_page() and each() on each page.
   std::size_t limit = 0;

@@ -282,6 +282,84 @@ const KeyCondition* type_prefix_condition(std::string_view table, const TableInd
   return index_prefixes[i].first.empty() ? nullptr : &index_prefixes[i];
 }
 
+// The first attribute `condition` names (its first path step) that is one of `names`, or null.
+inline const std::string* attribute_named_in(const backend::Condition& condition,
+                                             std::span<const std::string_view> names) {
+  for (const backend::Operand& o : condition.operands) {
+    if (o.kind == backend::Operand::Kind::value || o.path.steps.empty()) continue;
+    const std::string& name = o.path.steps.front().name;
+    for (const std::string_view n : names) {
+      if (name == n) return &name;
+    }
+  }
+  for (const backend::Condition& child : condition.children) {
+    if (const std::string* found = attribute_named_in(child, names)) return found;
+  }
+  return nullptr;
+}
+
+// A filter of a read of the collection R with a chunked member: the backend applies it to the
+// stored items, where that member's large items are heads without its attributes. The type,
+// the keys and other members' attributes (a condition on them is scoped to their entity's type)
+// hold on a head as on the whole item, so only a filter naming one of the chunked member's
+// attributes is refused: typed options refuse it at compile time, this when the read runs.
+template <class R>
+void check_chunked_collection_filter(std::string_view table, const Filter& filter) {
+  if constexpr (entity_collection_v<R>) {
+    if (filter.empty()) return;
+    const backend::Condition tree = filter.scoped();
+    [&]<class... Ts>(std::type_identity<ItemCollection<Ts...>>) {
+      const auto check = [&]<class T>(std::type_identity<T>) {
+        if constexpr (chunked_v<T>) {
+          if (const std::string* name = attribute_named_in(tree, stored_names_v<T>))
+            throw_chunked_filter_refused(table, type_name_v<T>, *name);
+        }
+      };
+      (check(std::type_identity<Ts>{}), ...);
+    }(std::type_identity<R>{});
+  }
+}
+
+// T's sort-key template where a query on `index` (null: the table) reads it; empty when T is
+// not in that index.
+template <EntityType T>
+std::string_view sort_key_text_in(const TableIndex* index) noexcept {
+  if (index == nullptr) return sort_key_template<T>::text;
+  for (const Index& entry : indexes_v<T>) {
+    if (entry.name == index->name) return entry.sk;
+  }
+  return {};
+}
+
+// A typed sort-key condition (sort_key_of<T>) formatted for the key space the query reads: an
+// entity the query keeps (R, or a member of the collection R), by the sort-key template that
+// entity has in the table or index queried. Otherwise its key text would match none of the
+// items kept, or others by chance: a ValidationError rather than an empty result.
+template <class R>
+void check_sort_key_condition(std::string_view table, const KeyCondition& condition,
+                              const TableIndex* index) {
+  if (condition.built_for == nullptr) return;
+  const KeySpace& built = *condition.built_for;
+  bool entity_read = false;
+  std::string_view template_read;
+  const auto consider = [&]<class T>(std::type_identity<T>) {
+    if (type_name_v<T> != built.entity) return;
+    entity_read = true;
+    template_read = sort_key_text_in<T>(index);
+  };
+  if constexpr (EntityType<R>) {
+    consider(std::type_identity<R>{});
+  } else {
+    [&]<class... Ts>(std::type_identity<ItemCollection<Ts...>>) {
+      (consider(std::type_identity<Ts>{}), ...);
+    }(std::type_identity<R>{});
+  }
+  if (entity_read && template_read == built.sort_key_template) return;
+  throw_sort_key_condition_of_another_key_space(
+      table, index == nullptr ? std::string_view{} : std::string_view(index->name), built,
+      ReadTypes<R>::value, entity_read ? template_read : std::string_view{}, entity_read);
+}
+
 // ValidationError for a partition key T's template (in `index`, or the table's) cannot produce:
 // "ATTENDEE#" for "ATTENDEE#{attendee}" (an empty field), "ATTENDEE#x#y" (a field holding the
 // delimiter). Such a query would silently find nothing. An index T is not in is left to

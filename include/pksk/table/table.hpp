@@ -1222,6 +1222,9 @@ class Table {
                                       const TableIndex* index) const {
     const KeyCondition* condition = options.sk ? &*options.sk : nullptr;
     if (index == nullptr) check_key_schema<R>(condition != nullptr);
+    if constexpr (EntityType<R> || detail::entity_collection_v<R>) {
+      if (condition) detail::check_sort_key_condition<R>(spec_.name, *condition, index);
+    }
     if constexpr (EntityType<R>) {
       detail::check_partition_key<R>(spec_.name, pk, index);
       if (!condition) condition = detail::type_prefix_condition<R>(spec_.name, index);
@@ -1294,7 +1297,9 @@ class Table {
             spec_.name, EntityType<R> ? types.front() : std::string_view("ItemCollection"));
       }
       if constexpr (detail::reads_chunked_v<R>) {
-        if (!options.filter.empty()) detail::throw_chunked_read_refused(spec_.name, "count");
+        if (EntityType<R> && !options.filter.empty())
+          detail::throw_chunked_read_refused(spec_.name, "count");
+        detail::check_chunked_collection_filter<R>(spec_.name, options.filter);
       }
       const KeyCondition* condition = query_condition<R>(pk, options, index);
       detail::ReadPlanBase plan = detail::make_read_plan(spec_, options, /*scan=*/false);
@@ -1473,11 +1478,12 @@ class Table {
   std::optional<Cursor> with_chunked_visitor(Result& result, const BasicQueryOptions<R>& options,
                                              const detail::ReadPlan<R>& plan,
                                              const TableIndex* index, Pages&& pages) {
-    if (!options.filter.empty() || !options.select.empty()) {
+    if (!options.select.empty() || (EntityType<R> && !options.filter.empty())) {
       detail::throw_chunked_read_refused(
           spec_.name, EntityType<R> ? std::string_view(detail::ReadTypes<R>::value.front())
                                     : std::string_view("an ItemCollection"));
     }
+    detail::check_chunked_collection_filter<R>(spec_.name, options.filter);
     const detail::ScratchLease s;
     // An item collection may hold an entity with blob members beside the chunked one.
     std::optional<detail::BlobReadScope> blobs;

@@ -141,6 +141,12 @@ PKSK_DECL backend::Condition chunk_head_condition(const std::optional<ChunkHead>
 [[noreturn]] PKSK_DECL void throw_chunked_read_refused(std::string_view table,
                                                        std::string_view what);
 
+// A collection's filter that names an attribute of its chunked member (see
+// check_chunked_collection_filter in read_plan.hpp).
+[[noreturn]] PKSK_DECL void throw_chunked_filter_refused(std::string_view table,
+                                                         std::string_view type,
+                                                         std::string_view attribute);
+
 // Where a chunked put stands, for tests that inject a failure (a crash) at that point.
 enum class ChunkWriteStage : unsigned char {
   chunk_written,   // after each chunk, before the next one

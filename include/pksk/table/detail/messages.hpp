@@ -4,6 +4,7 @@
 // the entity type. Keys are written by key_text and sizes by over_limit, the backends' own
 // helpers (backend/messages.hpp), so that an item's key reads the same in every message.
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,7 @@
 #include "../../detail/config.hpp"
 #include "../../detail/quoted.hpp"
 #include "../../error.hpp"
+#include "../../key/condition.hpp"
 
 namespace pksk::detail {
 
@@ -48,6 +50,13 @@ PKSK_DECL std::string_view without_origin(std::string_view message) noexcept;
 // A sort-key condition on a table without a sort key.
 [[noreturn]] PKSK_DECL void throw_sort_key_condition_without_sort_key(std::string_view table,
                                                                       std::string_view type);
+
+// A typed sort-key condition (sort_key_of<T>) used where T's key space is not read: a query
+// of other entities (entity_read false), or on an index (or the table) where T's sort key has
+// another template (template_read, empty when T is not there).
+[[noreturn]] PKSK_DECL void throw_sort_key_condition_of_another_key_space(
+    std::string_view table, std::string_view index, const KeySpace& built,
+    std::span<const std::string_view> types_read, std::string_view template_read, bool entity_read);
 
 }  // namespace pksk::detail
 

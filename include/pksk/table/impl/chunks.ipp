@@ -180,8 +180,19 @@ PKSK_DECL void throw_chunked_without_type(std::string_view table, std::string_vi
 PKSK_DECL void throw_chunked_read_refused(std::string_view table, std::string_view what) {
   throw ValidationError("pksk table " + detail::quoted(table) + ": a read of a chunked entity (" +
                         std::string(what) +
-                        ") takes no filter and no select: the table holds a chunked item's "
-                        "head, not its members, so they would be applied to the head");
+                        ") takes no select, and a chunked entity's read no filter: the table holds "
+                        "a chunked item's head, not its members, so they would be applied to the "
+                        "head");
+}
+
+PKSK_DECL void throw_chunked_filter_refused(std::string_view table, std::string_view type,
+                                            std::string_view attribute) {
+  throw ValidationError(
+      "pksk table " + detail::quoted(table) + ": a read of an ItemCollection whose member " +
+      std::string(type) + " is chunked takes no filter on " + std::string(type) + "'s attribute " +
+      detail::quoted(attribute) + ": the table holds a large " + std::string(type) +
+      " as a head without its members, which the filter would be applied to; "
+      "filter on the type (pksk::type_is), the sort key or other members");
 }
 
 }  // namespace pksk::detail

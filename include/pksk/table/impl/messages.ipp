@@ -4,6 +4,7 @@
 // by <pksk/src.hpp> with PKSK_SEPARATE_COMPILATION.
 
 #include <exception>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -58,6 +59,38 @@ PKSK_DECL void throw_sort_key_condition_without_sort_key(std::string_view table,
   throw ValidationError(table_context(table, "query", type) +
                         "a sort-key condition on a table without a sort key "
                         "(TableOptions::sk_attribute is empty): a partition holds one item");
+}
+
+PKSK_DECL void throw_sort_key_condition_of_another_key_space(
+    std::string_view table, std::string_view index, const KeySpace& built,
+    std::span<const std::string_view> types_read, std::string_view template_read,
+    bool entity_read) {
+  std::string read;
+  for (const std::string_view type : types_read) {
+    read += read.empty() ? "" : ", ";
+    read += type;
+  }
+  const auto key_space = [](std::string_view name) {
+    return name.empty() ? std::string("the table") : "index " + detail::quoted(name);
+  };
+  std::string built_text = "sort_key_of<" + std::string(built.entity) +
+                           (built.index.empty() ? "" : ", " + detail::quoted(built.index)) + ">";
+  std::string message =
+      table_context(table, "query", types_read.size() == 1 ? read : "ItemCollection<" + read + ">");
+  message += "the sort-key condition was built for " + std::string(built.entity) + "'s sort key " +
+             detail::quoted(built.sort_key_template) + " in " + key_space(built.index) + " (" +
+             built_text + "), and the query on " + key_space(index);
+  if (!entity_read) {
+    message += " reads " + read + ", not " + std::string(built.entity) +
+               ": its key text would select none of their items";
+  } else if (template_read.empty()) {
+    message += " reads no " + std::string(built.entity) + " (it is not in that index)";
+  } else {
+    message += " orders " + std::string(built.entity) + " by " + detail::quoted(template_read) +
+               "; build the condition with sort_key_of<" + std::string(built.entity) +
+               (index.empty() ? "" : ", " + detail::quoted(index)) + ">";
+  }
+  throw ValidationError(message);
 }
 
 PKSK_DECL std::string_view without_origin(std::string_view message) noexcept {
