@@ -64,6 +64,9 @@ inline constexpr KeySpace key_space_v{type_name_v<T>, SortKeyOf<T, IndexName...>
 template <EntityType T, detail::fixed_string... IndexName>
 class TypedKeyCondition : public KeyCondition {
  public:
+  // `condition`, marked as built for T's sort key in the key space IndexName names.
+  // Throws: nothing (the condition is moved).
+  // Exception safety: nothrow.
   TypedKeyCondition(KeyCondition condition = {})  // NOLINT(google-explicit-constructor)
       : KeyCondition(std::move(condition)) {
     built_for = &detail::key_space_v<T, IndexName...>;

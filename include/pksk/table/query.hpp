@@ -225,12 +225,24 @@ template <class R>
 class BasicSortKeyCondition : public std::optional<KeyCondition> {
  public:
   BasicSortKeyCondition() = default;
-  BasicSortKeyCondition(std::nullopt_t) {}       // NOLINT(google-explicit-constructor)
+  // No condition: every item of the partition.
+  // Throws: nothing.
+  // Exception safety: nothrow.
+  BasicSortKeyCondition(std::nullopt_t) {}  // NOLINT(google-explicit-constructor)
+  // A condition given by hand (eq, between, ...), checked by no key space.
+  // Throws: nothing (the condition is moved).
+  // Exception safety: nothrow.
   BasicSortKeyCondition(KeyCondition condition)  // NOLINT(google-explicit-constructor)
       : std::optional<KeyCondition>(std::move(condition)) {}
+  // A condition or none, as an untyped QueryOptions holds it.
+  // Throws: nothing (the condition is moved).
+  // Exception safety: nothrow.
   BasicSortKeyCondition(
       std::optional<KeyCondition> condition)  // NOLINT(google-explicit-constructor)
       : std::optional<KeyCondition>(std::move(condition)) {}
+  // A sort_key_of<T> condition: T must be an entity R reads (one compile error naming both).
+  // Throws: nothing (the condition is moved).
+  // Exception safety: nothrow.
   template <class T, detail::fixed_string... IndexName>
   BasicSortKeyCondition(TypedKeyCondition<T, IndexName...> condition)  // NOLINT: `.sk = ...`
       : std::optional<KeyCondition>(std::move(condition)) {
