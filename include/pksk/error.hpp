@@ -263,10 +263,27 @@ class TransactionCanceled : public detail::ErrorOf<errc::transaction_canceled> {
     }
     set_retryable(transient && !permanent);
   }
+  // With the stored item each action's condition was found false on, for the actions that
+  // asked for it (backend::WriteReturns::stored_on_failure, DynamoDB's
+  // ReturnValuesOnConditionCheckFailure in a transaction): stored[i] is action i's, null where
+  // it did not ask, its condition held, or no item had the key.
+  TransactionCanceled(const std::string& what, std::vector<CancellationReason> reasons,
+                      NativeError native, std::vector<std::shared_ptr<const RawItem>> stored)
+      : TransactionCanceled(what, std::move(reasons), std::move(native)) {
+    stored_ = std::move(stored);
+  }
   const std::vector<CancellationReason>& reasons() const noexcept { return reasons_; }
+  // Action i's stored item, as above; null when there is none.
+  const RawItem* stored(std::size_t action) const noexcept {
+    return action < stored_.size() ? stored_[action].get() : nullptr;
+  }
+  const std::vector<std::shared_ptr<const RawItem>>& stored_items() const noexcept {
+    return stored_;
+  }
 
  private:
   std::vector<CancellationReason> reasons_;
+  std::vector<std::shared_ptr<const RawItem>> stored_;
 };
 
 class ItemTooLarge : public detail::ErrorOf<errc::item_too_large> {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -99,8 +100,10 @@ inline void check_item_size(std::string_view backend, std::string_view table,
 
 // The error of a transaction DynamoDB would cancel: nothing of it written, reasons[i] the
 // reason of the i-th write (CancellationReason::none for those that were fine).
-PKSK_DECL TransactionCanceled transaction_canceled(std::string_view backend, std::string_view table,
-                                                   std::vector<CancellationReason> reasons);
+// `stored`: the items of the writes that asked for them (backend::WriteReturns), or empty.
+PKSK_DECL TransactionCanceled transaction_canceled(
+    std::string_view backend, std::string_view table, std::vector<CancellationReason> reasons,
+    std::vector<std::shared_ptr<const RawItem>> stored = {});
 
 }  // namespace pksk::backend::emulation
 
