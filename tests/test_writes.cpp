@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstddef>
@@ -810,4 +811,81 @@ TEST_CASE(
                                  pksk::when(attr(&Account::address, &Address::city) == "Rome")),
                   pksk::ConditionFailed);
   CHECK(f.table.get(key)->name == "Grace Hopper");
+}
+
+// Entities with unique members, whose single writes are one transaction with their guards:
+// their errors must name the caller's call, not the transaction's steps.
+struct Owner {
+  std::string id;
+  std::string email;
+};
+struct Pet {
+  std::string id;
+  std::string name;
+  std::string tag{};
+};
+template <>
+struct pksk::Entity<Owner> {
+  static constexpr std::string_view type = "Owner";
+  static constexpr std::string_view pk = "OWNER#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::array unique = {"email"};
+};
+template <>
+struct pksk::Entity<Pet> {
+  static constexpr std::string_view type = "Pet";
+  static constexpr std::string_view pk = "PET#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::array unique = {"tag"};
+};
+
+TEST_CASE("errors of a single write of an entity with unique members name the caller's call",
+          "[writes]") {
+  pksk::sqlite::Backend backend(":memory:");
+  pksk::Table table(backend, "shop");
+  const std::string long_id(3000, 'x');
+  const auto error_of = [](auto&& write) -> std::string {
+    try {
+      write();
+    } catch (const pksk::Error& e) {
+      return e.what();
+    }
+    FAIL("no error");
+    return {};
+  };
+  using Catch::Matchers::Contains;
+  using Catch::Matchers::StartsWith;
+  // A bad key.
+  CHECK_THAT(error_of([&] { table.put(Owner{.id = long_id, .email = "a"}); }),
+             StartsWith("pksk table 'shop', put Owner: ") && Contains("partition key"));
+  CHECK_THAT(error_of([&] { table.put(Owner{.id = "", .email = "a"}); }),
+             StartsWith("pksk table 'shop', put Owner: ") && Contains("must not be empty"));
+  CHECK_THAT(error_of([&] {
+               table.update(Owner{.id = long_id, .email = ""},
+                            pksk::set(&Owner::email, std::string("b")));
+             }),
+             StartsWith("pksk table 'shop', update Owner: "));
+  CHECK_THAT(error_of([&] { table.upsert(Owner{.id = long_id, .email = "c"}); }),
+             StartsWith("pksk table 'shop', upsert Owner: "));
+  CHECK_THAT(error_of([&] { table.erase(Owner{.id = long_id, .email = ""}); }),
+             StartsWith("pksk table 'shop', erase Owner: "));
+  // An EncodeError.
+  const std::string not_utf8("\xff");
+  CHECK_THAT(error_of([&] { table.put(Pet{.id = "1", .name = not_utf8}); }),
+             StartsWith("pksk table 'shop', put Pet: ") && Contains("not valid UTF-8"));
+  CHECK_THROWS_AS(table.put(Pet{.id = "1", .name = not_utf8}), pksk::EncodeError);
+  // Inside a transaction of the caller's, the transaction's wording stays.
+  CHECK_THAT(error_of([&] { table.transact().put(Owner{.id = long_id, .email = "a"}).commit(); }),
+             StartsWith("pksk table 'shop', transaction put Owner: "));
+  CHECK_THAT(error_of([&] { table.transact().put(Pet{.id = "1", .name = not_utf8}).commit(); }),
+             StartsWith("pksk table 'shop', transaction put Pet: "));
+  CHECK_THAT(error_of([&] {
+               table.transact()
+                   .update(Owner{.id = long_id, .email = ""},
+                           pksk::set(&Owner::email, std::string("b")))
+                   .commit();
+             }),
+             StartsWith("pksk table 'shop', transaction update Owner: "));
+  CHECK_THAT(error_of([&] { table.transact().erase(Owner{.id = long_id, .email = ""}).commit(); }),
+             StartsWith("pksk table 'shop', transaction erase Owner: "));
 }

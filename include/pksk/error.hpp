@@ -385,13 +385,37 @@ class TransactionCanceled : public detail::ErrorOf<errc::transaction_canceled> {
     }
     set_retryable(transient && !permanent);
   }
+  // With the stored item each action's condition was found false on, for the actions that
+  // asked for it (backend::WriteReturns::stored_on_failure, DynamoDB's
+  // ReturnValuesOnConditionCheckFailure in a transaction): stored[i] is action i's, null where
+  // it did not ask, its condition held, or no item had the key.
+  // Throws: std::bad_alloc.
+  // Exception safety: strong.
+  TransactionCanceled(const std::string& what, std::vector<CancellationReason> reasons,
+                      NativeError native, std::vector<std::shared_ptr<const RawItem>> stored)
+      : TransactionCanceled(what, std::move(reasons), std::move(native)) {
+    stored_ = std::move(stored);
+  }
   // The reason of each action, in the order the actions were added.
   // Throws: nothing.
   // Exception safety: nothrow.
   const std::vector<CancellationReason>& reasons() const noexcept { return reasons_; }
+  // Action i's stored item, as above; null when there is none.
+  // Throws: nothing.
+  // Exception safety: nothrow.
+  const RawItem* stored(std::size_t action) const noexcept {
+    return action < stored_.size() ? stored_[action].get() : nullptr;
+  }
+  // Every action's stored item, as above, shared.
+  // Throws: nothing.
+  // Exception safety: nothrow.
+  const std::vector<std::shared_ptr<const RawItem>>& stored_items() const noexcept {
+    return stored_;
+  }
 
  private:
   std::vector<CancellationReason> reasons_;
+  std::vector<std::shared_ptr<const RawItem>> stored_;
 };
 
 // An item past 400 KB by DynamoDB's measure (codec/item_size.hpp), as it is or as an update

@@ -1095,6 +1095,7 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
 #include "cases_ttl.hpp"
 #include "cases_unique.hpp"
 #include "cases_unique_owners.hpp"
+#include "cases_unique_values.hpp"
 #include "cases_upsert.hpp"
 #include "cases_values.hpp"
 #include "cases_extensions.hpp"

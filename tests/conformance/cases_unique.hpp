@@ -176,3 +176,74 @@ TEST_CASE("unique: 8 threads race to claim one email, exactly one wins", "[confo
   for (int t = 0; t < 8; ++t) holders += table.get(Member{.id = numbered("racer", t)}) ? 1 : 0;
   CHECK(holders == 1);
 }
+
+TEST_CASE("unique: a failed condition carries the stored item with return_stored_on_failure",
+          "[conformance][unique]") {
+  Store store;
+  auto table = make_table(store);
+  const Member stored{.id = "1", .email = "s@example.com", .handle = "s", .visits = 3};
+  table.put(stored);
+  const auto failure = [](auto&& write) -> pksk::ConditionFailed {
+    try {
+      write();
+    } catch (const pksk::ConditionFailed& e) {
+      return e;
+    }
+    FAIL("the condition did not fail");
+    return pksk::ConditionFailed("unreachable");
+  };
+  const auto stored_of = [](const pksk::ConditionFailed& e) -> std::optional<Member> {
+    if (e.stored() == nullptr) return std::nullopt;
+    CHECK(e.stored()->type == "Member");
+    CHECK(e.stored()->pk == "MEMBER#1");
+    return pksk::decode_body<Member>(*e.stored());
+  };
+  const auto too_few = pksk::when(pksk::attr(&Member::visits) > 10);
+
+  Member changed = stored;
+  changed.email = "t@example.com";
+  pksk::ConditionFailed e =
+      failure([&] { table.put(changed, pksk::if_absent, pksk::return_stored_on_failure); });
+  CHECK(stored_of(e) == stored);
+  e = failure([&] {
+    table.update(Member{.id = "1"}, pksk::set(&Member::email, std::string("u@example.com")),
+                 too_few, pksk::return_stored_on_failure);
+  });
+  CHECK(stored_of(e) == stored);
+  e = failure([&] { table.upsert(changed, too_few, pksk::return_stored_on_failure); });
+  CHECK(stored_of(e) == stored);
+  e = failure([&] { table.erase(Member{.id = "1"}, too_few, pksk::return_stored_on_failure); });
+  CHECK(stored_of(e) == stored);
+  // No item under the key: nothing to carry. Not asked: nothing either.
+  e = failure([&] {
+    table.erase(Member{.id = "absent"}, pksk::if_exists, pksk::return_stored_on_failure);
+  });
+  CHECK(e.stored() == nullptr);
+  e = failure([&] { table.erase(Member{.id = "1"}, too_few); });
+  CHECK(e.stored() == nullptr);
+  // A value another item holds is no condition of the item's: no stored item either.
+  e = failure([&] {
+    table.put(Member{.id = "2", .email = "s@example.com"}, pksk::return_stored_on_failure);
+  });
+  CHECK_THAT(e.what(), Catch::Matchers::Contains("another item"));
+  CHECK(e.stored() == nullptr);
+  // Nothing was written, and the guards are as they were.
+  CHECK(table.get(Member{.id = "1"}) == stored);
+  CHECK(email_free(table, "t@example.com"));
+  CHECK_FALSE(email_free(table, "s@example.com"));
+
+  // A stale versioned write says so, and carries the newer item to retry from.
+  VersionedMember first{.id = "1", .email = "v1@example.com"};
+  table.put(first);
+  VersionedMember second = first;
+  second.email = "v2@example.com";
+  table.put(second);
+  first.email = "v3@example.com";
+  e = failure([&] { table.put(first, pksk::return_stored_on_failure); });
+  CHECK_THAT(e.what(), Catch::Matchers::Contains("stale version"));
+  REQUIRE(e.stored() != nullptr);
+  const VersionedMember newer = pksk::decode_body<VersionedMember>(*e.stored());
+  CHECK(newer.rev == 2);
+  CHECK(newer.email == "v2@example.com");
+  CHECK(versioned_email_free(table, "v3@example.com"));
+}

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -124,10 +125,12 @@ inline void check_item_size(std::string_view backend, std::string_view table,
 
 // The error of a transaction DynamoDB would cancel: nothing of it written, reasons[i] the
 // reason of the i-th write (CancellationReason::none for those that were fine).
+// `stored`: the items of the writes that asked for them (backend::WriteReturns), or empty.
 // Throws: only std::bad_alloc (it returns the error, to throw).
 // Exception safety: strong.
-PKSK_DECL TransactionCanceled transaction_canceled(std::string_view backend, std::string_view table,
-                                                   std::vector<CancellationReason> reasons);
+PKSK_DECL TransactionCanceled transaction_canceled(
+    std::string_view backend, std::string_view table, std::vector<CancellationReason> reasons,
+    std::vector<std::shared_ptr<const RawItem>> stored = {});
 
 }  // namespace pksk::backend::emulation
 

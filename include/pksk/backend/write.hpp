@@ -78,7 +78,9 @@ using IndexedItemVisitor = detail::FunctionRef<void(std::size_t, const ItemView&
 
 // What a single write may ask back besides its own result (DynamoDB's ReturnValues ALL_OLD and
 // ReturnValuesOnConditionCheckFailure ALL_OLD), in every write that is not part of a
-// transaction or a batch.
+// transaction or a batch. A transaction's put, update or erase may ask stored_on_failure too:
+// the TransactionCanceled then carries the item at that action's index
+// (TransactionCanceled::stored(i)).
 struct WriteReturns {
   // Called with the item the write replaced or removed, if there was one, once the write is
   // applied: a backend that can still undo the write (SQLite, before it commits) calls it

@@ -85,7 +85,9 @@ class Maintenance {
   // item already (a claim takes the guard over); the sweep gives the space back. Each removal
   // is conditioned on the owner still not holding the value, in one transaction with it, so a
   // value claimed meanwhile is never freed. Guards written before guards named their owners
-  // are kept. Returns the number removed; throws BackendError, and what it removed stays removed.
+  // are kept, and so is the guard of a member with a key-text function (Entity<T>::unique_values)
+  // while its owner holds any value of the member (the sweep knows no entity's function to tell
+  // whether that value has the guard's key text). Returns the number removed.
   // Throws: BackendError on a backend failure (TransactionCanceled is not thrown: a guard claimed
   // meanwhile is kept).
   // Exception safety: basic: the guards removed before the failure stay removed, each one only if

@@ -92,6 +92,11 @@ struct a_batch_cannot_check_the_version_of_a_versioned_entity;
 // conditions, so the guard items could not be claimed and released with the items.
 template <class Entity>
 struct a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members;
+// put or erase with return_old of an entity with unique members: the write is a transaction
+// with its guard items, and a transaction returns no old item (the item read before it, for
+// its unique values, is not the one replaced when another write came in between).
+template <class Entity>
+struct return_old_cannot_be_asked_of_a_write_of_an_entity_with_unique_members;
 // Chunked entities (Entity<T>::chunked): a write or read that cannot keep the chunk protocol.
 // update or upsert: a chunked item's members are in its chunks, not in the item updated.
 template <class Entity>
@@ -205,14 +210,7 @@ class Table {
   template <EntityType T>
   std::optional<T> get(const T& key) {
     if constexpr (detail::chunked_v<T>) return get_chunked(key);
-    const detail::ScratchLease s;
-    detail::format_keys(spec_, key, s->pk, s->sk, "get");
-    std::optional<T> found;
-    backend_->get(handle_, backend::ItemKey{s->pk, s->sk}, [&](const backend::ItemView& row) {
-      check_type<T>(row, "get");
-      detail::decode_row(body_format(), spec_, *s->decoder, row, found.emplace());
-    });
-    return found;
+    return get_for(key, "get");
   }
 
   // DynamoDB's UpdateItem: set, add, remove, append, if_not_exists on the item with the key of
@@ -292,12 +290,16 @@ class Table {
       }
     }
     if constexpr (detail::UniqueEntity<T>) {
-      static_assert(
-          !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
-          "pksk: a write of an entity with unique members is a transaction with its "
-          "guard items, which returns no old or stored item");
-      return write_unique<T>("erase", key, detail::has_conditions_v<Conditions...>,
-                             [&](Transaction<B>& tx) { tx.erase_action(key, conditions...); });
+      if constexpr (detail::diagnose_v<
+                        !detail::returns_old_v<Conditions...>,
+                        diagnostics::
+                            return_old_cannot_be_asked_of_a_write_of_an_entity_with_unique_members<
+                                T>>) {
+        return write_unique<T>("erase", key, detail::has_conditions_v<Conditions...>,
+                               [&](Transaction<B>& tx) { tx.erase_action(key, conditions...); });
+      } else {
+        return {};
+      }
     }
     const detail::ScratchLease s;
     detail::format_keys(spec_, key, s->pk, s->sk, "erase");
@@ -784,13 +786,17 @@ class Table {
       }
     }
     if constexpr (detail::UniqueEntity<T>) {
-      static_assert(
-          !detail::returns_old_v<Conditions...> && !detail::returns_stored_v<Conditions...>,
-          "pksk: a write of an entity with unique members is a transaction with its "
-          "guard items, which returns no old or stored item");
-      write_unique<T>("put", item, detail::has_conditions_v<Conditions...>,
-                      [&](Transaction<B>& tx) { tx.put_action(item, conditions...); });
-      return;
+      if constexpr (detail::diagnose_v<
+                        !detail::returns_old_v<Conditions...>,
+                        diagnostics::
+                            return_old_cannot_be_asked_of_a_write_of_an_entity_with_unique_members<
+                                T>>) {
+        write_unique<T>("put", item, detail::has_conditions_v<Conditions...>,
+                        [&](Transaction<B>& tx) { tx.put_action(item, conditions...); });
+        return;
+      } else {
+        return {};
+      }
     }
     if constexpr (detail::has_blob_members_v<T>) {
       if (detail::blob_writes_v<T> == nullptr) {
@@ -839,9 +845,6 @@ class Table {
             detail::Diagnose<!detail::chunked_v<T>,
                              diagnostics::update_cannot_change_a_chunked_entity_put_it_whole<T>>>);
     if constexpr (detail::UniqueEntity<T>) {
-      static_assert(!detail::returns_stored_v<Parts...>,
-                    "pksk: a write of an entity with unique members is a transaction with its "
-                    "guard items, which returns no stored item");
       return update_unique(key, parts...);
     }
     // The item as written is read back: its blob members' objects are fetched.
@@ -985,6 +988,7 @@ class Table {
   template <detail::UniqueEntity T, class Act>
   bool write_unique(std::string_view operation, const T& key, bool own_conditions, Act&& act) {
     Transaction<B> tx(*this);
+    tx.single_write_ = operation;
     act(tx);
     try {
       tx.commit();
@@ -996,9 +1000,12 @@ class Table {
       }
       const std::vector<CancellationReason>& reasons = canceled.reasons();
       if (reasons.empty() || reasons.front() != CancellationReason::condition_failed) throw;
+      // The item's action is the transaction's first: the stored item it carries when the
+      // write asked for it (return_stored_on_failure), as the item's condition saw it.
+      const std::vector<std::shared_ptr<const RawItem>>& stored = canceled.stored_items();
       const ConditionFailed failed(
           detail::table_context(spec_.name, operation, type_name_v<T>) + "the condition failed",
-          canceled.native(), std::current_exception(), nullptr);
+          canceled.native(), std::current_exception(), stored.empty() ? nullptr : stored.front());
       if constexpr (VersionedEntity<T>) {
         detail::throw_stale_version(spec_.name, operation,
                                     detail::versioned_write(key, own_conditions), failed);
@@ -1013,14 +1020,15 @@ class Table {
       owner = detail::parse_guard(detail::item_text(row.live, row.body), format_now());
     });
   }
-  // Whether a guard's owner still holds its value (neither gone, nor changed, nor expired).
-  bool owner_holds(const detail::GuardOwner& owner, std::int64_t now) {
+  // A guard's owner as read now: whether it is there (and not expired), and its value of the
+  // guard's member.
+  detail::OwnerRead read_owner(const detail::GuardOwner& owner, std::int64_t now) {
     std::optional<std::string> text;
     backend_->get(handle_, backend::ItemKey{owner.pk, owner.sk}, [&](const backend::ItemView& row) {
       text.emplace(detail::item_text(row.live, row.body));
     });
-    return detail::owner_holds(spec_, text ? std::optional<std::string_view>(*text) : std::nullopt,
-                               format_now(), owner, now);
+    return detail::read_owner(spec_, text ? std::optional<std::string_view>(*text) : std::nullopt,
+                              format_now(), owner, now);
   }
 
   // An update of an entity with unique members: a transaction with its guards, whose unique
@@ -1028,14 +1036,32 @@ class Table {
   // none after a remove. Returns the item as read after the write.
   template <EntityType T, class... Parts>
   T update_unique(const T& key, const Parts&... parts) {
-    write_unique("update", key, detail::has_conditions_v<Parts...>,
+    // upsert is an update of every member (EveryMember): its errors say upsert.
+    constexpr std::string_view operation =
+        (detail::is_every_member_v<Parts> || ...) ? "upsert" : "update";
+    write_unique(operation, key, detail::has_conditions_v<Parts...>,
                  [&](Transaction<B>& tx) { tx.update_action(key, parts...); });
-    std::optional<T> written = get(key);
+    std::optional<T> written = get_for(key, operation);
     if (!written) {
-      throw ConditionFailed(detail::table_context(spec_.name, "update", type_name_v<T>) +
+      throw ConditionFailed(detail::table_context(spec_.name, operation, type_name_v<T>) +
                             "the item was removed right after the update");
     }
     return std::move(*written);
+  }
+
+  // get, the wrong type or an item that does not decode named as `operation`'s: the caller's
+  // call that reads the item (an update of an entity with unique members reads it back).
+  template <EntityType T>
+  std::optional<T> get_for(const T& key, std::string_view operation) {
+    const detail::ScratchLease s;
+    // Counted as a read (TableOptions::count_access), whichever call reads.
+    detail::format_keys(spec_, key, s->pk, s->sk, "get");
+    std::optional<T> found;
+    backend_->get(handle_, backend::ItemKey{s->pk, s->sk}, [&](const backend::ItemView& row) {
+      check_type<T>(row, operation);
+      detail::decode_row(body_format(), spec_, *s->decoder, row, found.emplace());
+    });
+    return found;
   }
 
   friend class Transaction<B>;

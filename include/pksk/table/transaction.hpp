@@ -7,8 +7,12 @@
 //
 // Table::transact() makes one, so table.hpp includes this header; this one reaches the Table
 // only inside its templates (instantiated where Table is complete) and includes fwd.hpp, not
-// table.hpp. Over 600 lines only with the reference's Throws and Exception safety
-// lines (docs/reference.md): the code alone is under 600.
+// table.hpp.
+//
+// Over 600 lines on purpose: the commit of writes of entities with unique members (GuardedWrite,
+// commit_guarded, plan_guards) plans its guards on the actions' own private state and retries
+// over it; in a header of its own it could reach that state only as a friend. The reference's
+// Throws and Exception safety lines (docs/reference.md) add the rest.
 
 #include <algorithm>
 #include <cstddef>
@@ -78,6 +82,9 @@ class Transaction {
   template <class Item, class... Conditions>
     requires EntityType<std::remove_cvref_t<Item>>
   Transaction& put(Item&& item, const Conditions&... conditions) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     static_assert(
         detail::checked_v<detail::Diagnose<
             !detail::chunked_v<std::remove_cvref_t<Item>>,
@@ -110,6 +117,9 @@ class Transaction {
   // Transaction rather than commit it. Nothing is written before commit().
   template <EntityType T, class... Parts>
   Transaction& update(const T& key, const Parts&... parts) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Parts>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     static_assert(
         detail::checked_v<detail::Diagnose<
             !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
@@ -131,6 +141,9 @@ class Transaction {
   // commit().
   template <EntityType T, class... Conditions>
   Transaction& erase(const T& key, const Conditions&... conditions) {
+    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
+                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
+                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     static_assert(
         detail::checked_v<detail::Diagnose<
             !detail::chunked_v<T>, diagnostics::a_transaction_cannot_write_a_chunked_entity<T>>>);
@@ -214,16 +227,28 @@ class Transaction {
     std::span<const std::string_view> names;    // the unique members' stored names
     std::span<const std::string_view> members;  // and their names in the entity
     bool (*reads_as)(const backend::ItemView&) = nullptr;
+    // Per member: the text a value keys its guard by (nullopt: it claims none), and whether the
+    // member has a key-text function of its own.
+    std::span<std::optional<std::string> (*const)(const AttributeValue&)> key_texts;
+    std::span<const bool> has_key_text;
     std::optional<std::vector<std::optional<AttributeValue>>> fixed_after;  // nullopt: update
     std::optional<backend::Condition> condition;  // the caller's, before the snapshot joined it
     // Per attempt: the stored item, the values after the write, where the guards' actions went.
     bool present = false;
     std::vector<std::optional<AttributeValue>> before, after;
+    std::vector<std::optional<std::string>> before_keys, after_keys;
     std::vector<std::size_t> claimed, checked, released;
-    // Across attempts: a former owner to take a guard over from; an old value's guard that
-    // another item holds now.
+    // Across attempts: a former owner to take a guard over from, as it was read; an old value's
+    // guard that another item holds now.
     std::vector<std::optional<detail::GuardOwner>> stale;
+    std::vector<detail::OwnerRead> stale_read;
     std::vector<char> not_ours;
+
+    std::optional<std::string> key_text(std::size_t u,
+                                        const std::optional<AttributeValue>& value) const {
+      if (!value) return std::nullopt;
+      return key_texts[u](*value);
+    }
   };
   // What the transaction found taken: a value another item holds (for Table's single writes).
   struct Taken {
@@ -234,12 +259,10 @@ class Transaction {
 
   template <class Item, class... Conditions>
   Transaction& put_action(Item&& item, const Conditions&... conditions) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     using T = std::remove_cvref_t<Item>;
     Action& a = add(Kind::put, type_name_v<T>);
     a.condition = detail::write_condition<T>(table_->spec_, item, conditions...);
+    a.stored_on_failure = detail::returns_stored_v<Conditions...>;  // Table's single writes
     if constexpr (VersionedEntity<T>) {
       a.version = detail::versioned_write(item, sizeof...(Conditions) != 0);
       if constexpr (!std::is_const_v<std::remove_reference_t<Item>>) {
@@ -254,7 +277,7 @@ class Transaction {
     // instead of growing by doublings from empty.
     a.body.reserve(body_capacity_);
     a.size = detail::encode_versioned(table_->body_format(), table_->spec_, item, a.pk, a.sk,
-                                      a.body, "transaction put");
+                                      a.body, step("put"));
     body_capacity_ = std::max(body_capacity_, a.body.size());
     if constexpr (detail::UniqueEntity<T>) guard<T>(detail::unique_values(item));
     return *this;
@@ -262,17 +285,15 @@ class Transaction {
 
   template <EntityType T, class... Parts>
   Transaction& update_action(const T& key, const Parts&... parts) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Parts>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     Action& a = add(Kind::update, type_name_v<T>);
+    a.stored_on_failure = detail::returns_stored_v<Parts...>;  // Table's single writes
     std::optional<detail::UnsetIndexMember> unset;
     a.condition = detail::update_parts(table_->spec_, key, a.actions, unset, parts...);
     if constexpr (VersionedEntity<T>) {
       a.version = detail::versioned_write(
           key, (detail::is_condition_part_v<std::remove_cvref_t<Parts>> || ...));
     }
-    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction update");
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, step("update"));
     detail::add_key_member_actions(key, a.actions);
     if constexpr (detail::UniqueEntity<T>) guard<T>(std::nullopt);
     return *this;
@@ -280,15 +301,13 @@ class Transaction {
 
   template <EntityType T, class... Conditions>
   Transaction& erase_action(const T& key, const Conditions&... conditions) {
-    static_assert(!(detail::is_return_part_v<std::remove_cvref_t<Conditions>> || ...),
-                  "pksk: return_old and return_stored_on_failure ask a single write for an item; "
-                  "a transaction's action cannot (TransactionCanceled gives the reasons)");
     Action& a = add(Kind::erase, type_name_v<T>);
     a.condition = detail::write_condition(table_->spec_, key, conditions...);
+    a.stored_on_failure = detail::returns_stored_v<Conditions...>;  // Table's single writes
     if constexpr (VersionedEntity<T>) {
       a.version = detail::versioned_write(key, sizeof...(Conditions) != 0);
     }
-    detail::format_keys(table_->spec_, key, a.pk, a.sk, "transaction erase");
+    detail::format_keys(table_->spec_, key, a.pk, a.sk, step("erase"));
     if constexpr (detail::UniqueEntity<T>) guard<T>(std::vector<std::optional<AttributeValue>>{});
     return *this;
   }
@@ -304,10 +323,20 @@ class Transaction {
     g.names = detail::unique_stored_names_v<T>;
     g.members = detail::unique_member_names_v<T>;
     g.reads_as = [](const backend::ItemView& row) { return detail::stored_as<T>(row); };
+    g.key_texts = detail::unique_key_texts_v<T>;
+    g.has_key_text = detail::unique_has_key_text_v<T>;
     g.fixed_after = std::move(after);
     const std::size_t n = g.names.size();
     g.stale.resize(n);
+    g.stale_read.resize(n);
     g.not_ours.assign(n, 0);
+  }
+
+  // What an action's errors name: the transaction's step, or the caller's own call when the
+  // transaction is a single write of Table's (single_write_: "put", "update", ...).
+  std::string step(std::string_view operation) const {
+    if (!single_write_.empty()) return std::string(single_write_);
+    return "transaction " + std::string(operation);
   }
 
   std::string where() const {
@@ -341,7 +370,10 @@ class Transaction {
                                      std::vector<CancellationReason> reasons,
                                      std::string message = {}) const {
     if (message.empty()) message = canceled.what();
-    const TransactionCanceled user(message, std::move(reasons), canceled.native());
+    std::vector<std::shared_ptr<const RawItem>> stored = canceled.stored_items();
+    if (stored.size() > reasons.size()) stored.resize(reasons.size());
+    const TransactionCanceled user(message, std::move(reasons), canceled.native(),
+                                   std::move(stored));
     const std::span<const Action> done(actions_->data(), user.reasons().size());
     if (std::none_of(done.begin(), done.end(), [](const Action& a) { return a.version; })) {
       throw user;
@@ -379,11 +411,16 @@ class Transaction {
             if (failed_at(g.claimed[u])) {
               // The value's guard is held: by an item that holds the value (taken), or by one
               // that let it go, from which it is taken over next time.
+              // The holder holds it while its value has the same key text (another case of an
+              // email, for a member that lower-cases).
               std::optional<detail::GuardOwner> holder;
+              detail::OwnerRead read;
               const std::string key =
-                  detail::unique_guard_key(g.type, g.names[u], g.after[u]->text);
-              if (table_->read_guard(key, holder) &&
-                  (!holder || table_->owner_holds(*holder, now))) {
+                  detail::unique_guard_key(g.type, g.names[u], *g.after_keys[u]);
+              const bool there = table_->read_guard(key, holder);
+              if (there && holder) read = table_->read_owner(*holder, now);
+              if (there && (!holder || (read.present && !read.expired &&
+                                        g.key_text(u, read.value) == g.after_keys[u]))) {
                 std::vector<CancellationReason> mine = user_reasons(canceled, user);
                 mine[g.action] = CancellationReason::condition_failed;
                 taken_ = Taken{g.type, g.members[u], g.after[u]->text};
@@ -395,6 +432,7 @@ class Transaction {
                                      ", which another item holds");
               }
               g.stale[u] = std::move(holder);
+              g.stale_read[u] = std::move(read);
               again = true;
             }
             if (failed_at(g.checked[u])) {  // the former owner holds the value again
@@ -432,7 +470,10 @@ class Transaction {
     g.before.assign(g.names.size(), std::nullopt);
     g.present = table_->backend().get(
         table_->handle_, backend::ItemKey{a.pk, a.sk}, [&](const backend::ItemView& row) {
-          if (!g.reads_as(row)) detail::throw_wrong_type(table_->name(), row, g.type, "write");
+          if (!g.reads_as(row)) {
+            detail::throw_wrong_type(table_->name(), row, g.type,
+                                     single_write_.empty() ? "transaction" : single_write_);
+          }
           detail::stored_attributes(detail::item_text(row.live, row.body), table_->format_now(),
                                     g.names, g.before);
         });
@@ -467,22 +508,30 @@ class Transaction {
     g.released.assign(n, none);
     const std::string pk = (*actions_)[g.action].pk;
     const std::string sk = (*actions_)[g.action].sk;
+    g.before_keys.resize(n);
+    g.after_keys.resize(n);
     for (std::size_t u = 0; u < n; ++u) {
-      if (g.after[u] == g.before[u]) continue;
-      if (g.after[u]) {
+      g.before_keys[u] = g.key_text(u, g.before[u]);
+      g.after_keys[u] = g.key_text(u, g.after[u]);
+      // A value with the key text of the one before (another case of it) keeps its guard, which
+      // is written again to name the value now held: only the guards of key texts move.
+      const bool same_key = g.before_keys[u] == g.after_keys[u];
+      if (same_key && (!g.after_keys[u] || g.after[u] == g.before[u])) continue;
+      if (g.after_keys[u]) {
         g.claimed[u] = used_;
-        claim_guard(detail::unique_guard_key(g.type, g.names[u], g.after[u]->text),
-                    detail::GuardOwner{pk, sk, std::string(g.names[u]), *g.after[u]},
-                    g.stale[u] ? &*g.stale[u] : nullptr);
+        claim_guard(
+            detail::unique_guard_key(g.type, g.names[u], *g.after_keys[u]),
+            detail::GuardOwner{pk, sk, std::string(g.names[u]), *g.after[u], g.has_key_text[u]},
+            g.stale[u] ? &*g.stale[u] : nullptr);
         if (g.stale[u]) {
           g.checked[u] = used_;
           check_item(g.stale[u]->pk, g.stale[u]->sk,
-                     detail::owner_let_go(table_->spec_, *g.stale[u], now));
+                     detail::owner_as_read(table_->spec_, *g.stale[u], g.stale_read[u], now));
         }
       }
-      if (g.before[u] && !g.not_ours[u]) {
+      if (!same_key && g.before_keys[u] && !g.not_ours[u]) {
         g.released[u] = used_;
-        release_guard(detail::unique_guard_key(g.type, g.names[u], g.before[u]->text), pk, sk);
+        release_guard(detail::unique_guard_key(g.type, g.names[u], *g.before_keys[u]), pk, sk);
       }
     }
   }
@@ -509,16 +558,18 @@ class Transaction {
         }
       }
       const backend::Condition* condition = a.condition ? &*a.condition : nullptr;
+      const backend::WriteReturns returns{nullptr, a.stored_on_failure};
       switch (a.kind) {
         case Kind::put:
           writes.emplace_back(backend::PutRequest{
-              backend::ItemView{a.pk, a.sk, a.type, a.body, a.size}, condition});
+              backend::ItemView{a.pk, a.sk, a.type, a.body, a.size}, condition, returns});
           break;
         case Kind::update:
-          writes.emplace_back(backend::UpdateRequest{key, a.type, a.actions, condition});
+          writes.emplace_back(
+              backend::UpdateRequest{key, a.type, a.actions, condition, nullptr, returns});
           break;
         case Kind::erase:
-          writes.emplace_back(backend::EraseRequest{key, condition});
+          writes.emplace_back(backend::EraseRequest{key, condition, returns});
           break;
         case Kind::check:
           writes.emplace_back(backend::CheckRequest{key, condition});
@@ -565,6 +616,9 @@ class Transaction {
     std::vector<backend::UpdateAction> actions;
     std::optional<backend::Condition> condition;
     std::optional<detail::VersionedWrite> version;  // a versioned entity's write
+    // The cancellation carries the item this action's condition was found false on (only the
+    // single writes of Table ask, for return_stored_on_failure).
+    bool stored_on_failure = false;
   };
   // A versioned item put from a non-const object, whose version commit() increments.
   struct VersionBump {
@@ -587,6 +641,7 @@ class Transaction {
     a.actions.clear();
     a.condition.reset();
     a.version.reset();
+    a.stored_on_failure = false;
     return a;
   }
 
@@ -603,6 +658,9 @@ class Transaction {
   std::vector<std::function<void()>> written_back_;
   std::vector<GuardedWrite> guarded_;
   std::optional<Taken> taken_;
+  // The Table call this transaction is the whole of (an entity with unique members written
+  // alone), whose name its errors carry; empty for a transaction of the caller's.
+  std::string_view single_write_;
 };
 
 }  // namespace pksk

@@ -104,15 +104,16 @@ PKSK_DECL void throw_item_too_large(std::string_view backend, std::string_view t
                      "the item would be " + detail::over_limit(size, max_item_bytes));
 }
 
-PKSK_DECL TransactionCanceled transaction_canceled(std::string_view backend, std::string_view table,
-                                                   std::vector<CancellationReason> reasons) {
+PKSK_DECL TransactionCanceled transaction_canceled(
+    std::string_view backend, std::string_view table, std::vector<CancellationReason> reasons,
+    std::vector<std::shared_ptr<const RawItem>> stored) {
   std::string msg = detail::backend_context(backend, table, "transaction") + "canceled, reasons [";
   for (std::size_t i = 0; i < reasons.size(); ++i) {
     if (i) msg += ", ";
     msg += to_string(reasons[i]);
   }
   msg += ']';
-  return TransactionCanceled(msg, std::move(reasons));
+  return TransactionCanceled(msg, std::move(reasons), {}, std::move(stored));
 }
 
 }  // namespace pksk::backend::emulation

@@ -29,6 +29,9 @@ struct ServiceError {
   // request asked for it (ReturnValuesOnConditionCheckFailure): the answer's Item, or a
   // one-action transaction's reason's. Empty otherwise.
   std::string item{};
+  // A canceled transaction's reasons' items (ReturnValuesOnConditionCheckFailure on an action),
+  // one per reason, empty where the reason has none.
+  std::vector<std::string> reason_items{};
 };
 
 // An update that would grow the item past 400 KB is a ValidationError whose message says so.
@@ -133,10 +136,14 @@ inline ServiceError parse_service_error(simdjson::ondemand::parser& parser, std:
         error.reasons.push_back(cancellation_reason(code, message));
         simdjson::ondemand::object item;
         std::string_view item_text;
-        if (count++ == 0 && !r.find_field_unordered("Item").get_object().get(item) &&
+        std::string& reason_item = error.reason_items.emplace_back();
+        if (!r.find_field_unordered("Item").get_object().get(item) &&
             !item.raw_json().get(item_text)) {
-          error.item = std::string(item_text);
-        } else if (count > 1) {
+          reason_item = std::string(item_text);
+        }
+        if (count++ == 0) {
+          error.item = reason_item;
+        } else {
           error.item.clear();  // kept for a one-action transaction only
         }
       }

@@ -147,8 +147,12 @@ inline void Backend::Impl::read_page(
 // type read from its attributes, its text kept whole as the backend's bodies are.
 inline std::shared_ptr<const RawItem> Backend::Impl::stored_item(const detail::ServiceError& error,
                                                                  const backend::TableSpec& spec) {
-  if (error.item.empty()) return nullptr;
-  const AttributeValue attributes = detail::attributes_of(error.item);
+  return stored_item(error.item, spec);
+}
+inline std::shared_ptr<const RawItem> Backend::Impl::stored_item(const std::string& item,
+                                                                 const backend::TableSpec& spec) {
+  if (item.empty()) return nullptr;
+  const AttributeValue attributes = detail::attributes_of(item);
   const auto text = [&](std::string_view name) {
     const AttributeValue* a = attributes.find(name);
     return a != nullptr && (a->kind == AttributeValue::Kind::string ||
@@ -159,7 +163,7 @@ inline std::shared_ptr<const RawItem> Backend::Impl::stored_item(const detail::S
   return std::make_shared<const RawItem>(RawItem{text(spec.pk_attribute),
                                                  text(spec.sk_attribute),
                                                  text(spec.type_attribute),
-                                                 error.item,
+                                                 item,
                                                  BodyFormat::attribute_value,
                                                  {}});
 }
@@ -199,7 +203,14 @@ inline void Backend::Impl::raise(detail::ServiceError error, int status,
         if (i) msg += ", ";
         msg += to_string(error.reasons[i]);
       }
-      throw TransactionCanceled(msg + "]" + said, std::move(error.reasons), std::move(native));
+      std::vector<std::shared_ptr<const RawItem>> stored;
+      for (std::size_t i = 0; i < error.reason_items.size(); ++i) {
+        if (error.reason_items[i].empty()) continue;
+        stored.resize(error.reason_items.size());
+        stored[i] = stored_item(error.reason_items[i], spec);
+      }
+      throw TransactionCanceled(msg + "]" + said, std::move(error.reasons), std::move(native),
+                                std::move(stored));
     }
     case errc::validation:
       if (detail::says_item_too_large(error.message))

@@ -169,6 +169,8 @@ struct Backend::Impl {
                           detail::Cancellation cancellation);
   static std::shared_ptr<const RawItem> stored_item(const detail::ServiceError& error,
                                                     const backend::TableSpec& spec);
+  static std::shared_ptr<const RawItem> stored_item(const std::string& item,
+                                                    const backend::TableSpec& spec);
 
   // control_plane.ipp: open_table: DescribeTable, CreateTable, UpdateTable, waits.
   TableHandle open_table(const backend::TableSpec& spec);

@@ -7,6 +7,19 @@
 
 namespace pksk::sqlite {
 
+// Whether a transaction's write asks for the stored item its condition is found false on.
+inline bool stored_on_failure(const backend::WriteRequest& write) {
+  return std::visit(
+      [](const auto& w) {
+        if constexpr (requires { w.returns; }) {
+          return w.returns.stored_on_failure;
+        } else {
+          return false;
+        }
+      },
+      write);
+}
+
 inline void Backend::Impl::transact(TableHandle table,
                                     std::span<const backend::WriteRequest> writes) {
   Call k = enter(table);
@@ -14,6 +27,8 @@ inline void Backend::Impl::transact(TableHandle table,
   detail::WriteTransaction transaction(k.c, k.t.name, "transaction");
   std::vector<std::optional<AttributeValue>> items(writes.size());
   std::vector<CancellationReason> reasons(writes.size(), CancellationReason::none);
+  // The stored items of the writes whose condition failed and that asked for them.
+  std::vector<std::shared_ptr<const RawItem>> stored;
   bool canceled = false;
   for (std::size_t i = 0; i < writes.size(); ++i) {
     // The stored item is read for a condition to judge and for an update to apply to; an
@@ -21,13 +36,22 @@ inline void Backend::Impl::transact(TableHandle table,
     const backend::Condition* condition = condition_of(writes[i]);
     if (condition == nullptr && !std::holds_alternative<backend::UpdateRequest>(writes[i]))
       continue;
-    items[i] = load(k, key_of(writes[i]));
+    std::optional<Stored> row;
+    const bool asks = stored_on_failure(writes[i]);
+    items[i] = load(k, key_of(writes[i]), asks ? &row : nullptr);
     if (condition != nullptr && !evaluate(*condition, items[i] ? *items[i] : no_item())) {
       reasons[i] = CancellationReason::condition_failed;
       canceled = true;
+      if (asks && row) {
+        stored.resize(writes.size());
+        stored[i] = backend::stored_item(row->view(), BodyFormat::json);
+      }
     }
   }
-  if (canceled) throw_canceled(k.t, reasons);
+  if (canceled) {
+    throw backend::emulation::transaction_canceled(backend_name, k.t.name, std::move(reasons),
+                                                   std::move(stored));
+  }
   for (std::size_t i = 0; i < writes.size(); ++i) {
     if (const auto* put = std::get_if<backend::PutRequest>(&writes[i])) {
       insert(k, put->item);

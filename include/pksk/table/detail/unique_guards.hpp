@@ -26,13 +26,26 @@ inline constexpr std::string_view guard_owner_pk = "pksk:owner_pk";
 inline constexpr std::string_view guard_owner_sk = "pksk:owner_sk";
 inline constexpr std::string_view guard_member = "pksk:member";
 inline constexpr std::string_view guard_value = "pksk:value";
+// Present (true) on the guard of a member with a key-text function (Entity<T>::unique_values).
+inline constexpr std::string_view guard_key_text = "pksk:key_text";
 
 // Who holds a unique value: the owner's key, and the member (its stored name) and value it holds.
+// `key_text`: the member's values go through a key-text function, so that another value of
+// the owner may hold the same guard.
 struct GuardOwner {
   std::string pk{};
   std::string sk{};
   std::string member{};
   AttributeValue value{};
+  bool key_text = false;
+};
+
+// A guard's owner as read: whether it is there (and not expired at the time judged), and the
+// value of the guard's member it has.
+struct OwnerRead {
+  bool present = false;
+  bool expired = false;
+  std::optional<AttributeValue> value{};
 };
 
 // A guard's body naming its owner, into `out`; returns the guard's size by DynamoDB's measure.
@@ -51,13 +64,16 @@ PKSK_DECL backend::Condition guard_owned_by(std::string_view pk, std::string_vie
 // A release: the guard is the releaser's own, or names no owner (older guards).
 PKSK_DECL backend::Condition guard_releasable_by(std::string_view pk, std::string_view sk);
 
-// On the owner's item: it no longer holds the value (absent, another value, or expired at
-// `now`, epoch seconds, when the table has a ttl attribute).
-PKSK_DECL backend::Condition owner_let_go(const backend::TableSpec& spec, const GuardOwner& owner,
-                                          std::int64_t now);
-// The same, judged here of the owner's item as read (`text`, or nullopt for none).
-PKSK_DECL bool owner_holds(const backend::TableSpec& spec, std::optional<std::string_view> text,
-                           BodyFormat format, const GuardOwner& owner, std::int64_t now);
+// The owner's item as read (`text`, or nullopt for none): its value of the guard's member, and
+// whether it expired at `now` (epoch seconds; when the table has a ttl attribute).
+PKSK_DECL OwnerRead read_owner(const backend::TableSpec& spec, std::optional<std::string_view> text,
+                               BodyFormat format, const GuardOwner& owner, std::int64_t now);
+// On the owner's item: it is still as `read` found it letting the guard go (absent, without the
+// member, with that other value, or expired at `now`), so that the judgement still holds when a
+// guard is taken over or swept. Judged on the value as read rather than as "not the guard's
+// value", since a member with a key-text function holds its guard with other texts too.
+PKSK_DECL backend::Condition owner_as_read(const backend::TableSpec& spec, const GuardOwner& owner,
+                                           const OwnerRead& read, std::int64_t now);
 
 // The top-level attributes `names` of a stored item, each nullopt where absent: the unique
 // values of an item read without decoding it (which may no longer decode).

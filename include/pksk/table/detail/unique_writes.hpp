@@ -63,6 +63,45 @@ inline constexpr auto unique_stored_names_v = unique_entries<T>(stored_names_v<T
 template <UniqueEntity T>
 inline constexpr auto unique_member_names_v = unique_entries<T>(field_names_v<T>);
 
+// The key text of T's unique member `u` holding `value` (its text as stored): what keys its
+// guard, after the member's key-text function (Entity<T>::unique_values); nullopt when the value
+// claims no guard (an empty key text of a member with claim_empty = false).
+template <UniqueEntity T, std::size_t U>
+std::optional<std::string> unique_key_text_of(const AttributeValue& value) {
+  constexpr std::string_view name = unique_entries<T>(field_names_v<T>)[U];
+  constexpr std::size_t entry = unique_value_entry<T>(name);
+  if constexpr (entry == unique_values_count<T>()) {
+    return value.text;
+  } else {
+    constexpr auto& options = std::get<entry>(Entity<T>::unique_values);
+    std::string text = options.key_text(std::string_view(value.text));
+    if (text.empty() && !options.options.claim_empty) return std::nullopt;
+    return text;
+  }
+}
+template <UniqueEntity T>
+inline constexpr auto unique_key_texts_v = []<std::size_t... U>(std::index_sequence<U...>) {
+  return std::array<std::optional<std::string> (*)(const AttributeValue&), sizeof...(U)>{
+      &unique_key_text_of<T, U>...};
+}(std::make_index_sequence<unique_fields_v<T>.size()>{});
+
+// Whether T's unique member `u` has a key-text function: its guards say so (a sweep, which
+// knows no entity, cannot tell whether another text of the member has the same key text).
+template <class T, std::size_t Entry>
+consteval bool unique_entry_has_key_text() {
+  if constexpr (Entry == unique_values_count<T>()) {
+    return false;
+  } else {
+    return unique_value_entry_t<T, Entry>::has_key_text;
+  }
+}
+template <UniqueEntity T>
+inline constexpr auto unique_has_key_text_v = []<std::size_t... U>(std::index_sequence<U...>) {
+  constexpr auto names = unique_entries<T>(field_names_v<T>);
+  return std::array<bool, sizeof...(U)>{
+      unique_entry_has_key_text<T, unique_value_entry<T>(names[U])>()...};
+}(std::make_index_sequence<unique_fields_v<T>.size()>{});
+
 // A value another item holds: the guard's put found it claimed.
 [[noreturn]] inline void throw_unique_taken(std::string_view table, std::string_view operation,
                                             std::string_view type, std::string_view member,

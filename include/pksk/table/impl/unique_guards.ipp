@@ -50,6 +50,7 @@ PKSK_DECL std::size_t guard_body(const backend::TableSpec& spec, std::string_vie
   item.assign(guard_owner_sk, AttributeValue::from_string(owner.sk));
   item.assign(guard_member, AttributeValue::from_string(owner.member));
   item.assign(guard_value, owner.value);
+  if (owner.key_text) item.assign(guard_key_text, AttributeValue::from_bool(true));
   out.clear();
   if (format == BodyFormat::json) {
     append_plain_json(out, item);
@@ -67,7 +68,7 @@ PKSK_DECL std::optional<GuardOwner> parse_guard(std::string_view text, BodyForma
   const AttributeValue* member = item.find(guard_member);
   const AttributeValue* value = item.find(guard_value);
   if (pk == nullptr || sk == nullptr || member == nullptr || value == nullptr) return std::nullopt;
-  return GuardOwner{pk->text, sk->text, member->text, *value};
+  return GuardOwner{pk->text, sk->text, member->text, *value, item.find(guard_key_text) != nullptr};
 }
 
 PKSK_DECL backend::Condition guard_owned_by(std::string_view pk, std::string_view sk) {
@@ -88,28 +89,38 @@ PKSK_DECL backend::Condition guard_releasable_by(std::string_view pk, std::strin
       guard_owned_by(pk, sk));
 }
 
-PKSK_DECL backend::Condition owner_let_go(const backend::TableSpec& spec, const GuardOwner& owner,
-                                          std::int64_t now) {
-  backend::Condition other{backend::Condition::Op::negate, {}, {}};
-  other.children.push_back(guards::equals(owner.member, owner.value));
-  if (spec.ttl_attribute.empty()) return other;
-  return guards::either(std::move(other),
-                        {backend::Condition::Op::le,
-                         {path_operand(top_level(spec.ttl_attribute)),
-                          value_operand(AttributeValue::from_number(std::to_string(now)))},
-                         {}});
+PKSK_DECL OwnerRead read_owner(const backend::TableSpec& spec, std::optional<std::string_view> text,
+                               BodyFormat format, const GuardOwner& owner, std::int64_t now) {
+  OwnerRead read;
+  if (!text) return read;
+  read.present = true;
+  const AttributeValue item = parse_body(*text, format);
+  if (const AttributeValue* value = item.find(owner.member)) read.value = *value;
+  if (!spec.ttl_attribute.empty()) {
+    const AttributeValue* ttl = item.find(spec.ttl_attribute);
+    read.expired = ttl != nullptr && ttl->kind == AttributeValue::Kind::number &&
+                   std::stod(ttl->text) <= static_cast<double>(now);
+  }
+  return read;
 }
 
-PKSK_DECL bool owner_holds(const backend::TableSpec& spec, std::optional<std::string_view> text,
-                           BodyFormat format, const GuardOwner& owner, std::int64_t now) {
-  if (!text) return false;
-  const AttributeValue item = parse_body(*text, format);
-  const AttributeValue* value = item.find(owner.member);
-  if (value == nullptr || !(*value == owner.value)) return false;
-  if (spec.ttl_attribute.empty()) return true;
-  const AttributeValue* ttl = item.find(spec.ttl_attribute);
-  if (ttl == nullptr || ttl->kind != AttributeValue::Kind::number) return true;
-  return std::stod(ttl->text) > static_cast<double>(now);
+PKSK_DECL backend::Condition owner_as_read(const backend::TableSpec& spec, const GuardOwner& owner,
+                                           const OwnerRead& read, std::int64_t now) {
+  using Op = backend::Condition::Op;
+  backend::Condition absent{Op::not_exists, {path_operand(top_level(spec.pk_attribute))}, {}};
+  if (!read.present && spec.ttl_attribute.empty()) return absent;
+  backend::Condition expired{Op::le,
+                             {path_operand(top_level(spec.ttl_attribute)),
+                              value_operand(AttributeValue::from_number(std::to_string(now)))},
+                             {}};
+  // A read takes an expired item as absent.
+  if (!read.present) return guards::either(std::move(absent), std::move(expired));
+  if (read.expired) return expired;  // whatever it holds, it holds nothing while expired
+  backend::Condition same =
+      read.value ? guards::equals(owner.member, *read.value)
+                 : backend::Condition{Op::not_exists, {path_operand(top_level(owner.member))}, {}};
+  if (spec.ttl_attribute.empty()) return same;
+  return guards::either(std::move(same), std::move(expired));
 }
 
 PKSK_DECL void stored_attributes(std::string_view text, BodyFormat format,

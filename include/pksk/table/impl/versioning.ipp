@@ -55,7 +55,7 @@ PKSK_DECL void throw_canceled_versions(const TransactionCanceled& canceled,
                  std::string(versions[i]->type) + ": " + stale_version_text(*versions[i]);
     }
   }
-  throw TransactionCanceled(message, reasons, canceled.native());
+  throw TransactionCanceled(message, reasons, canceled.native(), canceled.stored_items());
 }
 
 }  // namespace pksk::detail
