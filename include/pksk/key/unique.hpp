@@ -87,13 +87,16 @@ struct KeyTextAsStored {
 // function its values' text goes through before it keys their guard (KeyTextAsStored: none).
 template <detail::fixed_string Member, class KeyText = detail::KeyTextAsStored>
 struct UniqueValue {
-  static constexpr detail::fixed_string name = Member;
+  static constexpr detail::fixed_string name = Member;  // the member, as Entity<T>::unique names it
+  // Whether the entry gives a key-text function of its own.
   static constexpr bool has_key_text = !std::is_same_v<KeyText, detail::KeyTextAsStored>;
-  UniqueValueOptions options{};
-  KeyText key_text{};
+  UniqueValueOptions options{};  // how the member's values claim guards
+  KeyText key_text{};            // what a value's text goes through before it keys its guard
 };
 
 // pksk::unique_value<"handle">({.claim_empty = false})
+// Throws: nothing.
+// Exception safety: nothrow.
 template <detail::fixed_string Member>
 constexpr UniqueValue<Member> unique_value(UniqueValueOptions options = {}) {
   return {options, {}};
@@ -101,6 +104,8 @@ constexpr UniqueValue<Member> unique_value(UniqueValueOptions options = {}) {
 // pksk::unique_value<"email">(lower_case): `key_text`, a function (or function object) taking
 // the value's text as std::string_view and returning the text that keys its guard as
 // std::string, such as lower-casing or trimming it. Two values with the same key text collide.
+// Throws: what copying `key_text` throws.
+// Exception safety: strong.
 template <detail::fixed_string Member, class KeyText>
   requires(!std::is_same_v<std::remove_cvref_t<KeyText>, UniqueValueOptions>)
 constexpr UniqueValue<Member, std::decay_t<KeyText>> unique_value(KeyText key_text,
