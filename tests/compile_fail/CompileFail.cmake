@@ -152,6 +152,8 @@ foreach(case IN ITEMS
     "condition_exists_compressed_member|"
     "add_compressed_member|"
     "append_compressed_member|"
+    "add_string_member|"
+    "append_string_member|"
     "chunked_update|update_cannot_change_a_chunked_entity_put_it_whole"
     "chunked_put_condition|a_write_of_a_chunked_entity_takes_no_conditions"
     "chunked_put_all|a_batch_cannot_write_a_chunked_entity"
