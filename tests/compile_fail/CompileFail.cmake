@@ -119,6 +119,8 @@ foreach(case IN ITEMS
     "add_version_member_argument|"
     "put_all_versioned_entity|a_batch_cannot_check_the_version_of_a_versioned_entity"
     "version_not_a_name|entity_version_must_be_the_name_of_its_version_member"
+    "version_no_member|entity_version_names_no_member_of_the_entity"
+    "version_member_type|entity_version_member_must_be_an_integer"
     "transact_get_backend_without_it|backend_has_no_transact_get_operation"
     "partition_index_not_named|entity_is_not_in_the_index"
     "select_other_entity|select_names_a_member_of_an_entity_the_query_does_not_read"
