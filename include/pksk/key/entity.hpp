@@ -138,6 +138,60 @@ constexpr bool is_version_member(std::size_t index) noexcept {
 
 }  // namespace detail
 
+namespace diagnostics {
+// table.put(x), get, update, erase, a batch or a transaction's action on an x whose type has no
+// pksk::Entity specialization.
+template <class T>
+struct item_type_is_not_an_entity;
+// A pksk::Entity<T> specialization that does not declare Member ("type", "pk") as a constant
+// string, or declares "sk" as something else.
+template <class Entity, detail::fixed_string Member>
+struct entity_specialisation_must_declare_a_constant_string;
+// A pksk::Entity<T> specialization for a T whose members pksk cannot see: neither an aggregate
+// (a struct with a constructor of its own, say) nor a Boost.Hana-adapted struct.
+template <class Entity>
+struct entity_is_neither_an_aggregate_nor_a_hana_struct;
+}  // namespace diagnostics
+
+namespace detail {
+
+template <class T>
+concept specialises_entity = requires { sizeof(Entity<T>); };
+
+template <class T>
+concept declares_constant_type = requires {
+  { Entity<T>::type } -> std::convertible_to<std::string_view>;
+  typename std::integral_constant<std::size_t, std::string_view(Entity<T>::type).size()>;
+};
+template <class T>
+concept declares_constant_pk = requires {
+  { Entity<T>::pk } -> std::convertible_to<std::string_view>;
+  typename std::integral_constant<std::size_t, std::string_view(Entity<T>::pk).size()>;
+};
+
+// The one error saying why T, used as an entity, is none: what its specialization lacks, or that
+// it has none. The calls that take an entity have an overload for the other types that reads it
+// and does nothing else, so that no overload failure is reported beside it.
+template <class T>
+consteval bool report_not_an_entity() {
+  if constexpr (!specialises_entity<T>) {
+    return diagnose_v<false, diagnostics::item_type_is_not_an_entity<T>>;
+  } else if constexpr (!declares_constant_type<T>) {
+    return diagnose_v<false, diagnostics::entity_specialisation_must_declare_a_constant_string<
+                                 T, fixed_string{"type"}>>;
+  } else if constexpr (!declares_constant_pk<T>) {
+    return diagnose_v<false, diagnostics::entity_specialisation_must_declare_a_constant_string<
+                                 T, fixed_string{"pk"}>>;
+  } else if constexpr (!Reflectable<T>) {
+    return diagnose_v<false, diagnostics::entity_is_neither_an_aggregate_nor_a_hana_struct<T>>;
+  } else {
+    return diagnose_v<false, diagnostics::entity_specialisation_must_declare_a_constant_string<
+                                 T, fixed_string{"sk"}>>;
+  }
+}
+
+}  // namespace detail
+
 // The discriminator value stored with every item of T.
 template <EntityType T>
 inline constexpr std::string_view type_name_v = Entity<T>::type;

@@ -148,6 +148,38 @@ class Transaction {
     return *this;
   }
 
+  // The same actions on a type that is not an entity: one error saying why, as Table's.
+  template <class Item, class... Conditions>
+    requires(!EntityType<std::remove_cvref_t<Item>>)
+  Transaction& put(Item&&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<std::remove_cvref_t<Item>>() || true);
+    return *this;
+  }
+  template <class T, class... Parts>
+    requires(!EntityType<T>)
+  Transaction& update(const T&, const Parts&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return *this;
+  }
+  template <class T, class... Conditions>
+    requires(!EntityType<T>)
+  Transaction& erase(const T&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return *this;
+  }
+  template <class T, class... Conditions>
+    requires(!EntityType<T>)
+  Transaction& upsert(const T&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return *this;
+  }
+  template <class T, class... Conditions>
+    requires(!EntityType<T>)
+  Transaction& check(const T&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return *this;
+  }
+
   std::size_t size() const noexcept { return used_; }
 
   void commit() {
