@@ -84,6 +84,7 @@ endfunction()
 foreach(case IN ITEMS
     "key_no_member|key_template_names_no_member_of_the_entity"
     "index_no_member|key_template_names_no_member_of_the_entity"
+    "indexes_c_array|entity_indexes_must_be_a_std_array_of_pksk_Index"
     "key_malformed_unclosed|malformed_key_template_brace_without_closing_brace"
     "key_malformed_unopened|malformed_key_template_brace_without_opening_brace"
     "key_malformed_empty|malformed_key_template_empty_field"
