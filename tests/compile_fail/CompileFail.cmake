@@ -188,6 +188,27 @@ foreach(case IN ITEMS
   pksk_add_compile_fail(${name} compile_fail/${name}.cpp "${rule}")
 endforeach()
 
+# <pksk/src.hpp> in a translation unit where no backend header comes before it, with
+# PKSK_SEPARATE_COMPILATION as its users build: one error saying what to include, where the
+# program used to link with an undefined reference to every backend member. Without the
+# precompiled headers, which are built header-only.
+foreach(name IN ITEMS src_alone src_before_backend)
+  foreach(entry IN LISTS _pksk_cf_compilers)
+    string(REPLACE "|" ";" entry "${entry}")
+    list(GET entry 0 tag)
+    list(GET entry 1 compiler)
+    add_test(NAME compile_fail.${tag}.${name}
+             COMMAND ${CMAKE_COMMAND}
+                     -DCOMPILER=${compiler}
+                     -DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/${name}.cpp
+                     -DRULE=
+                     -DTAG=${tag}
+                     "-DINCLUDES=${_pksk_cf_includes}"
+                     -DPRECOMPILED=-DPKSK_SEPARATE_COMPILATION
+                     -P ${PROJECT_SOURCE_DIR}/cmake/CheckCompileFail.cmake)
+  endforeach()
+endforeach()
+
 # pksk's headers under g++'s -Wextra as a user's build sees them (tests/header_warnings/):
 # syntax only, so each run costs seconds, not a build.
 if(PKSK_COMPILE_FAIL_GCC)
