@@ -54,8 +54,13 @@ foreach(header IN LISTS _pksk_hc_headers)
   # its #pragma once. Written only when its text changes, so a reconfigure rebuilds nothing.
   file(CONFIGURE OUTPUT ${_pksk_hc_dir}/${name}.cpp CONTENT "#include <${header}>\n")
   set(mode)
-  if(header STREQUAL "pksk/src.hpp" AND NOT PKSK_SEPARATE_COMPILATION)
-    set(mode -DPKSK_SEPARATE_COMPILATION)
+  if(header STREQUAL "pksk/src.hpp")
+    # Alone, it compiles pksk's own code without a backend, as for a program whose backends are
+    # all its own (without the definition, src.hpp alone is an error: tests/compile_fail/).
+    set(mode -DPKSK_SRC_WITHOUT_LIBRARY_BACKENDS)
+    if(NOT PKSK_SEPARATE_COMPILATION)
+      list(APPEND mode -DPKSK_SEPARATE_COMPILATION)
+    endif()
   endif()
   add_test(NAME header_check.${name}
            COMMAND ${CMAKE_CXX_COMPILER} ${_pksk_hc_flags} ${mode} ${_pksk_hc_dir}/${name}.cpp)

@@ -11,6 +11,10 @@
 #include "pksk.hpp"
 
 #ifdef PKSK_SEPARATE_COMPILATION
+#ifdef PKSK_DETAIL_SRC_INCLUDED
+#error \
+    "<pksk/dynamodb.hpp> after <pksk/src.hpp>: src.hpp compiles only the backends whose headers come before it; include <pksk/dynamodb.hpp> first"
+#endif
 // Table<dynamodb::Backend>'s and Maintenance<dynamodb::Backend>'s own members are compiled once, by
 // <pksk/src.hpp>.
 extern template class pksk::Table<pksk::dynamodb::Backend>;

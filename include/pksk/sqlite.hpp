@@ -7,6 +7,10 @@
 #include "sqlite/design.hpp"
 
 #ifdef PKSK_SEPARATE_COMPILATION
+#ifdef PKSK_DETAIL_SRC_INCLUDED
+#error \
+    "<pksk/sqlite.hpp> after <pksk/src.hpp>: src.hpp compiles only the backends whose headers come before it; include <pksk/sqlite.hpp> first"
+#endif
 // Table<sqlite::Backend>'s and Maintenance<sqlite::Backend>'s own members are compiled once, by
 // <pksk/src.hpp>.
 extern template class pksk::Table<pksk::sqlite::Backend>;

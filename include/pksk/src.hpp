@@ -12,6 +12,18 @@
     "<pksk/src.hpp> is for programs that define PKSK_SEPARATE_COMPILATION in every translation unit; without it pksk is header-only and needs no source file"
 #endif
 
+// It compiles the library's backends whose headers came before it, and cannot see a backend
+// header that comes after it, nor what other files use: included alone (or first), it compiled
+// none, and the program failed to link with an undefined reference to every backend member.
+// That is one error here instead (and in a backend header included after it). A program that
+// uses only backends of its own defines PKSK_SRC_WITHOUT_LIBRARY_BACKENDS.
+#if !defined(PKSK_DETAIL_SQLITE_BACKEND_DECLARED) && \
+    !defined(PKSK_DETAIL_DYNAMODB_BACKEND_DECLARED) && !defined(PKSK_SRC_WITHOUT_LIBRARY_BACKENDS)
+#error \
+    "<pksk/src.hpp> compiles the backends whose headers come before it, and none did: include <pksk/sqlite.hpp> (and <pksk/dynamodb.hpp> if the program uses it) first; a program with only backends of its own defines PKSK_SRC_WITHOUT_LIBRARY_BACKENDS"
+#endif
+#define PKSK_DETAIL_SRC_INCLUDED 1
+
 #include "detail/config.hpp"
 
 #include "backend/impl/emulation.ipp"

@@ -84,6 +84,7 @@ endfunction()
 foreach(case IN ITEMS
     "key_no_member|key_template_names_no_member_of_the_entity"
     "index_no_member|key_template_names_no_member_of_the_entity"
+    "indexes_c_array|entity_indexes_must_be_a_std_array_of_pksk_Index"
     "key_malformed_unclosed|malformed_key_template_brace_without_closing_brace"
     "key_malformed_unopened|malformed_key_template_brace_without_opening_brace"
     "key_malformed_empty|malformed_key_template_empty_field"
@@ -104,7 +105,9 @@ foreach(case IN ITEMS
     "unique_in_batch|a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members"
     "unique_return_old|return_old_cannot_be_asked_of_a_write_of_an_entity_with_unique_members"
     "query_buckets_without_bucket|query_buckets_needs_one_time_bucket_in_the_partition_key"
+    "query_shards_without_shard|query_shards_needs_one_shard_in_the_partition_key"
     "member_type_unsupported|member_type_is_not_one_pksk_can_store"
+    "value_type_unsupported|value_type_is_not_one_pksk_can_store"
     "collection_partition_shape|item_collection_members_have_different_partition_key_shapes"
     "collection_table_query_index_only|item_collection_members_have_different_partition_key_shapes"
     "key_optional_in_table_key|key_field_must_be_a_string_an_integer_or_an_enum"
@@ -122,11 +125,16 @@ foreach(case IN ITEMS
     "add_version_member_argument|"
     "put_all_versioned_entity|a_batch_cannot_check_the_version_of_a_versioned_entity"
     "version_not_a_name|entity_version_must_be_the_name_of_its_version_member"
+    "version_no_member|entity_version_names_no_member_of_the_entity"
+    "version_member_type|entity_version_member_must_be_an_integer"
     "transact_get_backend_without_it|backend_has_no_transact_get_operation"
     "partition_index_not_named|entity_is_not_in_the_index"
     "select_other_entity|select_names_a_member_of_an_entity_the_query_does_not_read"
     "filter_other_entity|filter_names_a_member_of_an_entity_the_query_does_not_read"
     "read_type_not_an_entity|read_type_is_neither_an_entity_nor_an_item_collection"
+    "put_not_an_entity|item_type_is_not_an_entity"
+    "entity_without_type|entity_specialisation_must_declare_a_constant_string"
+    "entity_not_an_aggregate|entity_is_neither_an_aggregate_nor_a_hana_struct"
     "access_patterns_not_an_entity|access_patterns_argument_is_neither_an_entity_nor_an_item_collection"
     "access_patterns_same_type|access_patterns_entities_have_the_same_type_discriminator"
     "filter_value_wrong_type|condition_compares_a_member_with_a_value_of_another_type"
@@ -149,6 +157,7 @@ foreach(case IN ITEMS
     "rename_twice|member_is_renamed_twice"
     "compressed_no_member|compressed_names_no_member_of_the_entity"
     "compressed_member_type|compressed_member_must_be_a_string_or_binary"
+    "compressed_twice|member_is_compressed_twice"
     "value_specialisation_incomplete|value_specialisation_must_define_to_and_from"
     "compressed_key_member|compressed_member_appears_in_a_key_template"
     "compressed_index_key_member|compressed_member_appears_in_a_key_template"
@@ -157,10 +166,13 @@ foreach(case IN ITEMS
     "condition_exists_compressed_member|"
     "add_compressed_member|"
     "append_compressed_member|"
+    "add_string_member|"
+    "append_string_member|"
     "chunked_update|update_cannot_change_a_chunked_entity_put_it_whole"
     "chunked_put_condition|a_write_of_a_chunked_entity_takes_no_conditions"
     "chunked_put_all|a_batch_cannot_write_a_chunked_entity"
     "chunked_in_transaction|a_transaction_cannot_write_a_chunked_entity"
+    "chunked_transact_get|transact_get_cannot_read_a_chunked_entity"
     "chunked_versioned|a_chunked_entity_has_no_version_index_unique_members_or_ttl"
     "chunked_blob_member|a_chunked_entity_keeps_no_member_in_a_blob_store"
     "blob_no_member|stored_in_blob_store_names_no_member_of_the_entity"
@@ -179,6 +191,27 @@ foreach(case IN ITEMS
     set(rule "pksk::diagnostics::${rule}<")
   endif()
   pksk_add_compile_fail(${name} compile_fail/${name}.cpp "${rule}")
+endforeach()
+
+# <pksk/src.hpp> in a translation unit where no backend header comes before it, with
+# PKSK_SEPARATE_COMPILATION as its users build: one error saying what to include, where the
+# program used to link with an undefined reference to every backend member. Without the
+# precompiled headers, which are built header-only.
+foreach(name IN ITEMS src_alone src_before_backend)
+  foreach(entry IN LISTS _pksk_cf_compilers)
+    string(REPLACE "|" ";" entry "${entry}")
+    list(GET entry 0 tag)
+    list(GET entry 1 compiler)
+    add_test(NAME compile_fail.${tag}.${name}
+             COMMAND ${CMAKE_COMMAND}
+                     -DCOMPILER=${compiler}
+                     -DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/${name}.cpp
+                     -DRULE=
+                     -DTAG=${tag}
+                     "-DINCLUDES=${_pksk_cf_includes}"
+                     -DPRECOMPILED=-DPKSK_SEPARATE_COMPILATION
+                     -P ${PROJECT_SOURCE_DIR}/cmake/CheckCompileFail.cmake)
+  endforeach()
 endforeach()
 
 # pksk's headers under g++'s -Wextra as a user's build sees them (tests/header_warnings/):
@@ -201,4 +234,16 @@ if(PKSK_COMPILE_FAIL_GCC)
                      -Werror ${_pksk_hw_includes}
                      ${CMAKE_CURRENT_SOURCE_DIR}/header_warnings/${name}.cpp)
   endforeach()
+  # The warnings of g++'s optimiser, which a syntax-only run never sees: at -O1 (none of pksk's
+  # targets builds so, a user's may) it took simdjson's key compare, inlined into every decoder,
+  # for a read past a one-byte array (-Wstringop-overread). One example that reads entities, as
+  # a user's build compiles it; -Wmissing-field-initializers is off as in pksk_warnings.
+  if(TARGET CURL::libcurl)
+    add_test(NAME header_warnings.gcc.O1_classic_layout
+             COMMAND ${PKSK_COMPILE_FAIL_GCC} -std=c++20 -O1 -c -o
+                     ${CMAKE_CURRENT_BINARY_DIR}/header_warnings_O1_classic_layout.o -Wall -Wextra
+                     -Wpedantic -Werror -Wno-missing-field-initializers ${_pksk_hw_includes}
+                     ${PROJECT_SOURCE_DIR}/examples/classic_layout/main.cpp)
+    set_tests_properties(header_warnings.gcc.O1_classic_layout PROPERTIES TIMEOUT 600)
+  endif()
 endif()

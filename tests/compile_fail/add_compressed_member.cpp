@@ -6,7 +6,7 @@
 // expect-gcc: pksk::diagnostics::update_action_adds_or_appends_to_a_compressed_member()
 // expect-gcc: with Entity = Reply
 // expect-gcc: {"message"}
-// expect-clang: call to consteval function 'pksk::detail::CompressedTarget<Reply,
+// expect-clang: call to consteval function 'pksk::detail::MemberRefusing<Reply,
 // expect-clang-source: pksk::add(&Reply::message
 // expect-clang-note: update_action_adds_or_appends_to_a_compressed_member<Reply,
 // expect-clang-note: {"message"}>

@@ -55,12 +55,18 @@ void update_action_targets_the_version_member_of_a_versioned_entity() {}
 // Exception safety: nothrow.
 template <class Entity, detail::fixed_string Member>
 void update_action_adds_or_appends_to_a_compressed_member() {}
-// add or append on a text or bytes member of an entity with compressed members (add takes a
-// number or a string set, append a list). Reported as the key member's rule.
+// add on a member that is neither a number nor a set (a string, say): DynamoDB's ADD takes
+// only those. Reported as the key member's rule.
 // Throws: nothing (it is never called: its name is the diagnostic).
 // Exception safety: nothrow.
 template <class Entity, detail::fixed_string Member>
-void update_action_adds_or_appends_to_text_or_bytes() {}
+void update_action_adds_to_a_member_that_is_not_a_number_or_a_set() {}
+// append on a member that is not a list (a string or bytes, say): DynamoDB's list_append takes
+// only lists. Reported as the key member's rule.
+// Throws: nothing (it is never called: its name is the diagnostic).
+// Exception safety: nothrow.
+template <class Entity, detail::fixed_string Member>
+void update_action_appends_to_a_member_that_is_not_a_list() {}
 }  // namespace diagnostics
 
 namespace detail {
@@ -212,30 +218,34 @@ struct NonKeyMember {
   }
 };
 
-// Text or bytes in an entity with compressed members: add and append deduce to a class that
-// reports, at compile time, which rule the member breaks (CompressedTarget below), instead of
-// failing to deduce with a message that names neither the entity nor the member.
-template <class T, class M>
-concept TextOfCompressingEntity = has_compressed_v<T> && compressible_member_v<M> && !HanaStruct<T>;
+// A member of an entity that add (Append false) or append cannot act on: add and append deduce
+// to a class that reports, at compile time, which rule the member breaks (MemberRefusing below),
+// instead of failing to deduce with a message that names neither the entity nor the member. A
+// Hana-adapted struct's members are not visible at compile time: its calls still fail to deduce.
+template <class T, class M, bool Append>
+concept MemberRefusingAction =
+    EntityType<T> && !HanaStruct<T> && !(Append ? ListMember<M> : AddableMember<M>);
 
-template <class T, class M, std::size_t... I>
+template <class T, bool Append, class M, std::size_t... I>
 consteval void refuse_add_or_append(M T::*member, std::index_sequence<I...>) {
   ((names_field<I>(member)
         ? (compressed_fields_v<T>[I]
                ? diagnostics::update_action_adds_or_appends_to_a_compressed_member<
                      T, field_name_text_v<T, I>>()
-               : diagnostics::update_action_adds_or_appends_to_text_or_bytes<
-                     T, field_name_text_v<T, I>>())
+           : Append ? diagnostics::update_action_appends_to_a_member_that_is_not_a_list<
+                          T, field_name_text_v<T, I>>()
+                    : diagnostics::update_action_adds_to_a_member_that_is_not_a_number_or_a_set<
+                          T, field_name_text_v<T, I>>())
         : void()),
    ...);
 }
 
 // The member of an add or append that cannot take one, converted at compile time: always an
 // error, the one naming the entity and the member.
-template <class T, class M>
-struct CompressedTarget {
-  consteval CompressedTarget(M T::*m) {  // NOLINT: implicit on purpose
-    refuse_add_or_append(m, std::make_index_sequence<field_count_v<T>>{});
+template <class T, class M, bool Append>
+struct MemberRefusing {
+  consteval MemberRefusing(M T::*m) {  // NOLINT: implicit on purpose
+    refuse_add_or_append<T, Append>(m, std::make_index_sequence<field_count_v<T>>{});
   }
 };
 
@@ -413,17 +423,17 @@ add(Attr<T, M>, const V&) -> add<static_cast<M T::*>(nullptr)>;
 // add on a text or bytes member of an entity with compressed members: a compile
 // error (diagnostics::update_action_adds_or_appends_to_text_or_bytes).
 template <class T, class M, M T::*Member>
-  requires(detail::TextOfCompressingEntity<T, M> && !detail::AddableMember<M>)
+  requires detail::MemberRefusingAction<T, M, /*Append=*/false>
 struct add<Member> : Update<T> {
   // Never called: the compile error names the misuse.
   // Throws: nothing.
   // Exception safety: nothrow.
   template <class V>
-  add(detail::CompressedTarget<T, M>, const V&) {}
+  add(detail::MemberRefusing<T, M, false>, const V&) {}
 };
 // Deduces the action's entity and member from its arguments.
 template <class T, class M, class V>
-  requires(detail::TextOfCompressingEntity<T, M> && !detail::AddableMember<M>)
+  requires detail::MemberRefusingAction<T, M, /*Append=*/false>
 add(M T::*, const V&) -> add<static_cast<M T::*>(nullptr)>;
 
 template <auto Member>
@@ -562,17 +572,17 @@ append(Attr<T, M>, const V&) -> append<static_cast<M T::*>(nullptr)>;
 // append on a text or bytes member of an entity with compressed members: a compile
 // error (diagnostics::update_action_adds_or_appends_to_text_or_bytes).
 template <class T, class M, M T::*Member>
-  requires(detail::TextOfCompressingEntity<T, M> && !detail::ListMember<M>)
+  requires detail::MemberRefusingAction<T, M, /*Append=*/true>
 struct append<Member> : Update<T> {
   // Never called: the compile error names the misuse.
   // Throws: nothing.
   // Exception safety: nothrow.
   template <class V>
-  append(detail::CompressedTarget<T, M>, const V&) {}
+  append(detail::MemberRefusing<T, M, true>, const V&) {}
 };
 // Deduces the action's entity and member from its arguments.
 template <class T, class M, class V>
-  requires(detail::TextOfCompressingEntity<T, M> && !detail::ListMember<M>)
+  requires detail::MemberRefusingAction<T, M, /*Append=*/true>
 append(M T::*, const V&) -> append<static_cast<M T::*>(nullptr)>;
 
 }  // namespace pksk

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "../detail/diagnose.hpp"
@@ -38,17 +39,41 @@ struct Index {
   std::string_view sk{};
 };
 
+namespace diagnostics {
+// Entity<T>::indexes declared otherwise than as the std::array of pksk::Index the
+// documentation shows: a C array (`static constexpr pksk::Index indexes[] = {...}`), whose
+// size its uses would not see, a std::vector, a tuple.
+template <class Entity>
+struct entity_indexes_must_be_a_std_array_of_pksk_Index;
+}  // namespace diagnostics
+
 namespace detail {
+
+template <class T>
+inline constexpr bool is_index_array_v = false;
+template <std::size_t N>
+inline constexpr bool is_index_array_v<std::array<Index, N>> = true;
 
 template <class T>
 struct EntityIndexes {
   static constexpr std::array<Index, 0> value{};
 };
 
+// Indexes of another form are reported once, and the entity is then treated as in no index, so
+// that nothing else fails on them.
 template <class T>
   requires requires { Entity<T>::indexes; }
 struct EntityIndexes<T> {
-  static constexpr auto value = Entity<T>::indexes;
+  static constexpr bool well_formed =
+      diagnose_v<is_index_array_v<std::remove_cvref_t<decltype(Entity<T>::indexes)>>,
+                 diagnostics::entity_indexes_must_be_a_std_array_of_pksk_Index<T>>;
+  static constexpr auto value = [] {
+    if constexpr (well_formed) {
+      return Entity<T>::indexes;
+    } else {
+      return std::array<Index, 0>{};
+    }
+  }();
 };
 
 template <EntityType T, std::size_t I>

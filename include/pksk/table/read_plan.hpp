@@ -42,14 +42,23 @@ struct read_type_is_neither_an_entity_nor_an_item_collection;
 
 namespace detail {
 
+// The one error of a read of R that is neither an entity nor an ItemCollection: for an R with
+// an Entity specialization, what the specialization lacks.
+template <class R>
+consteval bool report_unreadable() {
+  if constexpr (specialises_entity<R>) {
+    return report_not_an_entity<R>();
+  } else {
+    return diagnose_v<false, diagnostics::read_type_is_neither_an_entity_nor_an_item_collection<R>>;
+  }
+}
+
 // What a read of R returns; `readable` is false for an R that is neither an entity nor an
 // ItemCollection of entities, whose one error this is: query<R>, scan<R> and the rest then
 // compile to nothing (run_query and run_scan), so that nothing else is reported.
 template <class R>
 struct QueryResult {
-  static_assert(
-      checked_v<
-          Diagnose<false, diagnostics::read_type_is_neither_an_entity_nor_an_item_collection<R>>>);
+  static_assert(report_unreadable<R>() || true);
   static constexpr bool readable = false;
   using type = std::vector<R>;
 };

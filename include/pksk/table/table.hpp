@@ -399,6 +399,55 @@ class Table {
   // Exception safety: strong (nothing is written until commit).
   Transaction<B> transact() { return Transaction<B>(*this); }
 
+  // The same calls on a type that is not an entity: one error saying why (no Entity
+  // specialization, or one lacking `type` or `pk`), where an overload failure would name
+  // neither. They do nothing else.
+  template <class Item, class... Conditions>
+    requires(!EntityType<std::remove_cvref_t<Item>>)
+  void put(Item&&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<std::remove_cvref_t<Item>>() || true);
+  }
+  template <class T>
+    requires(!EntityType<T>)
+  std::optional<T> get(const T&) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return {};
+  }
+  template <class T, class... Parts>
+    requires(!EntityType<T>)
+  T update(const T& key, Parts&&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return key;
+  }
+  template <class T, class... Conditions>
+    requires(!EntityType<T>)
+  T upsert(const T& item, Conditions&&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return item;
+  }
+  template <class T, class... Conditions>
+    requires(!EntityType<T>)
+  bool erase(const T&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return false;
+  }
+  template <std::ranges::range Range>
+    requires(!EntityType<std::ranges::range_value_t<Range>>)
+  void put_all(const Range&) {
+    static_assert(detail::report_not_an_entity<std::ranges::range_value_t<Range>>() || true);
+  }
+  template <std::ranges::range Range>
+    requires(!EntityType<std::ranges::range_value_t<Range>>)
+  void erase_all(const Range&) {
+    static_assert(detail::report_not_an_entity<std::ranges::range_value_t<Range>>() || true);
+  }
+  template <std::ranges::range Range>
+    requires(!EntityType<std::ranges::range_value_t<Range>>)
+  std::vector<std::ranges::range_value_t<Range>> get_all(const Range&) {
+    static_assert(detail::report_not_an_entity<std::ranges::range_value_t<Range>>() || true);
+    return {};
+  }
+
   // Writes every item (a batch write: not atomic as a whole; each group of 25 is refused with
   // ValidationError if two of its items share a key, as DynamoDB refuses such a request).
   // Items the backend hands back unprocessed are retried with backoff.

@@ -190,6 +190,52 @@ class Transaction {
     return *this;
   }
 
+  // The same action on a type that is not an entity: one error saying why, as Table's.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
+  template <class Item, class... Conditions>
+    requires(!EntityType<std::remove_cvref_t<Item>>)
+  Transaction& put(Item&&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<std::remove_cvref_t<Item>>() || true);
+    return *this;
+  }
+  // The same action on a type that is not an entity: one error saying why, as Table's.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
+  template <class T, class... Parts>
+    requires(!EntityType<T>)
+  Transaction& update(const T&, const Parts&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return *this;
+  }
+  // The same action on a type that is not an entity: one error saying why, as Table's.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
+  template <class T, class... Conditions>
+    requires(!EntityType<T>)
+  Transaction& erase(const T&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return *this;
+  }
+  // The same action on a type that is not an entity: one error saying why, as Table's.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
+  template <class T, class... Conditions>
+    requires(!EntityType<T>)
+  Transaction& upsert(const T&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return *this;
+  }
+  // The same action on a type that is not an entity: one error saying why, as Table's.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
+  template <class T, class... Conditions>
+    requires(!EntityType<T>)
+  Transaction& check(const T&, const Conditions&...) {
+    static_assert(detail::report_not_an_entity<T>() || true);
+    return *this;
+  }
+
   // The number of actions added so far.
   // Throws: nothing.
   // Exception safety: nothrow.
