@@ -402,45 +402,68 @@ class Table {
   // The same calls on a type that is not an entity: one error saying why (no Entity
   // specialization, or one lacking `type` or `pk`), where an overload failure would name
   // neither. They do nothing else.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
   template <class Item, class... Conditions>
     requires(!EntityType<std::remove_cvref_t<Item>>)
   void put(Item&&, const Conditions&...) {
     static_assert(detail::report_not_an_entity<std::remove_cvref_t<Item>>() || true);
   }
+  // As above, on a type that is not an entity: one error saying why.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
   template <class T>
     requires(!EntityType<T>)
   std::optional<T> get(const T&) {
     static_assert(detail::report_not_an_entity<T>() || true);
     return {};
   }
+  // As above, on a type that is not an entity: one error saying why.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
   template <class T, class... Parts>
     requires(!EntityType<T>)
   T update(const T& key, Parts&&...) {
     static_assert(detail::report_not_an_entity<T>() || true);
     return key;
   }
+  // As above, on a type that is not an entity: one error saying why.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
   template <class T, class... Conditions>
     requires(!EntityType<T>)
   T upsert(const T& item, Conditions&&...) {
     static_assert(detail::report_not_an_entity<T>() || true);
     return item;
   }
+  // As above, on a type that is not an entity: one error saying why.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
   template <class T, class... Conditions>
     requires(!EntityType<T>)
   bool erase(const T&, const Conditions&...) {
     static_assert(detail::report_not_an_entity<T>() || true);
     return false;
   }
+  // As above, on a type that is not an entity: one error saying why.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
   template <std::ranges::range Range>
     requires(!EntityType<std::ranges::range_value_t<Range>>)
   void put_all(const Range&) {
     static_assert(detail::report_not_an_entity<std::ranges::range_value_t<Range>>() || true);
   }
+  // As above, on a type that is not an entity: one error saying why.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
   template <std::ranges::range Range>
     requires(!EntityType<std::ranges::range_value_t<Range>>)
   void erase_all(const Range&) {
     static_assert(detail::report_not_an_entity<std::ranges::range_value_t<Range>>() || true);
   }
+  // As above, on a type that is not an entity: one error saying why.
+  // Throws: nothing (it does not compile).
+  // Exception safety: nothrow.
   template <std::ranges::range Range>
     requires(!EntityType<std::ranges::range_value_t<Range>>)
   std::vector<std::ranges::range_value_t<Range>> get_all(const Range&) {
