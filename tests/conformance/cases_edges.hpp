@@ -92,9 +92,15 @@ TEST_CASE("an item collection is read on an index where its members share partit
       tix.query<EventProgramme>(ada), pksk::ValidationError,
       WhatContains<pksk::ValidationError>({"'Pass' and 'Session'", "the same shape", "'tix'"}));
   // A partition key the members' template in the index cannot produce.
-  CHECK_THROWS_MATCHES(tix.query<AttendeePasses>(pksk::PartitionKey{"ATTENDEE#"}),
-                       pksk::ValidationError,
-                       WhatContains<pksk::ValidationError>({"ATTENDEE#{attendee}"}));
+  CHECK_THROWS_MATCHES(
+      tix.query<AttendeePasses>(pksk::PartitionKey{"ATTENDEE#"}), pksk::ValidationError,
+      WhatContains<pksk::ValidationError>({"ATTENDEE#{attendee}", "pksk::partition<\"tix\">("}));
+  CHECK_THROWS_MATCHES(tix.query<Pass>(pksk::PartitionKey{"ATTENDEE#"}), pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>(
+                           {"on index 'tix'", "pksk::partition<\"tix\">(x), x a Pass"}));
+  // On the table, the table's form.
+  CHECK_THROWS_MATCHES(table.query<Pass>(pksk::PartitionKey{"EVENT#"}), pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>({"pksk::partition(x), x a Pass"}));
 }
 
 TEST_CASE("an optional member of an index key keeps each item out of the index while empty",
