@@ -530,7 +530,8 @@ class Table {
   // k-way merge of the buckets read lazily: a limit, the most items returned, stops the reads).
   // `proto` gives the partition key's other members. Options as for query<T>; `start` resumes
   // after a page of query_buckets_page. The spread member must be a field of the sort-key
-  // template (compile error).
+  // template (compile error). `from` after `to`, or more buckets than options.max_partitions,
+  // is a ValidationError before anything is read.
   template <EntityType T>
   std::vector<T> query_buckets(const T& proto, std::chrono::system_clock::time_point from,
                                std::chrono::system_clock::time_point to,
