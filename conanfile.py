@@ -111,6 +111,8 @@ class PkskConan(ConanFile):
             zstd = self.cpp_info.components["zstd"]
             zstd.set_property("cmake_target_name", "pksk::zstd")
             zstd.set_property("pkg_config_name", "pksk-zstd")
+            # What tells the headers the program links libzstd (codec/compressed.hpp).
+            zstd.defines = ["PKSK_ZSTD=1"]
             zstd.requires = requires("pksk", "zstd::zstdlib")
             zstd.bindirs = []
             zstd.libdirs = []

@@ -17,9 +17,10 @@ foreach(dir IN LISTS INCLUDES)
     list(APPEND include_flags "-I${dir}")
   endif()
 endforeach()
-# PRECOMPILED: the flags that put pksk's precompiled headers first, or nothing.
+# PRECOMPILED: the flags that put pksk's precompiled headers first, or nothing; DEFINES: the
+# -D flags of a program linking pksk::zstd, or nothing (the precompiled headers have them).
 execute_process(
-  COMMAND ${COMPILER} -std=c++20 -fsyntax-only ${PRECOMPILED} ${include_flags} ${SOURCE}
+  COMMAND ${COMPILER} -std=c++20 -fsyntax-only ${DEFINES} ${PRECOMPILED} ${include_flags} ${SOURCE}
   RESULT_VARIABLE result
   OUTPUT_VARIABLE output
   ERROR_VARIABLE output)

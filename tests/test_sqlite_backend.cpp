@@ -866,6 +866,53 @@ TEST_CASE("invalid table and attribute names", "[sqlite]") {
   CHECK_THROWS_AS(get(b, {}, "P", "A"), pksk::Error);  // an empty handle
 }
 
+TEST_CASE("rows another program inserts need not name an untyped or unsorted table's hidden column",
+          "[sqlite]") {
+  TempDir dir;
+  const std::string path = dir.file("hidden.db");
+  pksk::sqlite::Backend b{path};
+  const auto untyped = b.open_table(pksk::backend::TableSpec{"untyped", {.type_attribute = ""}});
+  const auto unsorted = b.open_table(pksk::backend::TableSpec{"unsorted", {.sk_attribute = ""}});
+  RawDb raw{path};
+  // pksk_no_type and pksk_no_sort_key hold '' in every row: a row that leaves them out has it.
+  raw.exec("INSERT INTO untyped (pk, sk, body, size) VALUES ('P', 'A', '{\"n\":1}', 10)");
+  raw.exec("INSERT INTO unsorted (pk, type, body, size) VALUES ('Q', 'T', '{\"n\":2}', 10)");
+  CHECK(get(b, untyped, "P", "A") == Row{"A", "", R"({"n":1})"});
+  CHECK(get(b, unsorted, "Q", "") == Row{"", "T", R"({"n":2})"});
+  CHECK(raw.text("SELECT pksk_no_type FROM untyped") == "");
+  CHECK(raw.text("SELECT pk, length(pksk_no_sort_key) FROM unsorted") == "Q|0");
+}
+
+TEST_CASE("an untyped or unsorted table created before its hidden column had a default opens",
+          "[sqlite]") {
+  TempDir dir;
+  const std::string path = dir.file("old.db");
+  { pksk::sqlite::Backend made{path}; }  // the file, its pksk_meta, no pksk table yet
+  {
+    // The tables as pksk created them before: the hidden columns NOT NULL without a default.
+    RawDb raw{path};
+    raw.exec(
+        "CREATE TABLE \"untyped\" (\"pk\" TEXT NOT NULL, \"sk\" TEXT NOT NULL, "
+        "\"pksk_no_type\" TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, "
+        "PRIMARY KEY (\"pk\", \"sk\")) WITHOUT ROWID");
+    raw.exec(
+        "CREATE TABLE \"unsorted\" (\"pk\" TEXT NOT NULL, \"pksk_no_sort_key\" TEXT NOT NULL, "
+        "\"type\" TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, "
+        "PRIMARY KEY (\"pk\", \"pksk_no_sort_key\")) WITHOUT ROWID");
+    raw.exec("INSERT INTO untyped VALUES ('P', 'A', '', '{}', 10)");
+  }
+  pksk::sqlite::Backend b{path};
+  const auto untyped = b.open_table(pksk::backend::TableSpec{"untyped", {.type_attribute = ""}});
+  const auto unsorted = b.open_table(pksk::backend::TableSpec{"unsorted", {.sk_attribute = ""}});
+  CHECK(get(b, untyped, "P", "A") == Row{"A", "", "{}"});
+  put(b, untyped, "P", "B", "");
+  put(b, unsorted, "Q", "");
+  CHECK(sks_of(b, untyped, "P") == std::vector<std::string>{"A", "B"});
+  CHECK(get(b, unsorted, "Q", "") == Row{"", "T", "{}"});
+  b.erase(untyped, pksk::backend::EraseRequest{{"P", "A"}});
+  CHECK(sks_of(b, untyped, "P") == std::vector<std::string>{"B"});
+}
+
 TEST_CASE("a read-only database fails writes with SQLite's message", "[sqlite]") {
   TempDir dir;
   const std::string path = dir.file("ro.db");

@@ -11,6 +11,10 @@ get_target_property(_pksk_cf_simdjson simdjson::simdjson INTERFACE_INCLUDE_DIREC
 get_target_property(_pksk_cf_sqlite SQLite::SQLite3 INTERFACE_INCLUDE_DIRECTORIES)
 set(_pksk_cf_includes
     "${PROJECT_SOURCE_DIR}/include;${_pksk_cf_boost};${_pksk_cf_simdjson};${_pksk_cf_sqlite}")
+# The cases are compiled as a program linking pksk::zstd is (its PKSK_ZSTD=1), so that a case
+# with a compressed member meets its own rule only; compressed_without_pksk_zstd alone is not.
+get_target_property(_pksk_cf_defines pksk_zstd INTERFACE_COMPILE_DEFINITIONS)
+list(TRANSFORM _pksk_cf_defines PREPEND "-D")
 
 find_program(PKSK_COMPILE_FAIL_GCC NAMES g++-12)
 find_program(PKSK_COMPILE_FAIL_CLANG NAMES clang++-16)
@@ -51,7 +55,7 @@ foreach(entry IN LISTS _pksk_cf_compilers)
   endif()
   add_custom_command(
     OUTPUT ${output}
-    COMMAND ${compiler} -std=c++20 ${_pksk_cf_include_flags} -x c++-header
+    COMMAND ${compiler} -std=c++20 ${_pksk_cf_defines} ${_pksk_cf_include_flags} -x c++-header
             ${dir}/precompiled.hpp -o ${output}
     DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/precompiled.hpp ${_pksk_cf_headers}
     COMMENT "Precompiling pksk's headers for the ${tag} compile-fail cases"
@@ -60,15 +64,23 @@ foreach(entry IN LISTS _pksk_cf_compilers)
 endforeach()
 add_custom_target(pksk_compile_fail_pch ALL DEPENDS ${_pksk_cf_pch_outputs})
 
-# pksk_add_compile_fail(name source rule): the source must fail to compile on every compiler
-# above with exactly one error, naming rule and the source's `// expect:` texts. A case without
-# a rule states per compiler what its error says (cmake/CheckCompileFail.cmake).
+# pksk_add_compile_fail(name source rule [WITHOUT_ZSTD]): the source must fail to compile on
+# every compiler above with exactly one error, naming rule and the source's `// expect:` texts.
+# A case without a rule states per compiler what its error says (cmake/CheckCompileFail.cmake).
+# WITHOUT_ZSTD: compiled as a program that does not link pksk::zstd (no PKSK_ZSTD, and so
+# without the precompiled headers, which have it).
 function(pksk_add_compile_fail name source rule)
   foreach(entry IN LISTS _pksk_cf_compilers)
     string(FIND "${entry}" "|" bar)
     string(SUBSTRING "${entry}" 0 ${bar} tag)
     math(EXPR after "${bar} + 1")
     string(SUBSTRING "${entry}" ${after} -1 compiler)
+    set(defines ${_pksk_cf_defines})
+    set(precompiled ${_pksk_cf_pch_flags_${tag}})
+    if("WITHOUT_ZSTD" IN_LIST ARGN)
+      set(defines)
+      set(precompiled)
+    endif()
     add_test(NAME compile_fail.${tag}.${name}
              COMMAND ${CMAKE_COMMAND}
                      -DCOMPILER=${compiler}
@@ -76,7 +88,8 @@ function(pksk_add_compile_fail name source rule)
                      -DRULE=${rule}
                      -DTAG=${tag}
                      "-DINCLUDES=${_pksk_cf_includes}"
-                     "-DPRECOMPILED=${_pksk_cf_pch_flags_${tag}}"
+                     "-DDEFINES=${defines}"
+                     "-DPRECOMPILED=${precompiled}"
                      -P ${PROJECT_SOURCE_DIR}/cmake/CheckCompileFail.cmake)
   endforeach()
 endfunction()
@@ -192,6 +205,9 @@ foreach(case IN ITEMS
   endif()
   pksk_add_compile_fail(${name} compile_fail/${name}.cpp "${rule}")
 endforeach()
+pksk_add_compile_fail(
+  compressed_without_pksk_zstd compile_fail/compressed_without_pksk_zstd.cpp
+  "pksk::diagnostics::compressed_member_needs_libzstd_link_the_target_pksk_zstd<" WITHOUT_ZSTD)
 
 # <pksk/src.hpp> in a translation unit where no backend header comes before it, with
 # PKSK_SEPARATE_COMPILATION as its users build: one error saying what to include, where the
@@ -231,7 +247,7 @@ if(PKSK_COMPILE_FAIL_GCC)
   foreach(name IN LISTS _pksk_hw_sources)
     add_test(NAME header_warnings.gcc.${name}
              COMMAND ${PKSK_COMPILE_FAIL_GCC} -std=c++20 -fsyntax-only -Wall -Wextra -Wpedantic
-                     -Werror ${_pksk_hw_includes}
+                     -Werror ${_pksk_cf_defines} ${_pksk_hw_includes}
                      ${CMAKE_CURRENT_SOURCE_DIR}/header_warnings/${name}.cpp)
   endforeach()
   # The warnings of g++'s optimiser, which a syntax-only run never sees: at -O1 (none of pksk's

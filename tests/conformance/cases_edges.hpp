@@ -92,9 +92,15 @@ TEST_CASE("an item collection is read on an index where its members share partit
       tix.query<EventProgramme>(ada), pksk::ValidationError,
       WhatContains<pksk::ValidationError>({"'Pass' and 'Session'", "the same shape", "'tix'"}));
   // A partition key the members' template in the index cannot produce.
-  CHECK_THROWS_MATCHES(tix.query<AttendeePasses>(pksk::PartitionKey{"ATTENDEE#"}),
-                       pksk::ValidationError,
-                       WhatContains<pksk::ValidationError>({"ATTENDEE#{attendee}"}));
+  CHECK_THROWS_MATCHES(
+      tix.query<AttendeePasses>(pksk::PartitionKey{"ATTENDEE#"}), pksk::ValidationError,
+      WhatContains<pksk::ValidationError>({"ATTENDEE#{attendee}", "pksk::partition<\"tix\">("}));
+  CHECK_THROWS_MATCHES(tix.query<Pass>(pksk::PartitionKey{"ATTENDEE#"}), pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>(
+                           {"on index 'tix'", "pksk::partition<\"tix\">(x), x a Pass"}));
+  // On the table, the table's form.
+  CHECK_THROWS_MATCHES(table.query<Pass>(pksk::PartitionKey{"EVENT#"}), pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>({"pksk::partition(x), x a Pass"}));
 }
 
 TEST_CASE("an optional member of an index key keeps each item out of the index while empty",
@@ -262,8 +268,17 @@ TEST_CASE("a fan-out over time buckets returns exactly the items in range, in or
   }
   REQUIRE(expected_late.size() == 30);
   CHECK(late == expected_late);
-  // No bucket in range: nothing.
-  CHECK(table.query_buckets<Meter>(Meter{.device = "d1"}, to, from).empty());
+  // Bounds the wrong way round are a mistake, as a reversed between is, not an empty range.
+  CHECK_THROWS_MATCHES(
+      table.query_buckets<Meter>(Meter{.device = "d1"}, to, from), pksk::ValidationError,
+      WhatContains<pksk::ValidationError>(
+          {"query_buckets Meter", "2024-04-10T00:00:00", "2024-01-20T03:00:00", "after"}));
+  CHECK_THROWS_MATCHES(table.query_buckets_page<Meter>(Meter{.device = "d1"}, to, from),
+                       pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>({"query_buckets_page Meter"}));
+  // One moment: its one bucket.
+  CHECK(table.query_buckets<Meter>(Meter{.device = "d1"}, all[3].at, all[3].at) ==
+        std::vector<Meter>{all[3]});
 
   // Pages of 7, each resuming the fan-out with the last one's cursor, both ways: together
   // exactly the items in range, in order, across pages and buckets.
@@ -294,6 +309,42 @@ TEST_CASE("a fan-out over time buckets returns exactly the items in range, in or
   CHECK_THROWS_AS(
       table.query_buckets<Meter>(Meter{.device = "d1"}, from, to, {.start = plain.next}),
       pksk::ValidationError);
+}
+
+TEST_CASE("a fan-out read touching more partitions than max_partitions is refused",
+          "[conformance]") {
+  using namespace std::chrono;
+  Store store;
+  auto table = make_table(store);
+  table.put(Meter{.device = "d1", .at = sys_days{year{2024} / 2 / 1}, .value = 1});
+  const auto from = sys_days{year{2024} / 1 / 20};
+  const auto to = sys_days{year{2024} / 4 / 10};  // four monthly buckets
+  CHECK(table.query_buckets<Meter>(Meter{.device = "d1"}, from, to, {.max_partitions = 4}).size() ==
+        1);
+  CHECK_THROWS_MATCHES(
+      table.query_buckets<Meter>(Meter{.device = "d1"}, from, to, {.max_partitions = 3}),
+      pksk::ValidationError,
+      WhatContains<pksk::ValidationError>(
+          {"query_buckets Meter", "4 partitions", "max_partitions (3)", "QueryOptions"}));
+  // Two centuries of months by default: refused before a single request.
+  const auto distant = sys_days{year{2200} / 1 / 1};
+  CHECK_THROWS_MATCHES(
+      table.query_buckets_page<Meter>(Meter{.device = "d1"}, from, distant), pksk::ValidationError,
+      WhatContains<pksk::ValidationError>(
+          {"query_buckets_page Meter", "2113 partitions", "max_partitions (1000)"}));
+  // 0: no bound.
+  CHECK(table.query_buckets<Meter>(Meter{.device = "d1"}, from, distant, {.max_partitions = 0})
+            .size() == 1);
+  // Shards: eight partitions, whatever the items.
+  table.put(Sale{.sku = "p1", .order = "o1"});
+  CHECK(table.query_shards<Sale>(Sale{.sku = "p1"}, {.max_partitions = 8}).size() == 1);
+  CHECK_THROWS_MATCHES(table.query_shards<Sale>(Sale{.sku = "p1"}, {.max_partitions = 7}),
+                       pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>(
+                           {"query_shards Sale", "8 partitions", "max_partitions (7)"}));
+  CHECK_THROWS_MATCHES(table.query_shards_page<Sale>(Sale{.sku = "p1"}, {.max_partitions = 7}),
+                       pksk::ValidationError,
+                       WhatContains<pksk::ValidationError>({"query_shards_page Sale"}));
 }
 
 TEST_CASE("a fan-out read in parallel pages exactly as one partition at a time does",

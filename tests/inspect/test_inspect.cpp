@@ -58,7 +58,34 @@ struct Entry {
   friend bool operator==(const Entry&, const Entry&) = default;
 };
 
+// A chunked item's chunks and unique members' guards: partitions pksk writes for itself.
+struct Vet {
+  std::string id;
+  std::string email;
+  std::string licence;
+};
+struct Record {
+  std::string vet;
+  std::string at;
+  std::string notes;  // past 400 KB: chunk items
+};
+
 }  // namespace
+
+template <>
+struct pksk::Entity<Vet> {
+  static constexpr std::string_view type = "Vet";
+  static constexpr std::string_view pk = "VET#{id}";
+  static constexpr std::string_view sk = "A";
+  static constexpr std::array unique = {"email", "licence"};
+};
+template <>
+struct pksk::Entity<Record> {
+  static constexpr std::string_view type = "Record";
+  static constexpr std::string_view pk = "VET#{vet}";
+  static constexpr std::string_view sk = "RECORD#{at}";
+  static constexpr bool chunked = true;
+};
 
 template <>
 struct pksk::Entity<Entry> {
@@ -244,6 +271,45 @@ TEST_CASE("the report counts types and collections and warns of a large one") {
   // --warn-share 1: 1% of 10 GB is 100 MiB, far above any collection here.
   CHECK(inspect({s / "shop.db", "--warn-share", "1"}).out.find("of DynamoDB's 10 GB") ==
         std::string::npos);
+}
+
+TEST_CASE("the report lists chunk partitions and unique guards apart from the collections") {
+  Scratch s;
+  {
+    pksk::sqlite::Backend backend{s / "clinic.db"};
+    pksk::Table table{backend, "clinic"};
+    for (int i = 0; i < 3; ++i) {
+      const std::string n = std::to_string(i);
+      table.put(Vet{.id = n, .email = "vet" + n + "@example.com", .licence = "L" + n});
+    }
+    // Two records of 1.2 MB each: four chunks each, every chunk a partition of its own.
+    for (int i = 0; i < 2; ++i) {
+      table.put(Record{.vet = "0",
+                       .at = "2024-0" + std::to_string(i + 1),
+                       .notes = std::string(1'200'000, static_cast<char>('a' + i))});
+    }
+  }
+  const Result r = inspect({s / "clinic.db"});
+  REQUIRE(r.status == 0);
+  INFO(r.out);
+  const std::string columns = squeezed(r.out);
+  // The items are all counted; the collections are the user's three vets.
+  CHECK(r.out.find("): 19 items, ") != std::string::npos);
+  CHECK(r.out.find(" 3 collections\n") != std::string::npos);
+  const std::size_t largest = r.out.find("largest collections");
+  const std::size_t own = r.out.find("pksk's own partitions");
+  REQUIRE(largest != std::string::npos);
+  REQUIRE(own != std::string::npos);
+  CHECK(largest < own);
+  const std::string collections = r.out.substr(largest, own - largest);
+  CHECK(collections.find("VET#0") != std::string::npos);
+  CHECK(collections.find("pksk:chunk") == std::string::npos);
+  CHECK(collections.find("_unique") == std::string::npos);
+  // Grouped: the chunks of the two records, and the guards of each unique member.
+  CHECK(columns.find("\n chunks of 2 chunked items 8 ") != std::string::npos);
+  CHECK(columns.find("\n unique guards of Vet#email 3 ") != std::string::npos);
+  CHECK(columns.find("\n unique guards of Vet#licence 3 ") != std::string::npos);
+  CHECK(r.out.find("warning") == std::string::npos);
 }
 
 TEST_CASE("--pk lists one collection in sort-key order") {
@@ -684,6 +750,20 @@ TEST_CASE("copy: an SQLite file to DynamoDB Local and back, verified each way", 
   CHECK(table.query<Order>(pksk::partition(Customer{.id = "7"})) ==
         std::vector<Order>(orders.begin() + 210, orders.begin() + 240));
 
+  // --target-table naming another table than the DynamoDB address does is refused before
+  // anything is written, rather than merging the copy into the address's table.
+  const std::string other = pksk_test::fresh_table_name("copy_other_");
+  const Result clash = inspect({"copy", s / "shop.db", dynamodb, "--target-table", other,
+                                "--checkpoint", s / "clash.checkpoint", "--quiet"});
+  INFO(clash.err);
+  CHECK(clash.status == 2);
+  CHECK(clash.err.find("--target-table " + other + " names another table than the target") !=
+        std::string::npos);
+  CHECK(clash.err.find("copied") == std::string::npos);
+  CHECK(inspect({"verify", s / "shop.db", dynamodb, "--target-table", other}).status == 2);
+  // The address's own name is no clash.
+  CHECK(inspect({"verify", s / "shop.db", dynamodb, "--target-table", table_name}).status == 0);
+
   // And back into a new SQLite file, the same items again.
   const Result back =
       inspect({"copy", dynamodb, s / "back.db", "--checkpoint", s / "back.checkpoint",
@@ -744,6 +824,30 @@ TEST_CASE("copy: a table whose sort key is a number, to DynamoDB Local (RANGE N)
   pksk::Table copied{file, "ledger", numbered};
   CHECK(copied.query<Entry>(pksk::partition(Entry{.ledger = "l1"})) == entries);
   CHECK(inspect({"copy", dynamodb, s / "x.db", "--sk-type", "Q"}).status == 2);
+}
+
+TEST_CASE("a missing DynamoDB table's hint is the command line's create=1, not the C++ option",
+          "[local]") {
+  Scratch s;
+  const std::string endpoint = pksk_test::dynamodb_local_endpoint();
+  ::setenv("AWS_ACCESS_KEY_ID", "pksk", 1);
+  ::setenv("AWS_SECRET_ACCESS_KEY", "hint", 1);
+  const std::string absent = "dynamodb://" + pksk_test::fresh_table_name("absent_") +
+                             "?endpoint=" + endpoint + "&region=us-east-1";
+  std::ofstream(s / "in.json") << R"({"Item":{"pk":{"S":"P"},"sk":{"S":"1"},"type":{"S":"T"}}})"
+                               << '\n';
+  const Result import = inspect({absent, "--import", s / "in.json"});
+  INFO(import.err);
+  CHECK(import.status == 1);
+  CHECK(import.err.find("does not exist") != std::string::npos);
+  CHECK(import.err.find("add create=1 to the address") != std::string::npos);
+  CHECK(import.err.find("Options::create_missing_tables") == std::string::npos);
+  const Result read = inspect({absent});
+  INFO(read.err);
+  CHECK(read.status == 1);
+  CHECK(read.err.find("does not exist") != std::string::npos);
+  CHECK(read.err.find("create=1 in the address lets --import create it") != std::string::npos);
+  CHECK(read.err.find("Options::create_missing_tables") == std::string::npos);
 }
 
 #endif

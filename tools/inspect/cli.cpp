@@ -6,7 +6,10 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <pksk/error.hpp>
 
 #include "copy.hpp"
 #include "location.hpp"
@@ -57,7 +60,9 @@ Options:
   --top N               the report: how many of the largest collections to list (default 10)
   --warn-share PERCENT  the report: warn of a collection past PERCENT of DynamoDB's 10 GB per
                         collection (default 50; it always warns at 10000 items and at 1 GiB)
-  --target-table NAME   copy, verify: the target's table (default: the source's name)
+  --target-table NAME   copy, verify: the target's table in an SQLite file (default: the
+                        source's name); a DynamoDB address names its own, and another
+                        name here is refused
   --checkpoint FILE     copy: where it records how far it got (default
                         pksk-inspect-copy.checkpoint; removed when the copy is done)
   --rate N              copy: write at most N items per second
@@ -252,6 +257,26 @@ TwoTables parse_two_tables(std::span<const std::string> args) {
   return c;
 }
 
+// A backend's error as the command line's user should read it: the DynamoDB backend's missing
+// table names its C++ option (Options::create_missing_tables), which the command line spells
+// create=1 in the address, and which only --import takes (a read creates nothing; copy creates
+// its target itself).
+std::string missing_table_hint(const BackendError& e, bool importing) {
+  std::string message = e.what();
+  if (e.code() != errc::missing_table) return message;
+  constexpr std::string_view cpp_hint = "Options::create_missing_tables";
+  const std::size_t open = message.rfind(" (", message.find(cpp_hint));
+  if (message.find(cpp_hint) == std::string::npos || open == std::string::npos) return message;
+  const std::size_t close = message.find(')', open);
+  message.replace(open, close == std::string::npos ? std::string::npos : close - open + 1,
+                  importing ? " (create it, or add create=1 to the address: "
+                              "dynamodb://TABLE?endpoint=...&create=1)"
+                            : " (create it, or copy a table into it: pksk-inspect copy SOURCE "
+                              "dynamodb://TABLE?..., which creates it; create=1 in the address "
+                              "lets --import create it)");
+  return message;
+}
+
 int run_two_tables(const TwoTables& c, std::ostream& out, std::ostream& err, bool err_terminal) {
   const Location source = open_location(c.source, Access::read, c.names, {});
   const backend::TableSpec& table = choose_table(source, c.table);
@@ -260,8 +285,18 @@ int run_two_tables(const TwoTables& c, std::ostream& out, std::ostream& err, boo
   const std::string target_name = c.target_table.empty() ? table.name : c.target_table;
   const Location target =
       open_location(c.target, c.verb == "copy" ? Access::create : Access::read, names, target_name);
+  const bool dynamodb_target = c.target.starts_with("dynamodb://");
+  if (dynamodb_target && !c.target_table.empty() && c.target_table != target.tables.front().name) {
+    // A DynamoDB address names its table: writing to it instead of --target-table's would merge
+    // the copy into a table the command line did not name, and writing elsewhere would ignore
+    // the address.
+    throw UsageError("--target-table " + c.target_table + " names another table than the target " +
+                     c.target + ", whose address names " + target.tables.front().name +
+                     ": name the table in the address (dynamodb://" + c.target_table +
+                     "?...) and drop --target-table");
+  }
   const backend::TableSpec& target_table =
-      choose_table(target, c.target.starts_with("dynamodb://") ? std::string() : target_name);
+      choose_table(target, dynamodb_target ? std::string() : target_name);
   if (c.verb == "copy") {
     CopyOptions options = c.copy;
     options.progress = c.quiet        ? ProgressStyle::quiet
@@ -289,6 +324,9 @@ int run(std::span<const std::string> args, std::ostream& out, std::ostream& err,
     } catch (const Interrupted& e) {
       err << "pksk-inspect: " << e.what() << '\n';
       return 130;
+    } catch (const BackendError& e) {
+      err << "pksk-inspect: " << missing_table_hint(e, false) << '\n';
+      return 1;
     } catch (const std::exception& e) {
       err << "pksk-inspect: " << e.what() << '\n';
       return 1;
@@ -338,6 +376,9 @@ int run(std::span<const std::string> args, std::ostream& out, std::ostream& err,
     return 0;
   } catch (const UsageError& e) {
     return usage_error(err, e);
+  } catch (const BackendError& e) {
+    err << "pksk-inspect: " << missing_table_hint(e, c.import_file.has_value()) << '\n';
+    return 1;
   } catch (const std::exception& e) {
     err << "pksk-inspect: " << e.what() << '\n';
     return 1;

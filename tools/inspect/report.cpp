@@ -3,11 +3,17 @@
 
 #include <cstddef>
 #include <iomanip>
+#include <map>
 #include <ostream>
+#include <set>
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <pksk/codec/attribute_value_json.hpp>
+#include <pksk/key/unique.hpp>
+#include <pksk/table/detail/chunks.hpp>
 #include <pksk/table/stats.hpp>
 
 #include "items.hpp"
@@ -43,19 +49,75 @@ std::string shown_type(const std::string& type) {
   return type.empty() ? "(none)" : type;
 }
 
+// The items pksk writes for itself under partition keys of their own, which are no collection
+// of the user's: a chunked item's chunks ("pksk:chunk#<version>#<n>", each alone in its
+// partition; Entity<T>::chunked) and unique members' guards ("_unique#<type>#<member>#<value>";
+// Entity<T>::unique). Chunks kept beside their parent (chunks_beside_parent) are in the
+// parent's collection, and counted there, as DynamoDB counts them against its 10 GB.
+constexpr std::string_view chunk_type = detail::chunk_type;
+constexpr std::string_view guard_type = detail::unique_guard_type;
+
+struct OwnItems {
+  Tally chunks;
+  std::set<std::string> chunk_versions;           // one per chunked item written (or left)
+  std::map<std::string, Tally> guards_by_member;  // "<type>#<member>"
+};
+
+// "Type#member" of a guard's partition key "_unique#Type#member#value".
+std::string guarded_member(std::string_view pk) {
+  pk.remove_prefix(guard_type.size() + 1);
+  const std::size_t type_end = pk.find('#');
+  const std::size_t member_end =
+      type_end == std::string_view::npos ? type_end : pk.find('#', type_end + 1);
+  return std::string(pk.substr(0, member_end));
+}
+
+// Every item into `all` (the table's totals and types); the user's collections into `user`;
+// pksk's own partitions into `own`. One sequential scan, as table.stats() reads a segment.
+void scan(const Location& where, AnyBackend::TableHandle& handle, const backend::TableSpec& table,
+          BodyFormat format, detail::StatsTally& all, detail::StatsTally& user, OwnItems& own) {
+  backend::RawScan request{.segment = 0, .segments = 1};
+  std::string last_pk, last_sk;
+  for (;;) {
+    const backend::ScanOutcome page =
+        where.backend.scan(handle, request, [&](const backend::ItemView& row) {
+          const std::size_t size = detail::row_size(row, format, table);
+          const std::string_view pk = row.partition_key();
+          all.add(pk, row.type, size);
+          if (row.type == chunk_type && pk.starts_with(std::string(chunk_type) + "#")) {
+            ++own.chunks.items;
+            own.chunks.bytes += size;
+            std::string_view version = pk.substr(chunk_type.size() + 1);
+            own.chunk_versions.emplace(version.substr(0, version.rfind('#')));
+          } else if (row.type == guard_type && pk.starts_with(std::string(guard_type) + "#")) {
+            Tally& t = own.guards_by_member[guarded_member(pk)];
+            ++t.items;
+            t.bytes += size;
+          } else {
+            user.add(pk, row.type, size);
+          }
+        });
+    if (!page.last_evaluated_pk) break;
+    last_pk = *page.last_evaluated_pk;
+    last_sk = *page.last_evaluated_sk;
+    request.exclusive_start = backend::ItemKey{last_pk, last_sk};
+  }
+}
+
 void report_table(std::ostream& out, const Location& where, const backend::TableSpec& table,
                   const ReportOptions& options) {
   auto handle = where.backend.open_table(table);
   const BodyFormat format = where.backend.body_format(handle);
-  // table.stats()'s tally, on one sequential scan (the Table's parallel segments need a Table).
-  detail::StatsTally tally;
-  detail::scan_stats_segment(where.backend, handle, table, format, 0, 1, tally, [](std::size_t) {});
-  const TableStats stats =
-      std::move(tally).finish({.largest = options.top, .warn_share = options.warn_share});
+  detail::StatsTally all_tally, user_tally;
+  OwnItems own;
+  scan(where, handle, table, format, all_tally, user_tally, own);
+  const StatsOptions stats_options{.largest = options.top, .warn_share = options.warn_share};
+  const TableStats stats = std::move(all_tally).finish(stats_options);
+  const TableStats user = std::move(user_tally).finish(stats_options);
 
   out << "table " << table.name << " (keys " << table.pk_attribute << ", " << table.sk_attribute
       << "; type attribute " << table.type_attribute << "): " << stats.items << " items, "
-      << stats.bytes << " bytes (" << human(stats.bytes) << "), " << stats.collections
+      << stats.bytes << " bytes (" << human(stats.bytes) << "), " << user.collections
       << " collections\n";
   if (stats.items == 0) return;
 
@@ -70,14 +132,30 @@ void report_table(std::ostream& out, const Location& where, const backend::Table
 
   out << "\n  largest collections (by bytes)\n  " << std::left << std::setw(40) << "pk"
       << std::right << std::setw(10) << "items" << std::setw(14) << "bytes" << '\n';
-  for (const CollectionStats& c : stats.largest) {
+  for (const CollectionStats& c : user.largest) {
     out << "  " << std::left << std::setw(40) << c.pk << std::right << std::setw(10) << c.items
         << std::setw(14) << c.bytes << '\n';
   }
 
+  if (own.chunks.items != 0 || !own.guards_by_member.empty()) {
+    out << "\n  pksk's own partitions (not collections of the table's items)\n  " << std::left
+        << std::setw(40) << "kind" << std::right << std::setw(10) << "items" << std::setw(14)
+        << "bytes" << '\n';
+    if (own.chunks.items != 0) {
+      const std::string kind = "chunks of " + std::to_string(own.chunk_versions.size()) +
+                               " chunked item" + (own.chunk_versions.size() == 1 ? "" : "s");
+      out << "  " << std::left << std::setw(40) << kind << std::right << std::setw(10)
+          << own.chunks.items << std::setw(14) << own.chunks.bytes << '\n';
+    }
+    for (const auto& [member, t] : own.guards_by_member) {
+      out << "  " << std::left << std::setw(40) << "unique guards of " + member << std::right
+          << std::setw(10) << t.items << std::setw(14) << t.bytes << '\n';
+    }
+  }
+
   // Every collection is judged, not only those listed.
   bool header = false;
-  for (const CollectionWarning& w : stats.warnings) {
+  for (const CollectionWarning& w : user.warnings) {
     const CollectionStats& c = w.collection;
     std::vector<std::string> reasons;
     if (w.many_items) reasons.push_back(std::to_string(c.items) + " items (10000 or more)");

@@ -17,7 +17,11 @@
 //
 // libzstd is needed only by a program with a compressed member: the calls into it are in
 // templates instantiated for such an entity alone, so a program without one neither includes
-// anything it lacks nor links libzstd (CMake: pksk::zstd).
+// anything it lacks nor links libzstd. What says a program links it is PKSK_ZSTD=1, defined by
+// the CMake target pksk::zstd, pkg-config's pksk-zstd and Conan's pksk::zstd component: a
+// <zstd.h> found on the include path proves nothing about the link line, and a compressed
+// member compiled without PKSK_ZSTD is one compile error naming it rather than a page of
+// undefined ZSTD_* symbols at link time.
 
 #include <array>
 #include <cstddef>
@@ -38,7 +42,7 @@
 #include "detail/json_path.hpp"
 #include "detail/marked_members.hpp"
 
-#if __has_include(<zstd.h>)
+#if defined(PKSK_ZSTD) && PKSK_ZSTD
 #include <zstd.h>
 // 1 where <zstd.h> is found: compressed members can be written and read (else 0).
 #define PKSK_DETAIL_HAS_ZSTD 1
@@ -69,9 +73,11 @@ struct compressed_member_appears_in_a_key_template;
 // A member named twice in Entity<T>::compressed.
 template <class Record, detail::fixed_string Member>
 struct member_is_compressed_twice;
-// An entity with a compressed member in a program compiled without <zstd.h>.
-template <class Record>
-struct compressed_member_needs_zstd_h_install_libzstd_and_link_pksk_zstd;
+// An entity with a compressed member (Member, its first) in a program compiled without
+// PKSK_ZSTD=1, which the CMake target pksk::zstd (pkg-config: pksk-zstd) defines along with
+// linking libzstd.
+template <class Record, detail::fixed_string Member>
+struct compressed_member_needs_libzstd_link_the_target_pksk_zstd;
 }  // namespace diagnostics
 
 namespace detail {
@@ -131,10 +137,15 @@ inline constexpr fixed_string<compressed_names_v<T>[N].size()> compressed_name_t
 // Reports compressed_problem<T>(), one rule, once per entity.
 template <class T, CompressedProblem P = compressed_problem<T>()>
 struct CompressedCheck {
-  static constexpr bool
-      ok = diagnose_v < PKSK_DETAIL_HAS_ZSTD || !has_compressed_v<T>,
-      diagnostics::compressed_member_needs_zstd_h_install_libzstd_and_link_pksk_zstd < T >>
-      ;
+  static constexpr bool ok = [] {
+    if constexpr (has_compressed_v<T>) {
+      return diagnose_v<PKSK_DETAIL_HAS_ZSTD != 0,
+                        diagnostics::compressed_member_needs_libzstd_link_the_target_pksk_zstd<
+                            T, compressed_name_text_v<T, 0>>>;
+    } else {
+      return true;
+    }
+  }();
 };
 template <class T, CompressedProblem P>
   requires(P.kind == CompressedProblem::Kind::no_member)
@@ -287,7 +298,7 @@ void zstd_decompress(std::string_view frame, Bytes& out) {
 #else
 
 // Declared only, so that the templates below parse: an entity with a compressed member reports
-// compressed_member_needs_zstd_h_install_libzstd_and_link_pksk_zstd and never calls them.
+// compressed_member_needs_libzstd_link_the_target_pksk_zstd and never calls them.
 std::string_view zstd_compress(std::string_view bytes, int level);
 template <class Bytes>
 void zstd_decompress(std::string_view frame, Bytes& out);

@@ -91,10 +91,29 @@ struct FanOutField {
       InSortKey<count == 1>::ok;
 };
 
+// The number of buckets of `unit` from the one holding `from` to the one holding `to`
+// (from <= to), worked out without listing them: the bound on a read's partitions is checked
+// before a range of centuries is laid out in memory.
+PKSK_DECL std::size_t bucket_count(KeySpec unit, std::chrono::system_clock::time_point from,
+                                   std::chrono::system_clock::time_point to);
+
 // The start of each bucket of `unit` from the one holding `from` to the one holding `to`.
 PKSK_DECL std::vector<std::chrono::system_clock::time_point> bucket_starts(
     KeySpec unit, std::chrono::system_clock::time_point from,
     std::chrono::system_clock::time_point to);
+
+// ValidationError: `call` (query_buckets or query_buckets_page) of `type` with `from` after
+// `to`, as a between with its bounds reversed is one.
+[[noreturn]] PKSK_DECL void throw_buckets_reversed(std::string_view table, std::string_view call,
+                                                   std::string_view type,
+                                                   std::chrono::system_clock::time_point from,
+                                                   std::chrono::system_clock::time_point to);
+
+// ValidationError unless `partitions`, those `call` of `type` would read, are within
+// options.max_partitions (0: no bound).
+PKSK_DECL void check_partition_count(std::string_view table, std::string_view call,
+                                     std::string_view type, std::size_t partitions,
+                                     std::size_t max_partitions);
 
 // The partition key of `proto` in shard `shard`: its template formatted with that number for
 // the shard field, as a key of an item of that shard has it.

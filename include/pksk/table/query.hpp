@@ -252,8 +252,8 @@ class BasicSortKeyCondition : public std::optional<KeyCondition> {
 };
 
 // The options of a query or scan of R, in this order: sk, forward, limit, start, filter,
-// select, segment, segments, consistent, keep_undecodable, parallel. `{}` means all items,
-// forward.
+// select, segment, segments, consistent, keep_undecodable, parallel, max_partitions. `{}` means
+// all items, forward.
 // BasicQueryOptions<R> (what query<R> takes) checks `filter` and `select` against R at compile
 // time; QueryOptions (R = void) is the type to keep options in a variable, and converts to any R.
 template <class R = void>
@@ -290,6 +290,10 @@ struct BasicQueryOptions {
   // threads the Table keeps. 0 (the default): 8 on DynamoDB, where each read is a round trip,
   // and 1 on SQLite, whose reads are local; 1: one partition after another.
   std::size_t parallel = 0;
+  // Fan-out reads only: the most partitions one read may touch, each a request (at least) on
+  // DynamoDB; more is a ValidationError before anything is read, so that ten years of daily
+  // buckets are not 3,650 requests by accident. 0: no bound.
+  std::size_t max_partitions = 1000;
 
   // The untyped options as those of a query of S; `select` and `filter` are checked when the query
   // runs.
@@ -303,7 +307,7 @@ struct BasicQueryOptions {
             filter,     select.template as<S>(),
             segment,    segments,
             consistent, keep_undecodable,
-            parallel};
+            parallel,   max_partitions};
   }
 };
 

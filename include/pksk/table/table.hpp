@@ -753,14 +753,15 @@ class Table {
   // k-way merge of the buckets read lazily: a limit, the most items returned, stops the reads).
   // `proto` gives the partition key's other members. Options as for query<T>; `start` resumes
   // after a page of query_buckets_page. The spread member must be a field of the sort-key
-  // template (compile error).
-  // Throws: as query(), for each bucket read.
+  // template (compile error). `from` after `to`, or more buckets than options.max_partitions,
+  // is a ValidationError before anything is read.
+  // Throws: ValidationError as above; as query(), for each bucket read.
   // Exception safety: strong (a read changes nothing).
   template <EntityType T>
   std::vector<T> query_buckets(const T& proto, std::chrono::system_clock::time_point from,
                                std::chrono::system_clock::time_point to,
                                const BasicQueryOptions<T>& options = {}) {
-    return std::move(query_buckets_page(proto, from, to, options).items);
+    return std::move(buckets_page("query_buckets", proto, from, to, options).items);
   }
   // As query_buckets, one page of up to options.limit items (0: all of them), with the cursor
   // that resumes the whole fan-out after it (empty after the last page).
@@ -771,22 +772,7 @@ class Table {
                                           std::chrono::system_clock::time_point from,
                                           std::chrono::system_clock::time_point to,
                                           const BasicQueryOptions<T>& options = {}) {
-    using Field = detail::FanOutField<T, /*Bucket=*/true>;
-    if constexpr (Field::ok) {
-      std::vector<PartitionKey> pks;
-      T item = proto;
-      for (const auto start : detail::bucket_starts(Field::segment.spec.spec, from, to)) {
-        get_field<Field::segment.field>(item) = start;
-        pks.push_back(partition(item));
-      }
-      if (!options.forward) std::reverse(pks.begin(), pks.end());
-      return fan_out_page(pks, options, [&](const T& t) {
-        const auto& at = get_field<Field::segment.field>(t);
-        return from <= at && at <= to;
-      });
-    } else {
-      return {};
-    }
+    return buckets_page("query_buckets_page", proto, from, to, options);
   }
 
   // The items of an entity T whose partition key holds a shard ("PRODUCT#{sku}#
@@ -795,23 +781,14 @@ class Table {
   // Exception safety: strong (a read changes nothing).
   template <EntityType T>
   std::vector<T> query_shards(const T& proto, const BasicQueryOptions<T>& options = {}) {
-    return std::move(query_shards_page(proto, options).items);
+    return std::move(shards_page("query_shards", proto, options).items);
   }
   // As query_shards, a page at a time, as query_buckets_page.
   // Throws: as query_buckets_page.
   // Exception safety: strong (a read changes nothing).
   template <EntityType T>
   Page<std::vector<T>> query_shards_page(const T& proto, const BasicQueryOptions<T>& options = {}) {
-    using Field = detail::FanOutField<T, /*Bucket=*/false>;
-    if constexpr (Field::ok) {
-      std::vector<PartitionKey> pks;
-      for (unsigned shard = 0; shard < Field::segment.spec.shards; ++shard) {
-        pks.push_back(detail::shard_partition_key(proto, shard));
-      }
-      return fan_out_page(pks, options, [](const T&) { return true; });
-    } else {
-      return {};
-    }
+    return shards_page("query_shards_page", proto, options);
   }
 
   // The items of scan<R>(options) as a lazy range, as each() for a query.
@@ -1438,6 +1415,52 @@ class Table {
       return with_visitor(result, plan, nullptr, [&](backend::ItemVisitor visit) {
         return scan_pages(shape, plan, all_pages, visit);
       });
+    }
+  }
+
+  // query_buckets and query_buckets_page, `call` naming which in an error.
+  template <EntityType T>
+  Page<std::vector<T>> buckets_page(std::string_view call, const T& proto,
+                                    std::chrono::system_clock::time_point from,
+                                    std::chrono::system_clock::time_point to,
+                                    const BasicQueryOptions<T>& options) {
+    using Field = detail::FanOutField<T, /*Bucket=*/true>;
+    if constexpr (Field::ok) {
+      constexpr auto unit = Field::segment.spec.spec;
+      if (to < from) detail::throw_buckets_reversed(spec_.name, call, type_name_v<T>, from, to);
+      detail::check_partition_count(spec_.name, call, type_name_v<T>,
+                                    detail::bucket_count(unit, from, to), options.max_partitions);
+      std::vector<PartitionKey> pks;
+      T item = proto;
+      for (const auto start : detail::bucket_starts(unit, from, to)) {
+        get_field<Field::segment.field>(item) = start;
+        pks.push_back(partition(item));
+      }
+      if (!options.forward) std::reverse(pks.begin(), pks.end());
+      return fan_out_page(pks, options, [&](const T& t) {
+        const auto& at = get_field<Field::segment.field>(t);
+        return from <= at && at <= to;
+      });
+    } else {
+      return {};
+    }
+  }
+
+  // query_shards and query_shards_page, `call` naming which in an error.
+  template <EntityType T>
+  Page<std::vector<T>> shards_page(std::string_view call, const T& proto,
+                                   const BasicQueryOptions<T>& options) {
+    using Field = detail::FanOutField<T, /*Bucket=*/false>;
+    if constexpr (Field::ok) {
+      detail::check_partition_count(spec_.name, call, type_name_v<T>, Field::segment.spec.shards,
+                                    options.max_partitions);
+      std::vector<PartitionKey> pks;
+      for (unsigned shard = 0; shard < Field::segment.spec.shards; ++shard) {
+        pks.push_back(detail::shard_partition_key(proto, shard));
+      }
+      return fan_out_page(pks, options, [](const T&) { return true; });
+    } else {
+      return {};
     }
   }
 

@@ -201,13 +201,20 @@ inline std::string index_columns_sql(const backend::TableSpec& spec) {
 // BINARY collation (the default) compares with memcmp, i.e. in UTF-8 byte order, which is
 // DynamoDB's order for string keys; WITHOUT ROWID makes the primary key the table's B-tree, so
 // a partition is one contiguous range read in sort-key order. `size` is the item's DynamoDB
-// size, which ends 1 MB pages without measuring items again.
+// size, which ends 1 MB pages without measuring items again. The hidden columns of a table
+// without a type attribute or a sort key default to the '' they always hold, so that a row
+// inserted by SQL (the sqlite3 shell, another program) need not name them; tables created
+// before they had the default keep their NOT NULL columns and open all the same (the schema
+// check reads no defaults).
 inline std::string create_table_sql(const backend::TableSpec& spec, bool if_not_exists = false) {
   const Columns c = columns_of(spec);
+  const auto hidden_default = [](bool hidden) { return hidden ? " DEFAULT ''" : ""; };
   return std::string(if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ") +
          quoted_identifier(spec.name) + " (" + c.pk + " TEXT NOT NULL, " + c.sk + ' ' +
-         std::string(sk_column_type(spec)) + " NOT NULL, " + c.type +
-         " TEXT NOT NULL, body TEXT NOT NULL, size INTEGER NOT NULL, " + index_columns_sql(spec) +
+         std::string(sk_column_type(spec)) + " NOT NULL" +
+         hidden_default(spec.sk_attribute.empty()) + ", " + c.type + " TEXT NOT NULL" +
+         hidden_default(spec.type_attribute.empty()) +
+         ", body TEXT NOT NULL, size INTEGER NOT NULL, " + index_columns_sql(spec) +
          "PRIMARY KEY (" + c.pk + ", " + c.sk + ")) WITHOUT ROWID";
 }
 

@@ -100,10 +100,13 @@ PKSK_DECL void throw_partition_key_not_of_template(std::string_view table, std::
   throw ValidationError(
       "pksk table " + detail::quoted(table) + ", query " + std::string(type) +
       (index.empty() ? std::string() : " on index " + detail::quoted(index)) +
-      ": the partition key " + detail::quoted(pk) + " is not one " + std::string(type) +
+      ": the partition key " + detail::quoted(pk) + " is not one that " + std::string(type) +
       "'s template " + detail::quoted(key_template) +
       " can produce (a field empty, or holding '#' or the next literal's first character): " +
-      "the query would find nothing; make the key with pksk::partition");
+      "the query would find nothing; make the key with " +
+      (index.empty() ? std::string("pksk::partition(")
+                     : "pksk::partition<\"" + std::string(index) + "\">(") +
+      "x), x a " + std::string(type) + " with every member of that template set");
 }
 
 PKSK_DECL void throw_collection_not_in_index(std::string_view table, std::string_view index,
