@@ -889,3 +889,48 @@ TEST_CASE("errors of a single write of an entity with unique members name the ca
   CHECK_THAT(error_of([&] { table.transact().erase(Owner{.id = long_id, .email = ""}).commit(); }),
              StartsWith("pksk table 'shop', transaction erase Owner: "));
 }
+
+namespace {
+
+// A backend that leaves out what the contract lets a backend leave out: it never reports a
+// condition's failure in place (backend::WriteReturns::failure) and throws it instead.
+class ThrowingConditionsBackend : public support::ForwardingBackend {
+ public:
+  using ForwardingBackend::ForwardingBackend;
+  void put(TableHandle t, pksk::backend::PutRequest r) {
+    r.returns.failure = nullptr;
+    inner().put(t, r);
+  }
+  void update(TableHandle t, pksk::backend::UpdateRequest r, pksk::backend::ItemVisitor visit) {
+    r.returns.failure = nullptr;
+    inner().update(t, r, visit);
+  }
+  bool erase(TableHandle t, pksk::backend::EraseRequest r) {
+    r.returns.failure = nullptr;
+    return inner().erase(t, r);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("try_ writes return a failure the backend threw rather than reported", "[writes]") {
+  pksk::sqlite::Backend sqlite{":memory:"};
+  ThrowingConditionsBackend backend{sqlite};
+  pksk::Table table{backend, "t"};
+  Cart cart{.id = "c"};
+  REQUIRE(table.try_put(cart));
+  Cart stale = cart;
+  REQUIRE(table.try_put(cart));  // now at version 2
+
+  const pksk::WriteResult<void> put = table.try_put(stale);
+  REQUIRE_FALSE(put);
+  CHECK(std::string(put.error().what()).find("stale version") != std::string::npos);
+  CHECK(stale.rev == 1);
+  const pksk::WriteResult<Cart> updated =
+      table.try_update(stale, pksk::append(&Cart::skus, std::vector<std::string>{"a"}));
+  REQUIRE_FALSE(updated);
+  CHECK(std::string(updated.error().what()).find("stale version") != std::string::npos);
+  const pksk::WriteResult<bool> erased = table.try_erase(stale);
+  REQUIRE_FALSE(erased);
+  CHECK(table.get(Cart{.id = "c"})->rev == 2);
+}

@@ -990,35 +990,35 @@ class Table {
     return result;
   }
 
-  // A try_ write: `write(report...)` makes the write, given the part through which it reports
-  // its condition's failure where the entity's writes can (a single request), else none and
-  // the ConditionFailed it throws is caught.
+  // A try_ write: `write(report...)` makes the write. An entity whose writes are one request
+  // is given the part through which the backend reports its condition's failure in place; a
+  // failure thrown is caught either way (a transaction's, a chunked write's, or a backend's
+  // that does not report: the contract lets it throw).
   template <class T, class Write>
   auto try_write(Write&& write) -> WriteResult<decltype(write())> {
     using Result = decltype(write());
-    if constexpr (!detail::chunked_v<T> && !detail::UniqueEntity<T> &&
-                  !detail::has_blob_members_v<T>) {
-      std::optional<ConditionFailed> failure;
+    constexpr bool reports =
+        !detail::chunked_v<T> && !detail::UniqueEntity<T> && !detail::has_blob_members_v<T>;
+    std::optional<ConditionFailed> failure;
+    const auto run = [&]() -> Result {
+      if constexpr (reports) {
+        return write(detail::ReportFailure{&failure});
+      } else {
+        return write();
+      }
+    };
+    try {
       if constexpr (std::is_void_v<Result>) {
-        write(detail::ReportFailure{&failure});
+        run();
         if (failure) return std::move(*failure);
         return {};
       } else {
-        Result result = write(detail::ReportFailure{&failure});
+        Result result = run();
         if (failure) return std::move(*failure);
         return result;
       }
-    } else {
-      try {
-        if constexpr (std::is_void_v<Result>) {
-          write();
-          return {};
-        } else {
-          return write();
-        }
-      } catch (ConditionFailed& failed) {
-        return std::move(failed);
-      }
+    } catch (ConditionFailed& failed) {
+      return std::move(failed);
     }
   }
 
