@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <pksk/dynamodb.hpp>
+#include <pksk/dynamodb/detail/response.hpp>  // the decoder it measures, with PKSK_SEPARATE_COMPILATION too
 #include <pksk/entity_code.hpp>  // this file's entities' code, with PKSK_SEPARATE_COMPILATION too
 #include <stdexcept>
 #include <string>
