@@ -8,6 +8,9 @@
 //   control_plane.ipp  open_table: DescribeTable, CreateTable, UpdateTable, waits
 //   items.ipp          the item operations: get, put, update, erase, batches, query, scan
 
+#include <optional>
+#include <utility>
+
 #include "answers.ipp"
 #include "backend_impl.ipp"
 #include "client.ipp"
@@ -44,32 +47,31 @@ PKSK_DECL bool Backend::get(TableHandle table, backend::ItemKey key, backend::It
 }
 // A write that asks for its condition's failure to be reported (backend::WriteReturns::failure)
 // gets the ConditionFailed parsed from DynamoDB's answer: caught here rather than avoided, as
-// its throw costs little beside the request's round trip.
-PKSK_DECL void Backend::put(TableHandle table, const backend::PutRequest& request) {
-  if (request.returns.failure == nullptr) return Impl{shared_}.put(table, request);
+// its throw costs little beside the request's round trip. `write()` makes the request.
+namespace detail {
+template <class Result, class Write>
+Result reporting_failure(std::optional<ConditionFailed>* failure, Write&& write) {
+  if (failure == nullptr) return write();
   try {
-    Impl{shared_}.put(table, request);
+    return write();
   } catch (ConditionFailed& failed) {
-    request.returns.failure->emplace(std::move(failed));
+    failure->emplace(std::move(failed));
+    return Result();
   }
+}
+}  // namespace detail
+PKSK_DECL void Backend::put(TableHandle table, const backend::PutRequest& request) {
+  detail::reporting_failure<void>(request.returns.failure,
+                                  [&] { Impl{shared_}.put(table, request); });
 }
 PKSK_DECL void Backend::update(TableHandle table, const backend::UpdateRequest& request,
                                backend::ItemVisitor visit) {
-  if (request.returns.failure == nullptr) return Impl{shared_}.update(table, request, visit);
-  try {
-    Impl{shared_}.update(table, request, visit);
-  } catch (ConditionFailed& failed) {
-    request.returns.failure->emplace(std::move(failed));
-  }
+  detail::reporting_failure<void>(request.returns.failure,
+                                  [&] { Impl{shared_}.update(table, request, visit); });
 }
 PKSK_DECL bool Backend::erase(TableHandle table, const backend::EraseRequest& request) {
-  if (request.returns.failure == nullptr) return Impl{shared_}.erase(table, request);
-  try {
-    return Impl{shared_}.erase(table, request);
-  } catch (ConditionFailed& failed) {
-    request.returns.failure->emplace(std::move(failed));
-    return false;
-  }
+  return detail::reporting_failure<bool>(request.returns.failure,
+                                         [&] { return Impl{shared_}.erase(table, request); });
 }
 PKSK_DECL void Backend::transact(TableHandle table, std::span<const backend::WriteRequest> writes) {
   Impl{shared_}.transact(table, writes);
