@@ -247,3 +247,32 @@ TEST_CASE("unique: a failed condition carries the stored item with return_stored
   CHECK(newer.email == "v2@example.com");
   CHECK(versioned_email_free(table, "v3@example.com"));
 }
+
+TEST_CASE("an add past an integer member's range is a ValidationError for a unique entity too",
+          "[conformance][unique]") {
+  using conformance::Member;
+  Store store;
+  pksk::Table table{store.backend, fresh_table_name()};
+  table.put(Member{.id = "m1", .email = "m1@example.com", .visits = 2147483647});
+  CHECK_THROWS_AS(table.update(Member{.id = "m1"}, pksk::add(&Member::visits, 1)),
+                  pksk::ValidationError);
+  CHECK(table.get(Member{.id = "m1"})->visits == 2147483647);  // nothing written
+  // The caller's own condition failing is still a ConditionFailed, without the stored item it
+  // did not ask for; with return_stored_on_failure it carries it.
+  try {
+    table.update(Member{.id = "m1"}, pksk::add(&Member::visits, -1),
+                 pksk::when(pksk::attr(&Member::email) == "nobody"));
+    FAIL("the condition is false");
+  } catch (const pksk::ConditionFailed& e) {
+    CHECK(e.stored() == nullptr);
+  }
+  try {
+    table.update(Member{.id = "m1"}, pksk::add(&Member::visits, -1),
+                 pksk::when(pksk::attr(&Member::email) == "nobody"),
+                 pksk::return_stored_on_failure);
+    FAIL("the condition is false");
+  } catch (const pksk::ConditionFailed& e) {
+    CHECK(e.stored() != nullptr);
+  }
+  CHECK(table.update(Member{.id = "m1"}, pksk::add(&Member::visits, -1)).visits == 2147483646);
+}

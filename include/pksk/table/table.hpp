@@ -1088,8 +1088,25 @@ class Table {
     // upsert is an update of every member (EveryMember): its errors say upsert.
     constexpr std::string_view operation =
         (detail::is_every_member_v<Parts> || ...) ? "upsert" : "update";
-    write_unique(operation, key, detail::has_conditions_v<Parts...>,
-                 [&](Transaction<B>& tx) { tx.update_action(key, parts...); });
+    // An add past an integer member's range fails its guard, as in update_item: the action asks
+    // for the stored item, which tells the guard's failure from the caller's condition.
+    std::vector<detail::AddRange> ranges;
+    if constexpr (detail::adds_integer_v<Parts...>) ranges = detail::add_ranges(parts...);
+    try {
+      write_unique(operation, key, detail::has_conditions_v<Parts...>, [&](Transaction<B>& tx) {
+        if (ranges.empty()) {
+          tx.update_action(key, parts...);
+        } else {
+          tx.update_action(key, parts..., return_stored_on_failure);
+        }
+      });
+    } catch (const ConditionFailed& caught) {
+      if (ranges.empty()) throw;
+      detail::refuse_add_past_range<T>(spec_.name, ranges, caught);
+      if (!detail::returns_stored_v<Parts...> && caught.stored() != nullptr)
+        throw detail::without_stored(caught);
+      throw;
+    }
     std::optional<T> written = get_for(key, operation);
     if (!written) {
       throw ConditionFailed(detail::table_context(spec_.name, operation, type_name_v<T>) +
