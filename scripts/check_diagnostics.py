@@ -25,6 +25,7 @@ UNTESTABLE = {
 BLOCK = re.compile(r"namespace (?:pksk::)?diagnostics \{(.*?)\}\s*// namespace (?:pksk::)?diagnostics", re.S)
 RULE = re.compile(r"template\s*<[^;{}]*>\s*(?:struct|void)\s+(\w+)")
 CASE = re.compile(r'"(\w+)\|(\w*)"')
+SINGLE_CASE = re.compile(r'pksk_add_compile_fail\(\s*(\w+)\s+\S+\s+"pksk::diagnostics::(\w+)<"')
 
 
 def rules(include: pathlib.Path) -> dict[str, str]:
@@ -52,6 +53,9 @@ def cases(compile_fail: pathlib.Path) -> dict[str, list[str]]:
                 named.update(re.findall(r"\w+", line))
         for word in named:
             shown.setdefault(word, []).append(name)
+    # The cases registered one by one, for the options the list above cannot give.
+    for name, rule in SINGLE_CASE.findall(text):
+        shown.setdefault(rule, []).append(name)
     return shown
 
 

@@ -115,6 +115,7 @@ foreach(case IN ITEMS
     "unique_member_type|unique_member_is_not_a_string_integer_enum_or_time"
     "unique_value_no_unique_member|unique_value_names_no_unique_member_of_the_entity"
     "unique_value_key_text_signature|unique_value_key_text_is_not_a_function_of_string_view_returning_string"
+    "unique_value_twice|unique_value_names_a_member_twice"
     "unique_in_batch|a_batch_cannot_keep_the_guards_of_an_entity_with_unique_members"
     "unique_return_old|return_old_cannot_be_asked_of_a_write_of_an_entity_with_unique_members"
     "query_buckets_without_bucket|query_buckets_needs_one_time_bucket_in_the_partition_key"

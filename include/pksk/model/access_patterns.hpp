@@ -49,7 +49,7 @@ struct DesignIndex {
 struct DesignAttribute {
   // The member's C++ name.
   std::string member;
-  // The attribute it is stored under (Entity<T>::rename, or the member's name).
+  // The attribute it is stored under (as Entity<T>::renames or attribute_case name it).
   std::string name;
   // Whether it appears in a table key template.
   bool key = false;
