@@ -104,7 +104,9 @@ TEST_CASE("with a cursor_key, cursors are signed and only this key's signature i
   // Paging to the end with signed cursors sees every item once.
   std::vector<int> seen;
   std::optional<pksk::Cursor> next;
+  int pages_read = 0;
   do {
+    REQUIRE(++pages_read <= 1000);  // a cursor that never ends
     const auto page = notes.query_page<Note>(ada, {.limit = 4, .start = next});
     for (const Note& n : page.items) seen.push_back(n.n);
     next = page.next;

@@ -48,7 +48,8 @@ TEST_CASE("a collection query in both directions, with a limit, paging to the en
 
   std::vector<std::string> paged;
   auto page = table.query_page<Order>(pk, {.limit = 2});
-  for (;;) {
+  for (int pages_read = 0;; ++pages_read) {
+    REQUIRE(pages_read < 1000);  // a cursor that never ends
     for (const Order& o : page.items) paged.push_back(o.order_id);
     if (!page.next) break;
     page = table.query_page<Order>(pk, {.limit = 2, .start = *page.next});
@@ -728,7 +729,8 @@ TEST_CASE("a parallel scan's segments cover the table once; scan pages resume") 
   CHECK(seen == std::multiset<std::string>(written.begin(), written.end()));
   std::set<std::string> paged;
   auto page = table.scan_page<Order>({.limit = 7});
-  for (;;) {
+  for (int pages_read = 0;; ++pages_read) {
+    REQUIRE(pages_read < 1000);  // a cursor that never ends
     for (const Order& o : page.items) paged.insert(o.customer_id + "/" + o.order_id);
     if (!page.next) break;
     page = table.scan_page<Order>({.limit = 7, .start = page.next});
@@ -1098,5 +1100,7 @@ TEST_CASE("errors carry their code, whether to retry, and the store's own answer
 #include "cases_unique_values.hpp"
 #include "cases_upsert.hpp"
 #include "cases_values.hpp"
+
+// These use the entities of the cases above (cases_unique.hpp's Member, ...): they come last.
 #include "cases_extensions.hpp"
 #include "cases_try_writes.hpp"

@@ -276,3 +276,31 @@ TEST_CASE("an add past an integer member's range is a ValidationError for a uniq
   }
   CHECK(table.update(Member{.id = "m1"}, pksk::add(&Member::visits, -1)).visits == 2147483646);
 }
+
+TEST_CASE("stats count chunks and guards as pksk's own items, never as collections",
+          "[conformance][stats][unique][chunked]") {
+  using conformance::Member;
+  Store store;
+  pksk::Table table{store.backend, fresh_table_name()};
+  table.put(Member{.id = "m1", .email = "m1@example.com", .handle = "one"});  // two guards
+  table.put(Member{.id = "m2", .email = "m2@example.com"});                   // one
+  table.put(conformance::big_reply("01", 600'000, 7));  // past 400 KB compressed: chunked
+  const std::size_t chunks = conformance::chunk_items(table);
+  REQUIRE(chunks >= 2);
+
+  const pksk::TableStats stats = table.stats({.largest = 10});
+  CHECK(stats.own_items == chunks + 3);
+  CHECK(stats.items == 3 + chunks + 3);
+  CHECK(stats.own_bytes > 600'000);
+  CHECK(stats.collections == 3);  // MEMBER#m1, MEMBER#m2 and BIG#t1, where the reply's head is
+  REQUIRE(stats.largest.size() == 3);
+  std::vector<std::string> keys;
+  for (const pksk::CollectionStats& c : stats.largest) keys.push_back(c.pk);
+  std::sort(keys.begin(), keys.end());
+  CHECK(keys == std::vector<std::string>{"BIG#t1", "MEMBER#m1", "MEMBER#m2"});
+  // The own items are still in the per-type figures.
+  std::size_t typed_items = 0;
+  for (const pksk::TypeStats& t : stats.types) typed_items += t.items;
+  CHECK(typed_items == stats.items);
+  CHECK(table.stats({.warn_share = 1e-9}).warnings.size() == 3);
+}

@@ -376,12 +376,21 @@ TEST_CASE("a Backend with neither credentials nor a provider asks the default ch
 // Must show: 8 threads, credentials that last 2 seconds, a provider as slow as a call to STS.
 // No request is sent with expired keys, the provider is never asked by two threads at once,
 // and each credentials are renewed once, when their refresh time has come (half their
-// lifetime before expiry: a 2-second lifetime is shorter than the 5-minute margin).
+// lifetime before expiry: a 2-second lifetime is shorter than the 5-minute margin). Time is
+// the Backend's clock (Options::clock): each put moves it 1 ms on, the provider 50 ms, so what
+// is checked does not depend on how fast the machine runs the threads.
 TEST_CASE("refresh under 8 threads, 2-second credentials: none expired, one refresh per expiry",
           "[refresh]") {
   Environment env;
   constexpr auto lifetime = std::chrono::seconds(2);
-  constexpr auto run_for = std::chrono::milliseconds(4500);
+  constexpr int puts_per_thread = 560;  // 8 * 560 * 1 ms: 4.48 s of the clock
+  std::atomic<system_clock::rep> clock_ticks{system_clock::now().time_since_epoch().count()};
+  const auto now = [&] {
+    return system_clock::time_point(system_clock::duration(clock_ticks.load()));
+  };
+  const auto advance = [&](std::chrono::milliseconds by) {
+    clock_ticks += std::chrono::duration_cast<system_clock::duration>(by).count();
+  };
   std::mutex mutex;
   std::map<std::string, system_clock::time_point> expirations;  // of each key handed out
   std::optional<system_clock::time_point> previous;
@@ -392,16 +401,18 @@ TEST_CASE("refresh under 8 threads, 2-second credentials: none expired, one refr
   pksk::dynamodb::Options o;
   o.region = "eu-west-1";
   o.endpoint = "http://127.0.0.1:1";
+  o.clock = now;
   o.credentials_provider = [&] {
     if (asking.fetch_add(1) != 0) ++concurrent;
     const int n = ++calls;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a call to STS
-    const auto now = system_clock::now();
+    // A call to STS: the clock moves on, and the other threads have time to ask meanwhile.
+    advance(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     Credentials c{support::numbered("AKID", n), "secret", support::numbered("token", n),
-                  now + lifetime};
+                  now() + lifetime};
     {
       const std::lock_guard lock(mutex);
-      if (previous) left_at_refresh.push_back(*previous - now);
+      if (previous) left_at_refresh.push_back(*previous - now());
       previous = c.expiration;
       expirations[c.access_key_id] = *c.expiration;
     }
@@ -413,13 +424,12 @@ TEST_CASE("refresh under 8 threads, 2-second credentials: none expired, one refr
   std::atomic<long> unknown{0};
   o.transport = [&](const HttpRequest& request) {
     const std::string key = signing_key(request);
-    const auto now = system_clock::now();
     {
       const std::lock_guard lock(mutex);
       const auto found = expirations.find(key);
       if (found == expirations.end()) {
         ++unknown;
-      } else if (now >= found->second) {
+      } else if (now() >= found->second) {
         ++expired;
       }
     }
@@ -428,28 +438,28 @@ TEST_CASE("refresh under 8 threads, 2-second credentials: none expired, one refr
   };
   pksk::dynamodb::Backend backend{o};
   pksk::Table table{backend, "notes"};
-  const auto start = std::chrono::steady_clock::now();
+  const long before = requests;
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
-      for (long i = 0; std::chrono::steady_clock::now() - start < run_for; ++i) {
+      for (int i = 0; i < puts_per_thread; ++i) {
         table.put(Note{.id = support::numbered("n", t * 1000000 + i), .text = "x"});
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        advance(std::chrono::milliseconds(1));
       }
     });
   }
   for (auto& thread : threads) thread.join();
 
   INFO("requests " << requests << ", provider calls " << calls);
-  CHECK(requests > 1000);
+  CHECK(requests - before == 8 * puts_per_thread);
   CHECK(expired == 0);
   CHECK(unknown == 0);
   CHECK(concurrent == 0);
-  // 4.5 s of credentials renewed each 1 s (plus the 50 ms the provider takes): 5 or 6 calls,
-  // the first when the Backend was made. Any thread asking again for credentials another had
-  // just renewed would show here, and as a renewal with more than half the lifetime left.
-  CHECK(calls >= 5);
-  CHECK(calls <= 6);
+  // 4.48 s of the clock, credentials renewed each 1 s plus the 50 ms the provider takes: 5
+  // calls, the first when the Backend was made (refreshes near 1.05, 2.1, 3.15 and 4.2 s). Any
+  // thread asking again for credentials another had just renewed would show here, and as a
+  // renewal with more than half the lifetime left.
+  CHECK(calls == 5);
   const std::lock_guard lock(mutex);
   for (const auto left : left_at_refresh) {
     CHECK(left > system_clock::duration::zero());

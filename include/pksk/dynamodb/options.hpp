@@ -5,6 +5,7 @@
 // what it tells the program about each request.
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,6 +104,11 @@ struct Options {
   // Asks DynamoDB what each item request consumed (free of charge): in on_request's record and
   // in the thread's CapacityTally scopes (observe.hpp).
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::none;
+  // What "now" is for the credentials: when they come within the refresh margin, and the time
+  // each request is signed with. Empty: std::chrono::system_clock::now. Tests set a clock (as
+  // TableOptions::ttl_clock) to live through credentials' lifetimes without waiting for them;
+  // DynamoDB refuses a request signed more than 5 minutes from its own time.
+  std::function<std::chrono::system_clock::time_point()> clock{};
 };
 
 // While one lives, the updates and conditional puts and erases that this thread sends through

@@ -22,7 +22,9 @@
 #include "../backend/backend.hpp"
 #include "../codec/body_format.hpp"
 #include "../detail/config.hpp"
+#include "../key/unique.hpp"
 #include "access_counts.hpp"
+#include "detail/chunks.hpp"
 
 namespace pksk {
 
@@ -99,7 +101,8 @@ struct TableStats {
   std::size_t items = 0;
   // Their size in all, by DynamoDB's measure.
   std::size_t bytes = 0;
-  // How many partition keys hold an item.
+  // How many partition keys hold an item of the table's entities (pksk's own partitions, below,
+  // are no collection: they are not in `collections`, `largest` or `warnings`).
   std::size_t collections = 0;
   std::vector<TypeStats> types{};          // by type name
   std::vector<CollectionStats> largest{};  // by bytes, then items, then pk
@@ -107,18 +110,38 @@ struct TableStats {
   std::vector<CollectionWarning> warnings{};
   // With TableOptions::count_access, the `largest` keys most accessed (Maintenance::hot_keys).
   std::vector<HotKey> hot_keys{};  // every collection judged, in the same order
+  // pksk's own items, each in a partition of its own kind: the chunks of chunked items and the
+  // guards of unique members. They count in `items`, `bytes` and `types` too.
+  std::size_t own_items = 0;
+  // Their size in all, by DynamoDB's measure.
+  std::size_t own_bytes = 0;
 };
 
 namespace detail {
+
+// Whether an item is one of pksk's own, in a partition no entity's key makes: a chunk of a
+// chunked item, or a unique member's guard. Chunks beside their parent are in its collection.
+inline bool is_pksk_own_item(std::string_view pk, std::string_view type) noexcept {
+  const auto in_own_partition = [&](std::string_view own_type) {
+    return type == own_type && pk.size() > own_type.size() && pk.starts_with(own_type) &&
+           pk[own_type.size()] == '#';
+  };
+  return in_own_partition(chunk_type) || in_own_partition(unique_guard_type);
+}
 
 // The counts of some of a table's items, to merge with others' (one per scan segment).
 class StatsTally {
  public:
   void add(std::string_view pk, std::string_view type, std::size_t bytes) {
+    sizes_[std::string(type)].push_back(static_cast<std::uint32_t>(bytes));
+    if (is_pksk_own_item(pk, type)) {
+      ++own_.items;
+      own_.bytes += bytes;
+      return;
+    }
     Counts& c = collections_[std::string(pk)];
     ++c.items;
     c.bytes += bytes;
-    sizes_[std::string(type)].push_back(static_cast<std::uint32_t>(bytes));
   }
   PKSK_DECL void merge(StatsTally&& other);
   PKSK_DECL TableStats finish(const StatsOptions& options) &&;
@@ -130,6 +153,7 @@ class StatsTally {
   };
   std::unordered_map<std::string, Counts> collections_;
   std::map<std::string, std::vector<std::uint32_t>> sizes_;  // per type
+  Counts own_;                                               // is_pksk_own_item's
 };
 
 // An item's size by DynamoDB's measure: the one its backend stored with it (SQLite), else

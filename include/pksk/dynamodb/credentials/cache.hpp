@@ -8,6 +8,7 @@
 // the old ones keeps them. After the service says a token has expired, renew() asks at once.
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -29,6 +30,7 @@ struct CredentialSettings {
   ProfileOptions profile{};   // the profile explicit keys fall back to
   std::string region{};       // the chain's region when it names none
   std::chrono::milliseconds refresh_margin{std::chrono::minutes(5)};
+  std::function<std::chrono::system_clock::time_point()> clock{};  // empty: the system's
 };
 
 class CredentialCache {
@@ -53,11 +55,16 @@ class CredentialCache {
   // Makes `fresh` the credentials to sign with and sets when to ask again (mutex_ held, or
   // before the cache is shared).
   PKSK_DECL void adopt(Credentials fresh);
+  // The settings' clock, else the system's.
+  std::chrono::system_clock::time_point now() const {
+    return clock_ ? clock_() : std::chrono::system_clock::now();
+  }
   // What the provider gives, checked as resolve_credentials checks what it finds.
   PKSK_DECL Credentials provided(std::string_view source) const;
 
   CredentialsProvider provider_;
   std::chrono::milliseconds refresh_margin_;
+  std::function<std::chrono::system_clock::time_point()> clock_;
   std::shared_ptr<const Credentials> credentials_;
   bool refreshing_ = false;
   std::optional<std::chrono::system_clock::time_point> refresh_at_;

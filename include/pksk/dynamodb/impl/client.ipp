@@ -21,7 +21,8 @@ inline void Backend::Impl::construct(Options given) {
                                  .chain = std::move(chain),
                                  .profile = options.profile,
                                  .region = shared_->region,
-                                 .refresh_margin = options.credentials_refresh_margin});
+                                 .refresh_margin = options.credentials_refresh_margin,
+                                 .clock = options.clock});
   shared_->endpoint = options.endpoint.empty()
                           ? "https://dynamodb." + shared_->region + ".amazonaws.com"
                           : options.endpoint;
@@ -141,8 +142,9 @@ inline void Backend::Impl::attempt(detail::Exchange& x, const backend::TableSpec
       if (attempt > 1) seen->attempt_start = std::chrono::steady_clock::now();
     }
     const std::shared_ptr<const Credentials> signer = shared_->credentials->current();
-    detail::sign_v4(x.request, *signer, shared_->region, "dynamodb",
-                    detail::amz_timestamp(std::chrono::system_clock::now()));
+    detail::sign_v4(
+        x.request, *signer, shared_->region, "dynamodb",
+        detail::amz_timestamp(options.clock ? options.clock() : std::chrono::system_clock::now()));
     if (http != nullptr) {
       http->send(x.request, options.connect_timeout, options.request_timeout, x.response);
     } else {

@@ -19,6 +19,8 @@ PKSK_DECL void StatsTally::merge(StatsTally&& other) {
     *this = std::move(other);
     return;
   }
+  own_.items += other.own_.items;
+  own_.bytes += other.own_.bytes;
   for (auto& [pk, counts] : other.collections_) {
     Counts& c = collections_[pk];
     c.items += counts.items;
@@ -33,6 +35,8 @@ PKSK_DECL void StatsTally::merge(StatsTally&& other) {
 PKSK_DECL TableStats StatsTally::finish(const StatsOptions& options) && {
   TableStats stats;
   stats.collections = collections_.size();
+  stats.own_items = own_.items;
+  stats.own_bytes = own_.bytes;
   for (auto& [type, sizes] : sizes_) {
     std::sort(sizes.begin(), sizes.end());
     TypeStats t{.type = type, .items = sizes.size()};

@@ -15,7 +15,9 @@
 namespace pksk::dynamodb::detail {
 
 PKSK_DECL CredentialCache::CredentialCache(CredentialSettings settings)
-    : provider_(std::move(settings.provider)), refresh_margin_(settings.refresh_margin) {
+    : provider_(std::move(settings.provider)),
+      refresh_margin_(settings.refresh_margin),
+      clock_(std::move(settings.clock)) {
   const std::optional<Credentials>& given = settings.credentials;
   const bool keys_given =
       given && (!given->access_key_id.empty() || !given->secret_access_key.empty());
@@ -54,9 +56,8 @@ PKSK_DECL Credentials CredentialCache::provided(std::string_view source) const {
 PKSK_DECL void CredentialCache::adopt(Credentials fresh) {
   refresh_at_.reset();
   if (fresh.expiration) {
-    const auto now = std::chrono::system_clock::now();
     const auto margin = std::min<std::chrono::system_clock::duration>(
-        refresh_margin_, (*fresh.expiration - now) / 2);
+        refresh_margin_, (*fresh.expiration - now()) / 2);
     refresh_at_ = *fresh.expiration - std::max(margin, decltype(margin)::zero());
   }
   credentials_ = std::make_shared<const Credentials>(std::move(fresh));
@@ -64,8 +65,7 @@ PKSK_DECL void CredentialCache::adopt(Credentials fresh) {
 
 PKSK_DECL std::shared_ptr<const Credentials> CredentialCache::current_refreshed() {
   const std::lock_guard lock(mutex_);
-  if (refresh_at_ && std::chrono::system_clock::now() >= *refresh_at_)
-    adopt(provided("what the credentials provider gave"));
+  if (refresh_at_ && now() >= *refresh_at_) adopt(provided("what the credentials provider gave"));
   return credentials_;
 }
 
