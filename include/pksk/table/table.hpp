@@ -960,9 +960,8 @@ class Table {
       const auto callers_failure = [&](const ConditionFailed& caught) -> ConditionFailed {
         std::optional<ConditionFailed> unasked;
         if constexpr (guarded) {
-          detail::refuse_add_past_range<T>(spec_.name, ranges, caught);
-          if (!detail::returns_stored_v<Parts...> && caught.stored() != nullptr)
-            unasked.emplace(detail::without_stored(caught));
+          unasked = detail::failure_of_guarded_update<T>(spec_.name, ranges, caught,
+                                                         detail::returns_stored_v<Parts...>);
         }
         const ConditionFailed& failed = unasked ? *unasked : caught;
         if (unset && !own_conditions && !VersionedEntity<T>) {
@@ -1102,9 +1101,9 @@ class Table {
       });
     } catch (const ConditionFailed& caught) {
       if (ranges.empty()) throw;
-      detail::refuse_add_past_range<T>(spec_.name, ranges, caught);
-      if (!detail::returns_stored_v<Parts...> && caught.stored() != nullptr)
-        throw detail::without_stored(caught);
+      if (std::optional<ConditionFailed> failure = detail::failure_of_guarded_update<T>(
+              spec_.name, ranges, caught, detail::returns_stored_v<Parts...>))
+        throw *std::move(failure);
       throw;
     }
     std::optional<T> written = get_for(key, operation);

@@ -182,4 +182,18 @@ inline ConditionFailed without_stored(const ConditionFailed& failed) {
   return ConditionFailed(failed.what(), failed.native(), failed.cause(), nullptr);
 }
 
+// The caller's side of a failed update guarded by `ranges`, which asked for the stored item to
+// tell a guard's failure from the caller's condition: a ValidationError when a guard failed;
+// else the failure without the stored item when the caller did not ask for it, or nullopt when
+// `failed` is already what the caller should see.
+template <class T>
+std::optional<ConditionFailed> failure_of_guarded_update(std::string_view table,
+                                                         const std::vector<AddRange>& ranges,
+                                                         const ConditionFailed& failed,
+                                                         bool caller_asked_stored) {
+  refuse_add_past_range<T>(table, ranges, failed);
+  if (caller_asked_stored || failed.stored() == nullptr) return std::nullopt;
+  return without_stored(failed);
+}
+
 }  // namespace pksk::detail
