@@ -50,15 +50,17 @@ class CredentialCache {
   // (explicit keys): there is nothing to ask.
   PKSK_DECL bool renew(const Credentials* stale);
 
+  // What the credentials' times are judged by, and requests signed with: the settings' clock,
+  // else the system's.
+  std::chrono::system_clock::time_point now() const {
+    return clock_ ? clock_() : std::chrono::system_clock::now();
+  }
+
  private:
   PKSK_DECL std::shared_ptr<const Credentials> current_refreshed();
   // Makes `fresh` the credentials to sign with and sets when to ask again (mutex_ held, or
   // before the cache is shared).
   PKSK_DECL void adopt(Credentials fresh);
-  // The settings' clock, else the system's.
-  std::chrono::system_clock::time_point now() const {
-    return clock_ ? clock_() : std::chrono::system_clock::now();
-  }
   // What the provider gives, checked as resolve_credentials checks what it finds.
   PKSK_DECL Credentials provided(std::string_view source) const;
 

@@ -142,9 +142,8 @@ inline void Backend::Impl::attempt(detail::Exchange& x, const backend::TableSpec
       if (attempt > 1) seen->attempt_start = std::chrono::steady_clock::now();
     }
     const std::shared_ptr<const Credentials> signer = shared_->credentials->current();
-    detail::sign_v4(
-        x.request, *signer, shared_->region, "dynamodb",
-        detail::amz_timestamp(options.clock ? options.clock() : std::chrono::system_clock::now()));
+    detail::sign_v4(x.request, *signer, shared_->region, "dynamodb",
+                    detail::amz_timestamp(shared_->credentials->now()));
     if (http != nullptr) {
       http->send(x.request, options.connect_timeout, options.request_timeout, x.response);
     } else {
