@@ -72,10 +72,11 @@ std::string guarded_member(std::string_view pk) {
   return std::string(pk.substr(0, member_end));
 }
 
-// Every item into `all` (the table's totals and types); the user's collections into `user`;
-// pksk's own partitions into `own`. One sequential scan, as table.stats() reads a segment.
+// Every item into `all` (the table's totals and types, and the user's collections, which the
+// tally tells from pksk's own partitions); pksk's own partitions also into `own`, by kind. One
+// sequential scan, as table.stats() reads a segment.
 void scan(const Location& where, AnyBackend::TableHandle& handle, const backend::TableSpec& table,
-          BodyFormat format, detail::StatsTally& all, detail::StatsTally& user, OwnItems& own) {
+          BodyFormat format, detail::StatsTally& all, OwnItems& own) {
   backend::RawScan request{.segment = 0, .segments = 1};
   std::string last_pk, last_sk;
   for (;;) {
@@ -84,17 +85,22 @@ void scan(const Location& where, AnyBackend::TableHandle& handle, const backend:
           const std::size_t size = detail::row_size(row, format, table);
           const std::string_view pk = row.partition_key();
           all.add(pk, row.type, size);
-          if (row.type == chunk_type && pk.starts_with(std::string(chunk_type) + "#")) {
-            ++own.chunks.items;
-            own.chunks.bytes += size;
-            std::string_view version = pk.substr(chunk_type.size() + 1);
-            own.chunk_versions.emplace(version.substr(0, version.rfind('#')));
-          } else if (row.type == guard_type && pk.starts_with(std::string(guard_type) + "#")) {
-            Tally& t = own.guards_by_member[guarded_member(pk)];
-            ++t.items;
-            t.bytes += size;
-          } else {
-            user.add(pk, row.type, size);
+          switch (detail::own_item_kind(pk, row.type)) {
+            case detail::OwnItem::chunk: {
+              ++own.chunks.items;
+              own.chunks.bytes += size;
+              std::string_view version = pk.substr(chunk_type.size() + 1);
+              own.chunk_versions.emplace(version.substr(0, version.rfind('#')));
+              break;
+            }
+            case detail::OwnItem::guard: {
+              Tally& t = own.guards_by_member[guarded_member(pk)];
+              ++t.items;
+              t.bytes += size;
+              break;
+            }
+            case detail::OwnItem::none:
+              break;
           }
         });
     if (!page.last_evaluated_pk) break;
@@ -108,16 +114,15 @@ void report_table(std::ostream& out, const Location& where, const backend::Table
                   const ReportOptions& options) {
   auto handle = where.backend.open_table(table);
   const BodyFormat format = where.backend.body_format(handle);
-  detail::StatsTally all_tally, user_tally;
+  detail::StatsTally tally;
   OwnItems own;
-  scan(where, handle, table, format, all_tally, user_tally, own);
-  const StatsOptions stats_options{.largest = options.top, .warn_share = options.warn_share};
-  const TableStats stats = std::move(all_tally).finish(stats_options);
-  const TableStats user = std::move(user_tally).finish(stats_options);
+  scan(where, handle, table, format, tally, own);
+  const TableStats stats =
+      std::move(tally).finish({.largest = options.top, .warn_share = options.warn_share});
 
   out << "table " << table.name << " (keys " << table.pk_attribute << ", " << table.sk_attribute
       << "; type attribute " << table.type_attribute << "): " << stats.items << " items, "
-      << stats.bytes << " bytes (" << human(stats.bytes) << "), " << user.collections
+      << stats.bytes << " bytes (" << human(stats.bytes) << "), " << stats.collections
       << " collections\n";
   if (stats.items == 0) return;
 
@@ -132,7 +137,7 @@ void report_table(std::ostream& out, const Location& where, const backend::Table
 
   out << "\n  largest collections (by bytes)\n  " << std::left << std::setw(40) << "pk"
       << std::right << std::setw(10) << "items" << std::setw(14) << "bytes" << '\n';
-  for (const CollectionStats& c : user.largest) {
+  for (const CollectionStats& c : stats.largest) {
     out << "  " << std::left << std::setw(40) << c.pk << std::right << std::setw(10) << c.items
         << std::setw(14) << c.bytes << '\n';
   }
@@ -155,7 +160,7 @@ void report_table(std::ostream& out, const Location& where, const backend::Table
 
   // Every collection is judged, not only those listed.
   bool header = false;
-  for (const CollectionWarning& w : user.warnings) {
+  for (const CollectionWarning& w : stats.warnings) {
     const CollectionStats& c = w.collection;
     std::vector<std::string> reasons;
     if (w.many_items) reasons.push_back(std::to_string(c.items) + " items (10000 or more)");

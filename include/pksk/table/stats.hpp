@@ -119,14 +119,18 @@ struct TableStats {
 
 namespace detail {
 
-// Whether an item is one of pksk's own, in a partition no entity's key makes: a chunk of a
-// chunked item, or a unique member's guard. Chunks beside their parent are in its collection.
-inline bool is_pksk_own_item(std::string_view pk, std::string_view type) noexcept {
+// Which of pksk's own items an item is, in a partition no entity's key makes: a chunk of a
+// chunked item, or a unique member's guard; none for the user's items. Chunks beside their
+// parent are in its collection: none.
+enum class OwnItem { none, chunk, guard };
+inline OwnItem own_item_kind(std::string_view pk, std::string_view type) noexcept {
   const auto in_own_partition = [&](std::string_view own_type) {
     return type == own_type && pk.size() > own_type.size() && pk.starts_with(own_type) &&
            pk[own_type.size()] == '#';
   };
-  return in_own_partition(chunk_type) || in_own_partition(unique_guard_type);
+  if (in_own_partition(chunk_type)) return OwnItem::chunk;
+  if (in_own_partition(unique_guard_type)) return OwnItem::guard;
+  return OwnItem::none;
 }
 
 // The counts of some of a table's items, to merge with others' (one per scan segment).
@@ -134,7 +138,7 @@ class StatsTally {
  public:
   void add(std::string_view pk, std::string_view type, std::size_t bytes) {
     sizes_[std::string(type)].push_back(static_cast<std::uint32_t>(bytes));
-    if (is_pksk_own_item(pk, type)) {
+    if (own_item_kind(pk, type) != OwnItem::none) {
       ++own_.items;
       own_.bytes += bytes;
       return;
@@ -153,7 +157,7 @@ class StatsTally {
   };
   std::unordered_map<std::string, Counts> collections_;
   std::map<std::string, std::vector<std::uint32_t>> sizes_;  // per type
-  Counts own_;                                               // is_pksk_own_item's
+  Counts own_;                                               // own_item_kind's
 };
 
 // An item's size by DynamoDB's measure: the one its backend stored with it (SQLite), else
